@@ -1,0 +1,74 @@
+//! The one error type of the engine's public surface. Every fallible entry point validates
+//! its input first and returns one of these *before* changing anything.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum SimError {
+    /// A number that must be finite was NaN or infinite.
+    NotFinite { what: &'static str },
+    /// A number was outside its allowed range.
+    OutOfRange { what: &'static str, value: f64, range: &'static str },
+    /// An index did not name an existing item.
+    BadIndex { what: &'static str, index: i64, len: usize },
+    /// A request that makes no sense for the current state (e.g. linking a point to itself).
+    Invalid(String),
+    /// A scene file that failed to parse or validate, with the JSON path of the fault.
+    Scene { path: String, reason: String },
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::NotFinite { what } => write!(f, "{what} must be a finite number"),
+            SimError::OutOfRange { what, value, range } => {
+                write!(f, "{what} = {value} is out of range (expected {range})")
+            }
+            SimError::BadIndex { what, index, len } => {
+                write!(f, "{what} {index} is out of range (there are {len})")
+            }
+            SimError::Invalid(msg) => f.write_str(msg),
+            SimError::Scene { path, reason } => write!(f, "scene error at `{path}`: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+pub type Result<T, E = SimError> = std::result::Result<T, E>;
+
+/// `x` must be finite.
+pub fn finite(what: &'static str, x: f32) -> Result<f32> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(SimError::NotFinite { what })
+    }
+}
+
+/// `x` must be finite and within `[lo, hi]`.
+pub fn in_range(what: &'static str, x: f32, lo: f32, hi: f32, range: &'static str) -> Result<f32> {
+    finite(what, x)?;
+    if x < lo || x > hi {
+        return Err(SimError::OutOfRange { what, value: x as f64, range });
+    }
+    Ok(x)
+}
+
+/// `i` must index a collection of length `len`.
+pub fn index(what: &'static str, i: i64, len: usize) -> Result<usize> {
+    if i < 0 || i as u64 >= len as u64 {
+        Err(SimError::BadIndex { what, index: i, len })
+    } else {
+        Ok(i as usize)
+    }
+}
+
+/// A time step must be finite and strictly positive (and not absurdly long).
+pub fn time_step(dt: f32) -> Result<f32> {
+    finite("dt", dt)?;
+    if dt <= 0.0 || dt > 1.0 {
+        return Err(SimError::OutOfRange { what: "dt", value: dt as f64, range: "0 < dt ≤ 1 s" });
+    }
+    Ok(dt)
+}

@@ -1,0 +1,34 @@
+//! # ropelab
+//!
+//! Rope and cable physics: a native core (no wasm types: `cargo test` runs it) and a thin
+//! wasm skin (`wasm.rs`) that a canvas page drives every animation frame.
+//!
+//! SI units throughout (m, s, kg), y up. Positions are `glam::Vec3`; planar scenes live at
+//! z = 0 and are drawn side-on, the leash scene is seen from above.
+//!
+//! ```
+//! use ropelab::{scene::Scene, World};
+//! let json = r#"{ "version": 1, "ropes": [ { "from": [0, 2, 0], "to": [1, 2, 0],
+//!                 "points": 11, "lock_start": true } ] }"#;
+//! let mut world: World = Scene::from_json(json).unwrap().build().unwrap();
+//! for _ in 0..60 { world.step(1.0 / 60.0).unwrap(); }
+//! assert!(world.particles.pos[10].y < 2.0); // the free end fell
+//! ```
+
+pub mod edit;
+pub mod error;
+pub mod links;
+pub mod particles;
+pub mod scene;
+pub mod settings;
+pub mod solver;
+pub mod wasm;
+pub mod world;
+
+pub use error::{Result, SimError};
+pub use links::{LinkDef, LinkKind, Links};
+pub use particles::{ParticleDef, Particles};
+pub use settings::{Settings, View, Walls};
+pub use solver::SolverKind;
+pub use wasm::Sim;
+pub use world::{Event, World};

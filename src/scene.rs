@@ -1,0 +1,375 @@
+//! The versioned JSON scene format (serde), shared by the page, the native runner and the
+//! tests. A scene is world settings plus particles and links, given one by one or by
+//! builders (a rope from A to B with n points, a grid net).
+//!
+//! Loading is all-or-nothing: a scene is parsed and built into a fresh [`World`], and only
+//! a complete success is returned. A failure names the JSON path of the fault
+//! (`ropes[1].points: ...`) via `serde_path_to_error` for parse errors and by construction
+//! for semantic ones.
+
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, SimError};
+use crate::links::{LinkDef, LinkKind};
+use crate::particles::ParticleDef;
+use crate::settings::Settings;
+use crate::world::World;
+
+/// The scene format version this build reads and writes.
+pub const SCENE_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    pub version: u32,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// What the page should show first: centre and height (m) of the view rectangle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camera: Option<Camera>,
+    #[serde(default)]
+    pub settings: Settings,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub particles: Vec<ParticleSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ropes: Vec<RopeSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grids: Vec<GridSpec>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Camera {
+    pub center: Vec2,
+    pub height: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParticleSpec {
+    pub pos: Vec3,
+    #[serde(default, skip_serializing_if = "is_zero_vec")]
+    pub vel: Vec3,
+    #[serde(default = "one")]
+    pub mass: f32,
+    #[serde(default = "default_radius")]
+    pub radius: f32,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub locked: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub a: u32,
+    pub b: u32,
+    /// Rest length (m); omitted = the distance at load time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest: Option<f32>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub give: f32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compliance: f32,
+    #[serde(default, skip_serializing_if = "is_distance")]
+    pub kind: LinkKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tear_stretch: Option<f32>,
+}
+
+/// A straight rope from `from` to `to` with `points` particles (≥ 2).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeSpec {
+    pub from: Vec3,
+    pub to: Vec3,
+    pub points: u32,
+    /// Mass per metre (kg/m), spread evenly over the points.
+    #[serde(default = "one")]
+    pub mass_per_meter: f32,
+    /// Rest length as a multiple of the straight length (> 1 = hangs with slack).
+    #[serde(default = "one")]
+    pub slack: f32,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lock_start: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lock_end: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub give: f32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compliance: f32,
+    #[serde(default, skip_serializing_if = "is_distance")]
+    pub kind: LinkKind,
+    #[serde(default = "default_radius")]
+    pub radius: f32,
+}
+
+/// Which points of a grid start locked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GridLock {
+    #[default]
+    None,
+    TopCorners,
+    TopRow,
+}
+
+/// A net: `cols × rows` points `spacing` apart in the view plane, linked to their right
+/// and lower neighbours. `origin` is the top-left point.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GridSpec {
+    pub origin: Vec3,
+    pub cols: u32,
+    pub rows: u32,
+    pub spacing: f32,
+    #[serde(default = "one")]
+    pub point_mass: f32,
+    #[serde(default)]
+    pub lock: GridLock,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub give: f32,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compliance: f32,
+    #[serde(default = "default_radius")]
+    pub radius: f32,
+}
+
+fn one() -> f32 {
+    1.0
+}
+fn default_radius() -> f32 {
+    0.02
+}
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
+}
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_zero_vec(v: &Vec3) -> bool {
+    *v == Vec3::ZERO
+}
+fn is_distance(k: &LinkKind) -> bool {
+    *k == LinkKind::Distance
+}
+
+fn at(path: String) -> impl FnOnce(SimError) -> SimError {
+    move |e| match e {
+        SimError::Scene { .. } => e,
+        other => SimError::Scene { path, reason: other.to_string() },
+    }
+}
+
+fn scene_err(path: impl Into<String>, reason: impl Into<String>) -> SimError {
+    SimError::Scene { path: path.into(), reason: reason.into() }
+}
+
+impl Scene {
+    /// Parses a scene from JSON text; errors carry the JSON path.
+    pub fn from_json(text: &str) -> Result<Scene> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let scene: Scene = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." { "(root)".to_string() } else { path };
+            scene_err(path, e.into_inner().to_string())
+        })?;
+        if scene.version != SCENE_VERSION {
+            return Err(scene_err(
+                "version",
+                format!("unsupported scene version {} (this build reads {SCENE_VERSION})", scene.version),
+            ));
+        }
+        Ok(scene)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scene always serialises")
+    }
+
+    /// Builds a fresh world from the scene; nothing is returned unless all of it is valid.
+    pub fn build(&self) -> Result<World> {
+        validate_settings(&self.settings)?;
+        let mut w = World::new(self.settings.clone());
+        for (i, p) in self.particles.iter().enumerate() {
+            let def = ParticleDef { pos: p.pos, vel: p.vel, mass: p.mass, radius: p.radius, locked: p.locked };
+            w.add_particle(&def).map_err(at(format!("particles[{i}]")))?;
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            let def = LinkDef {
+                a: l.a,
+                b: l.b,
+                rest: l.rest,
+                give: l.give,
+                compliance: l.compliance,
+                kind: l.kind,
+                tear_stretch: l.tear_stretch,
+            };
+            w.add_link(&def).map_err(at(format!("links[{i}]")))?;
+        }
+        for (i, r) in self.ropes.iter().enumerate() {
+            build_rope(&mut w, r).map_err(at(format!("ropes[{i}]")))?;
+        }
+        for (i, g) in self.grids.iter().enumerate() {
+            build_grid(&mut w, g).map_err(at(format!("grids[{i}]")))?;
+        }
+        Ok(w)
+    }
+
+    /// Captures a world as an explicit scene (builders expanded into particles and links).
+    pub fn from_world(world: &World, name: &str, camera: Option<Camera>) -> Scene {
+        let p = &world.particles;
+        let l = &world.links;
+        Scene {
+            version: SCENE_VERSION,
+            name: name.to_string(),
+            description: String::new(),
+            camera,
+            settings: world.settings.clone(),
+            particles: (0..p.len())
+                .map(|i| ParticleSpec { pos: p.pos[i], vel: p.vel[i], mass: p.mass[i], radius: p.radius[i], locked: p.locked[i] })
+                .collect(),
+            links: (0..l.len())
+                .map(|k| LinkSpec {
+                    a: l.ends[k][0],
+                    b: l.ends[k][1],
+                    rest: Some(l.rest[k]),
+                    give: l.give[k],
+                    compliance: l.compliance[k],
+                    kind: l.kind[k],
+                    tear_stretch: l.tear_stretch[k].is_finite().then_some(l.tear_stretch[k]),
+                })
+                .collect(),
+            ropes: Vec::new(),
+            grids: Vec::new(),
+        }
+    }
+}
+
+fn validate_settings(s: &Settings) -> Result<()> {
+    let err = |path: &str, reason: String| scene_err(format!("settings.{path}"), reason);
+    if !s.gravity.is_finite() {
+        return Err(err("gravity", "must be finite".into()));
+    }
+    if !(1..=1000).contains(&s.iterations) {
+        return Err(err("iterations", format!("{} is out of range (1..=1000)", s.iterations)));
+    }
+    if !(1..=1000).contains(&s.substeps) {
+        return Err(err("substeps", format!("{} is out of range (1..=1000)", s.substeps)));
+    }
+    if !(0.0..=1.0).contains(&s.friction) {
+        return Err(err("friction", format!("{} is out of range (0 ≤ friction ≤ 1)", s.friction)));
+    }
+    if !(0.0..1.0).contains(&s.give) {
+        return Err(err("give", format!("{} is out of range (0 ≤ give < 1)", s.give)));
+    }
+    if !(0.0..=1.0).contains(&s.restitution) {
+        return Err(err("restitution", format!("{} is out of range (0 ≤ restitution ≤ 1)", s.restitution)));
+    }
+    if let Some(w) = s.walls {
+        if !(w.min.is_finite() && w.max.is_finite() && w.min.x < w.max.x && w.min.y < w.max.y) {
+            return Err(err("walls", "min must be finite and below max on both axes".into()));
+        }
+    }
+    Ok(())
+}
+
+fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
+    if !(2..=100_000).contains(&r.points) {
+        return Err(scene_err("points", format!("{} is out of range (2..=100000)", r.points)));
+    }
+    if !(r.from.is_finite() && r.to.is_finite()) {
+        return Err(scene_err("from", "rope ends must be finite"));
+    }
+    let length = r.from.distance(r.to);
+    if length <= 1e-6 {
+        return Err(scene_err("to", "rope ends coincide"));
+    }
+    if !(r.mass_per_meter.is_finite() && r.mass_per_meter > 0.0) {
+        return Err(scene_err("mass_per_meter", "must be > 0"));
+    }
+    if !(r.slack.is_finite() && r.slack > 0.0) {
+        return Err(scene_err("slack", "must be > 0"));
+    }
+    let n = r.points as usize;
+    let seg = length / (n - 1) as f32;
+    let mass = r.mass_per_meter * length * r.slack / n as f32;
+    let first = w.particles.len();
+    for i in 0..n {
+        let t = i as f32 / (n - 1) as f32;
+        let locked = (i == 0 && r.lock_start) || (i == n - 1 && r.lock_end);
+        let def = ParticleDef { pos: r.from.lerp(r.to, t), mass, radius: r.radius, locked, ..Default::default() };
+        w.add_particle(&def).map_err(at(format!("points[{i}]")))?;
+    }
+    for i in 0..n - 1 {
+        let def = LinkDef {
+            a: (first + i) as u32,
+            b: (first + i + 1) as u32,
+            rest: Some(seg * r.slack),
+            give: r.give,
+            compliance: r.compliance,
+            kind: r.kind,
+            tear_stretch: None,
+        };
+        w.add_link(&def)?;
+    }
+    Ok(())
+}
+
+fn build_grid(w: &mut World, g: &GridSpec) -> Result<()> {
+    if !(1..=1000).contains(&g.cols) || !(1..=1000).contains(&g.rows) || g.cols * g.rows < 2 {
+        return Err(scene_err("cols", "a grid needs 1..=1000 columns and rows, and at least 2 points"));
+    }
+    if !(g.spacing.is_finite() && g.spacing > 0.0) {
+        return Err(scene_err("spacing", "must be > 0"));
+    }
+    let view = w.settings.view;
+    let o = view.project(g.origin);
+    let first = w.particles.len() as u32;
+    let (cols, rows) = (g.cols, g.rows);
+    for r in 0..rows {
+        for c in 0..cols {
+            let q = o + Vec2::new(c as f32 * g.spacing, -(r as f32) * g.spacing);
+            let locked = match g.lock {
+                GridLock::None => false,
+                GridLock::TopRow => r == 0,
+                GridLock::TopCorners => r == 0 && (c == 0 || c == cols - 1),
+            };
+            let def = ParticleDef {
+                pos: view.unproject(q, g.origin),
+                mass: g.point_mass,
+                radius: g.radius,
+                locked,
+                ..Default::default()
+            };
+            w.add_particle(&def)?;
+        }
+    }
+    let idx = |r: u32, c: u32| first + r * cols + c;
+    for r in 0..rows {
+        for c in 0..cols {
+            let mut link = |b: u32| {
+                let def = LinkDef {
+                    a: idx(r, c),
+                    b,
+                    rest: Some(g.spacing),
+                    give: g.give,
+                    compliance: g.compliance,
+                    ..Default::default()
+                };
+                w.add_link(&def).map(|_| ())
+            };
+            if c + 1 < cols {
+                link(idx(r, c + 1))?;
+            }
+            if r + 1 < rows {
+                link(idx(r + 1, c))?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,446 @@
+//! The whole JS surface: one `Sim` class.
+//!
+//! A plain `impl Sim` holds the validated Rust-typed operations (unit-tested natively); the
+//! `#[wasm_bindgen] impl Sim` below it only renames to camelCase and turns [`SimError`] into
+//! a JS `Error`. Every entry point validates its input and leaves the world unchanged when
+//! it returns an error. Render data crosses without copying: `positions()`, `links()`,
+//! `pointFlags()` and `linkStrain()` are typed-array *views* of wasm memory, valid until the
+//! next call into the sim (memory may grow and detach them): rebuild them every frame.
+
+use wasm_bindgen::prelude::*;
+
+use crate::error::{self, Result, SimError};
+use crate::scene::{Camera, Scene};
+use crate::solver::SolverKind;
+use crate::settings::Walls;
+use crate::world::World;
+
+/// Bit set in `pointFlags()` for a locked point.
+pub const FLAG_LOCKED: u8 = 1;
+/// Bit set in `pointFlags()` for a point held by a pointer.
+pub const FLAG_HELD: u8 = 2;
+
+/// Per-frame render data Rust refills in place (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub struct RenderBuffers {
+    pub flags: Vec<u8>,
+    pub strain: Vec<f32>,
+}
+
+impl RenderBuffers {
+    pub fn refill(&mut self, world: &World) {
+        let p = &world.particles;
+        self.flags.clear();
+        self.flags.extend((0..p.len()).map(|i| {
+            (if p.locked[i] { FLAG_LOCKED } else { 0 }) | (if p.held[i] { FLAG_HELD } else { 0 })
+        }));
+        let l = &world.links;
+        self.strain.clear();
+        self.strain.extend((0..l.len()).map(|k| {
+            let [a, b] = l.ends[k];
+            (p.pos[a as usize].distance(p.pos[b as usize]) - l.rest[k]) / l.rest[k]
+        }));
+    }
+}
+
+#[wasm_bindgen]
+pub struct Sim {
+    world: World,
+    render: RenderBuffers,
+    name: String,
+    camera: Option<Camera>,
+}
+
+impl Default for Sim {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The plain Rust surface (natively testable).
+impl Sim {
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// Replaces the world with the scene in `json`; on error the current world is kept.
+    pub fn load_scene_json(&mut self, json: &str) -> Result<()> {
+        let scene = Scene::from_json(json)?;
+        let world = scene.build()?;
+        self.world = world;
+        self.name = scene.name;
+        self.camera = scene.camera;
+        Ok(())
+    }
+
+    pub fn export_scene_json(&self) -> String {
+        Scene::from_world(&self.world, &self.name, self.camera).to_json()
+    }
+
+    pub fn set_iterations_checked(&mut self, n: u32) -> Result<()> {
+        if !(1..=1000).contains(&n) {
+            return Err(SimError::OutOfRange { what: "iterations", value: n as f64, range: "1..=1000" });
+        }
+        self.world.settings.iterations = n;
+        Ok(())
+    }
+
+    pub fn set_substeps_checked(&mut self, n: u32) -> Result<()> {
+        if !(1..=1000).contains(&n) {
+            return Err(SimError::OutOfRange { what: "substeps", value: n as f64, range: "1..=1000" });
+        }
+        self.world.settings.substeps = n;
+        Ok(())
+    }
+
+    /// Sets the give of every link and of links created later.
+    pub fn set_give_checked(&mut self, give: f32) -> Result<()> {
+        error::in_range("give", give, 0.0, 0.999_999, "0 ≤ give < 1")?;
+        self.world.settings.give = give;
+        self.world.links.give.iter_mut().for_each(|g| *g = give);
+        Ok(())
+    }
+
+    pub fn set_gravity_checked(&mut self, x: f32, y: f32, z: f32) -> Result<()> {
+        error::finite("gravity x", x)?;
+        error::finite("gravity y", y)?;
+        error::finite("gravity z", z)?;
+        self.world.settings.gravity = glam::Vec3::new(x, y, z);
+        Ok(())
+    }
+
+    pub fn set_friction_checked(&mut self, f: f32) -> Result<()> {
+        error::in_range("friction", f, 0.0, 1.0, "0 ≤ friction ≤ 1")?;
+        self.world.settings.friction = f;
+        Ok(())
+    }
+
+    pub fn set_walls_checked(&mut self, min_x: f32, min_y: f32, max_x: f32, max_y: f32) -> Result<()> {
+        for (what, v) in [("walls min x", min_x), ("walls min y", min_y), ("walls max x", max_x), ("walls max y", max_y)] {
+            error::finite(what, v)?;
+        }
+        if min_x >= max_x || min_y >= max_y {
+            return Err(SimError::Invalid("walls: min must be below max on both axes".into()));
+        }
+        self.world.settings.walls = Some(Walls { min: glam::Vec2::new(min_x, min_y), max: glam::Vec2::new(max_x, max_y) });
+        Ok(())
+    }
+
+    pub fn set_solver_checked(&mut self, name: &str) -> Result<()> {
+        let kind = SolverKind::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = SolverKind::ALL.iter().map(|k| k.name()).collect();
+            SimError::Invalid(format!("unknown solver {name:?} (known: {})", names.join(", ")))
+        })?;
+        self.world.settings.solver = kind;
+        Ok(())
+    }
+
+    pub fn refill_render(&mut self) {
+        self.render.refill(&self.world);
+    }
+
+    pub fn render_buffers(&self) -> &RenderBuffers {
+        &self.render
+    }
+}
+
+fn js(e: SimError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// Converts a JS number used as an index into an `i64` the validators understand
+/// (NaN, infinities and fractions become an out-of-range marker).
+fn idx(x: f64) -> i64 {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 9.0e15 {
+        x as i64
+    } else {
+        -1
+    }
+}
+
+/// The JS surface.
+#[wasm_bindgen]
+impl Sim {
+    /// An empty world with default settings (classic solver, SI units, y up).
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Sim {
+        #[cfg(target_arch = "wasm32")]
+        console_error_panic_hook::set_once();
+        Sim { world: World::default(), render: RenderBuffers::default(), name: String::new(), camera: None }
+    }
+
+    /// Replaces the world with a JSON scene. Throws (naming the JSON path) and keeps the
+    /// current world if the scene is invalid.
+    #[wasm_bindgen(js_name = loadScene)]
+    pub fn load_scene(&mut self, json: &str) -> Result<(), JsError> {
+        self.load_scene_json(json).map_err(js)
+    }
+
+    /// The current world as a scene file (JSON text).
+    #[wasm_bindgen(js_name = exportScene)]
+    pub fn export_scene(&self) -> String {
+        self.export_scene_json()
+    }
+
+    /// The scene's camera as `[centerX, centerY, height]`, or an empty array.
+    #[wasm_bindgen(js_name = camera)]
+    pub fn camera_js(&self) -> Vec<f32> {
+        self.camera.map(|c| vec![c.center.x, c.center.y, c.height]).unwrap_or_default()
+    }
+
+    /// Advances exactly `dt` seconds (0 < dt ≤ 1).
+    pub fn step(&mut self, dt: f32) -> Result<(), JsError> {
+        self.world.step(dt).map_err(js)
+    }
+
+    #[wasm_bindgen(getter, js_name = pointCount)]
+    pub fn point_count(&self) -> u32 {
+        self.world.particles.len() as u32
+    }
+
+    #[wasm_bindgen(getter, js_name = linkCount)]
+    pub fn link_count(&self) -> u32 {
+        self.world.links.len() as u32
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn time(&self) -> f64 {
+        self.world.time
+    }
+
+    /// x, y, z per point: a view of wasm memory, valid until the next call into the sim.
+    pub fn positions(&self) -> js_sys::Float32Array {
+        let flat: &[f32] = bytemuck_vec3(&self.world.particles.pos);
+        // SAFETY: the view is handed to JS, which is told (docs, README) to use it before
+        // calling into the sim again; no Rust code runs while JS reads it.
+        unsafe { js_sys::Float32Array::view(flat) }
+    }
+
+    /// Link end indices as pairs (a0, b0, a1, b1, …): a view of wasm memory.
+    pub fn links(&self) -> js_sys::Uint32Array {
+        let flat: &[u32] = self.world.links.ends.as_flattened();
+        // SAFETY: as for `positions`.
+        unsafe { js_sys::Uint32Array::view(flat) }
+    }
+
+    /// Per point: bit 0 locked, bit 1 held. Refilled by `refreshRender()`.
+    #[wasm_bindgen(js_name = pointFlags)]
+    pub fn point_flags(&self) -> js_sys::Uint8Array {
+        // SAFETY: as for `positions`.
+        unsafe { js_sys::Uint8Array::view(&self.render.flags) }
+    }
+
+    /// Per link: relative stretch (d - L) / L. Refilled by `refreshRender()`.
+    #[wasm_bindgen(js_name = linkStrain)]
+    pub fn link_strain(&self) -> js_sys::Float32Array {
+        // SAFETY: as for `positions`.
+        unsafe { js_sys::Float32Array::view(&self.render.strain) }
+    }
+
+    /// Refills the per-frame render buffers (`pointFlags`, `linkStrain`) in place.
+    #[wasm_bindgen(js_name = refreshRender)]
+    pub fn refresh_render(&mut self) {
+        self.refill_render();
+    }
+
+    /// Index of the point nearest `(x, y)` within `radius` (view plane, metres), or -1.
+    pub fn pick(&self, x: f32, y: f32, radius: f32) -> Result<i32, JsError> {
+        Ok(self.world.pick(x, y, radius).map_err(js)?.map_or(-1, |i| i as i32))
+    }
+
+    /// Pointer `pointerId` grabs point `index`; it follows `dragTo` until `release`.
+    pub fn grab(&mut self, pointer_id: u32, index: f64) -> Result<(), JsError> {
+        self.world.grab(pointer_id, idx(index)).map_err(js)
+    }
+
+    #[wasm_bindgen(js_name = dragTo)]
+    pub fn drag_to(&mut self, pointer_id: u32, x: f32, y: f32) -> Result<(), JsError> {
+        self.world.drag_to(pointer_id, x, y).map_err(js)
+    }
+
+    /// Lets go; the point keeps the pointer's recent velocity. Returns whether it held one.
+    pub fn release(&mut self, pointer_id: u32) -> bool {
+        self.world.release(pointer_id)
+    }
+
+    /// Index of the point `pointerId` holds, or -1.
+    #[wasm_bindgen(js_name = heldBy)]
+    pub fn held_by(&self, pointer_id: u32) -> i32 {
+        self.world.holds.iter().find(|h| h.pointer == pointer_id).map_or(-1, |h| h.particle as i32)
+    }
+
+    #[wasm_bindgen(js_name = setLocked)]
+    pub fn set_locked(&mut self, index: f64, locked: bool) -> Result<(), JsError> {
+        self.world.set_locked(idx(index), locked).map_err(js)
+    }
+
+    #[wasm_bindgen(js_name = isLocked)]
+    pub fn is_locked(&self, index: f64) -> Result<bool, JsError> {
+        let i = error::index("point", idx(index), self.world.particles.len()).map_err(js)?;
+        Ok(self.world.particles.locked[i])
+    }
+
+    /// Flips the lock of point `index`; returns the new state.
+    #[wasm_bindgen(js_name = toggleLock)]
+    pub fn toggle_lock(&mut self, index: f64) -> Result<bool, JsError> {
+        let locked = !self.is_locked(index)?;
+        self.set_locked(index, locked)?;
+        Ok(locked)
+    }
+
+    /// Adds a point at `(x, y)`; returns its index.
+    #[wasm_bindgen(js_name = addPoint)]
+    pub fn add_point(&mut self, x: f32, y: f32, locked: bool) -> Result<u32, JsError> {
+        self.world.add_point(x, y, locked).map(|i| i as u32).map_err(js)
+    }
+
+    /// Removes point `index` and its links; higher indices shift down by one.
+    #[wasm_bindgen(js_name = removePoint)]
+    pub fn remove_point(&mut self, index: f64) -> Result<(), JsError> {
+        self.world.remove_point(idx(index)).map_err(js)
+    }
+
+    /// Links points `a` and `b` at their current distance; returns the link index.
+    pub fn connect(&mut self, a: f64, b: f64) -> Result<u32, JsError> {
+        self.world.connect(idx(a), idx(b)).map(|k| k as u32).map_err(js)
+    }
+
+    /// Removes the link between `a` and `b`; returns whether there was one.
+    pub fn disconnect(&mut self, a: f64, b: f64) -> Result<bool, JsError> {
+        self.world.disconnect(idx(a), idx(b)).map_err(js)
+    }
+
+    /// Inserts `count` points evenly along link `link`; returns the first new point's index.
+    pub fn subdivide(&mut self, link: f64, count: u32) -> Result<u32, JsError> {
+        self.world.subdivide(idx(link), count).map(|i| i as u32).map_err(js)
+    }
+
+    /// Removes every link crossed by the swipe (x0, y0)–(x1, y1); returns how many.
+    pub fn cut(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> Result<u32, JsError> {
+        self.world.cut(x0, y0, x1, y1).map(|n| n as u32).map_err(js)
+    }
+
+    #[wasm_bindgen(js_name = setIterations)]
+    pub fn set_iterations(&mut self, n: u32) -> Result<(), JsError> {
+        self.set_iterations_checked(n).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn iterations(&self) -> u32 {
+        self.world.settings.iterations
+    }
+
+    #[wasm_bindgen(js_name = setSubsteps)]
+    pub fn set_substeps(&mut self, n: u32) -> Result<(), JsError> {
+        self.set_substeps_checked(n).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn substeps(&self) -> u32 {
+        self.world.settings.substeps
+    }
+
+    #[wasm_bindgen(js_name = setGive)]
+    pub fn set_give(&mut self, give: f32) -> Result<(), JsError> {
+        self.set_give_checked(give).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn give(&self) -> f32 {
+        self.world.settings.give
+    }
+
+    #[wasm_bindgen(js_name = setGravity)]
+    pub fn set_gravity(&mut self, x: f32, y: f32, z: f32) -> Result<(), JsError> {
+        self.set_gravity_checked(x, y, z).map_err(js)
+    }
+
+    /// Gravity as `[x, y, z]` (m/s²).
+    pub fn gravity(&self) -> Vec<f32> {
+        self.world.settings.gravity.to_array().to_vec()
+    }
+
+    /// The seed's friction: fraction of velocity kept per classic step (1 = none lost).
+    #[wasm_bindgen(js_name = setFriction)]
+    pub fn set_friction(&mut self, f: f32) -> Result<(), JsError> {
+        self.set_friction_checked(f).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn friction(&self) -> f32 {
+        self.world.settings.friction
+    }
+
+    #[wasm_bindgen(js_name = setWalls)]
+    pub fn set_walls(&mut self, min_x: f32, min_y: f32, max_x: f32, max_y: f32) -> Result<(), JsError> {
+        self.set_walls_checked(min_x, min_y, max_x, max_y).map_err(js)
+    }
+
+    #[wasm_bindgen(js_name = clearWalls)]
+    pub fn clear_walls(&mut self) {
+        self.world.settings.walls = None;
+    }
+
+    /// Walls as `[minX, minY, maxX, maxY]`, or an empty array when there are none.
+    pub fn walls(&self) -> Vec<f32> {
+        self.world.settings.walls.map(|w| vec![w.min.x, w.min.y, w.max.x, w.max.y]).unwrap_or_default()
+    }
+
+    /// Classic solver: inverse-mass-weighted projection instead of the seed's centre split.
+    #[wasm_bindgen(js_name = setMassWeighted)]
+    pub fn set_mass_weighted(&mut self, on: bool) {
+        self.world.settings.mass_weighted = on;
+    }
+
+    #[wasm_bindgen(getter, js_name = massWeighted)]
+    pub fn mass_weighted(&self) -> bool {
+        self.world.settings.mass_weighted
+    }
+
+    #[wasm_bindgen(js_name = setSolver)]
+    pub fn set_solver(&mut self, name: &str) -> Result<(), JsError> {
+        self.set_solver_checked(name).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn solver(&self) -> String {
+        self.world.settings.solver.name().to_string()
+    }
+
+    /// Names of every available solver.
+    pub fn solvers() -> Vec<String> {
+        SolverKind::ALL.iter().map(|k| k.name().to_string()).collect()
+    }
+
+    /// `"side"` (x–y) or `"top"` (x–z): the plane the page draws and edits.
+    #[wasm_bindgen(getter)]
+    pub fn view(&self) -> String {
+        match self.world.settings.view {
+            crate::settings::View::Side => "side".into(),
+            crate::settings::View::Top => "top".into(),
+        }
+    }
+
+    /// Largest relative link stretch |d − L| / L.
+    #[wasm_bindgen(js_name = maxStretch)]
+    pub fn max_stretch(&self) -> f32 {
+        self.world.max_stretch()
+    }
+
+    /// Kinetic plus gravitational potential energy (J).
+    pub fn energy(&self) -> f64 {
+        self.world.energy()
+    }
+}
+
+/// `&[Vec3]` as a flat `&[f32]` (glam's `Vec3` is `repr(C)` with three `f32`s, no padding).
+fn bytemuck_vec3(v: &[glam::Vec3]) -> &[f32] {
+    const _: () = assert!(std::mem::size_of::<glam::Vec3>() == 12);
+    // SAFETY: Vec3 is #[repr(C)] { x: f32, y: f32, z: f32 } with size 12 and align 4,
+    // so a slice of n Vec3 is exactly 3n contiguous f32.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len() * 3) }
+}
