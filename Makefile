@@ -1,0 +1,71 @@
+# ropelab — two commands: `make serve` and `make test`. Both install what is missing.
+# Only the package registries are reachable: see ../shared/TOOLCHAIN.md for why each tool
+# comes from where it does (trunk and wasm-bindgen-cli from crates.io, wasm-opt from npm's
+# binaryen, Chromium from Debian).
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PORT ?= 8080
+WASM_BINDGEN_VERSION := 0.2.106
+TRUNK_VERSION := 0.21.14
+CARGO_BIN := $(HOME)/.cargo/bin
+export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
+export CHROMEDRIVER ?= /usr/bin/chromedriver
+
+.PHONY: serve test setup-rust setup-trunk setup-node setup-chromium web \
+        test-native test-wasm test-e2e bench bench-wasm clean
+
+serve: setup-rust setup-trunk setup-node
+	trunk serve --release --port $(PORT)
+
+test: setup-rust setup-trunk setup-node setup-chromium
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory test-wasm
+	$(MAKE) --no-print-directory web
+	$(MAKE) --no-print-directory test-e2e
+
+# --- set-up (each step is skipped when already done) -----------------------------------
+setup-rust:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
+	  || rustup target add wasm32-unknown-unknown
+	@wasm-bindgen --version 2>/dev/null | grep -q " $(WASM_BINDGEN_VERSION)$$" \
+	  || cargo install --locked wasm-bindgen-cli --version $(WASM_BINDGEN_VERSION)
+
+setup-trunk:
+	@trunk --version 2>/dev/null | grep -q " $(TRUNK_VERSION)$$" \
+	  || cargo install --locked trunk --version $(TRUNK_VERSION)
+
+setup-node: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+setup-chromium:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	  else \
+	    echo "Chromium and chromedriver are missing: run 'sudo apt-get install chromium chromium-driver'"; exit 1; \
+	  fi; \
+	fi
+
+# --- build and test ---------------------------------------------------------------------
+# The page the end-to-end tests load is built exactly as `make serve` builds it.
+web: setup-rust setup-trunk setup-node
+	trunk build --release
+
+test-native:
+	cargo test --all-targets
+	cargo test --doc
+
+test-wasm: setup-rust setup-chromium
+	cargo test --target wasm32-unknown-unknown --test web
+
+test-e2e: setup-node setup-chromium
+	node --test tests/e2e/
+
+bench:
+	cargo bench --bench workloads
+
+clean:
+	cargo clean
+	rm -rf dist node_modules
