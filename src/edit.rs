@@ -44,7 +44,14 @@ impl World {
         }
         self.release(pointer);
         let p = self.particles.pos[i];
-        self.holds.push(Hold { pointer, particle: i as u32, target: p, last_target: p, since_move: 0.0, vel: Vec3::ZERO });
+        self.holds.push(Hold {
+            pointer,
+            particle: i as u32,
+            target: p,
+            last_target: p,
+            since_move: 0.0,
+            vel: Vec3::ZERO,
+        });
         self.particles.held[i] = true;
         self.particles.refresh_inv_mass(i);
         Ok(())
@@ -177,7 +184,9 @@ impl World {
         chain.push(a);
         for s in 1..=count {
             let t = s as f32 / (count + 1) as f32;
-            let i = self.particles.push(&ParticleDef { pos: pa.lerp(pb, t), mass, radius, ..Default::default() }, self.last_h);
+            let i = self
+                .particles
+                .push(&ParticleDef { pos: pa.lerp(pb, t), mass, radius, ..Default::default() }, self.last_h);
             self.particles.prev[i] = qa.lerp(qb, t);
             self.particles.vel[i] = (self.particles.pos[i] - self.particles.prev[i]) / self.last_h;
             chain.push(i as u32);

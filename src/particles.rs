@@ -89,11 +89,7 @@ impl Particles {
 
     /// Recomputes the solver's inverse mass from mass, lock and hold state.
     pub fn refresh_inv_mass(&mut self, i: usize) {
-        self.inv_mass[i] = if self.locked[i] || self.held[i] || self.mass[i] <= 0.0 {
-            0.0
-        } else {
-            1.0 / self.mass[i]
-        };
+        self.inv_mass[i] = if self.locked[i] || self.held[i] || self.mass[i] <= 0.0 { 0.0 } else { 1.0 / self.mass[i] };
     }
 
     /// Total kinetic plus gravitational potential energy (J) for a gravity vector `g`.

@@ -231,7 +231,13 @@ impl Scene {
             camera,
             settings: world.settings.clone(),
             particles: (0..p.len())
-                .map(|i| ParticleSpec { pos: p.pos[i], vel: p.vel[i], mass: p.mass[i], radius: p.radius[i], locked: p.locked[i] })
+                .map(|i| ParticleSpec {
+                    pos: p.pos[i],
+                    vel: p.vel[i],
+                    mass: p.mass[i],
+                    radius: p.radius[i],
+                    locked: p.locked[i],
+                })
                 .collect(),
             links: (0..l.len())
                 .map(|k| LinkSpec {

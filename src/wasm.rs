@@ -11,8 +11,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::{self, Result, SimError};
 use crate::scene::{Camera, Scene};
-use crate::solver::SolverKind;
 use crate::settings::Walls;
+use crate::solver::SolverKind;
 use crate::world::World;
 
 /// Bit set in `pointFlags()` for a locked point.
@@ -31,9 +31,9 @@ impl RenderBuffers {
     pub fn refill(&mut self, world: &World) {
         let p = &world.particles;
         self.flags.clear();
-        self.flags.extend((0..p.len()).map(|i| {
-            (if p.locked[i] { FLAG_LOCKED } else { 0 }) | (if p.held[i] { FLAG_HELD } else { 0 })
-        }));
+        self.flags.extend(
+            (0..p.len()).map(|i| (if p.locked[i] { FLAG_LOCKED } else { 0 }) | (if p.held[i] { FLAG_HELD } else { 0 })),
+        );
         let l = &world.links;
         self.strain.clear();
         self.strain.extend((0..l.len()).map(|k| {
@@ -120,13 +120,16 @@ impl Sim {
     }
 
     pub fn set_walls_checked(&mut self, min_x: f32, min_y: f32, max_x: f32, max_y: f32) -> Result<()> {
-        for (what, v) in [("walls min x", min_x), ("walls min y", min_y), ("walls max x", max_x), ("walls max y", max_y)] {
+        for (what, v) in
+            [("walls min x", min_x), ("walls min y", min_y), ("walls max x", max_x), ("walls max y", max_y)]
+        {
             error::finite(what, v)?;
         }
         if min_x >= max_x || min_y >= max_y {
             return Err(SimError::Invalid("walls: min must be below max on both axes".into()));
         }
-        self.world.settings.walls = Some(Walls { min: glam::Vec2::new(min_x, min_y), max: glam::Vec2::new(max_x, max_y) });
+        self.world.settings.walls =
+            Some(Walls { min: glam::Vec2::new(min_x, min_y), max: glam::Vec2::new(max_x, max_y) });
         Ok(())
     }
 

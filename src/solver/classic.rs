@@ -95,14 +95,7 @@ fn relax_seed(pos: &mut [Vec3], w: &[f32], ends: &[[u32; 2]], rest: &[f32], give
 
 /// One pass of the inverse-mass-weighted (PBD) projection, blended by give.
 #[inline]
-fn relax_mass_weighted(
-    pos: &mut [Vec3],
-    w: &[f32],
-    ends: &[[u32; 2]],
-    rest: &[f32],
-    give: &[f32],
-    kind: &[LinkKind],
-) {
+fn relax_mass_weighted(pos: &mut [Vec3], w: &[f32], ends: &[[u32; 2]], rest: &[f32], give: &[f32], kind: &[LinkKind]) {
     let n = ends.len().min(rest.len()).min(give.len()).min(kind.len());
     for k in 0..n {
         let [a, b] = ends[k];
