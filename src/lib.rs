@@ -15,6 +15,7 @@
 //! assert!(world.particles.pos[10].y < 2.0); // the free end fell
 //! ```
 
+pub mod clock;
 pub mod edit;
 pub mod error;
 pub mod links;

@@ -9,6 +9,7 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::clock::FixedClock;
 use crate::error::{self, Result, SimError};
 use crate::scene::{Camera, Scene};
 use crate::settings::Walls;
@@ -49,6 +50,7 @@ pub struct Sim {
     render: RenderBuffers,
     name: String,
     camera: Option<Camera>,
+    clock: FixedClock,
 }
 
 impl Default for Sim {
@@ -142,6 +144,24 @@ impl Sim {
         Ok(())
     }
 
+    /// Runs the fixed steps due after `elapsed` seconds of real time (see [`FixedClock`]).
+    pub fn advance_checked(&mut self, elapsed: f64) -> Result<u32> {
+        let n = self.clock.advance(elapsed);
+        for _ in 0..n {
+            self.world.step(self.clock.h)?;
+        }
+        Ok(n)
+    }
+
+    pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: u32) -> Result<()> {
+        error::time_step(h)?;
+        if !(1..=1000).contains(&max_steps) {
+            return Err(SimError::OutOfRange { what: "max steps", value: max_steps as f64, range: "1..=1000" });
+        }
+        self.clock = FixedClock::new(h, max_steps);
+        Ok(())
+    }
+
     pub fn refill_render(&mut self) {
         self.render.refill(&self.world);
     }
@@ -173,7 +193,13 @@ impl Sim {
     pub fn new() -> Sim {
         #[cfg(target_arch = "wasm32")]
         console_error_panic_hook::set_once();
-        Sim { world: World::default(), render: RenderBuffers::default(), name: String::new(), camera: None }
+        Sim {
+            world: World::default(),
+            render: RenderBuffers::default(),
+            name: String::new(),
+            camera: None,
+            clock: FixedClock::new(1.0 / 60.0, 5),
+        }
     }
 
     /// Replaces the world with a JSON scene. Throws (naming the JSON path) and keeps the
@@ -193,6 +219,25 @@ impl Sim {
     #[wasm_bindgen(js_name = camera)]
     pub fn camera_js(&self) -> Vec<f32> {
         self.camera.map(|c| vec![c.center.x, c.center.y, c.height]).unwrap_or_default()
+    }
+
+    /// Adds a frame's real elapsed time (s) to the fixed-step accumulator and runs the
+    /// steps that are due (at most `maxSteps`, the backlog beyond that is dropped).
+    /// Returns the number of steps run. Negative or non-finite elapsed time counts as 0.
+    pub fn advance(&mut self, elapsed: f64) -> Result<u32, JsError> {
+        self.advance_checked(elapsed).map_err(js)
+    }
+
+    /// Sets the fixed step `h` (s) and the catch-up cap used by `advance`.
+    #[wasm_bindgen(js_name = setFixedStep)]
+    pub fn set_fixed_step(&mut self, h: f32, max_steps: u32) -> Result<(), JsError> {
+        self.set_fixed_step_checked(h, max_steps).map_err(js)
+    }
+
+    /// The fixed step `h` (s) used by `advance`.
+    #[wasm_bindgen(getter, js_name = fixedStep)]
+    pub fn fixed_step(&self) -> f32 {
+        self.clock.h
     }
 
     /// Advances exactly `dt` seconds (0 < dt ≤ 1).
