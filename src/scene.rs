@@ -158,9 +158,11 @@ fn is_distance(k: &LinkKind) -> bool {
     *k == LinkKind::Distance
 }
 
+/// Prefixes an error with the JSON path of the item being built (`ropes[2]` + `points`
+/// → `ropes[2].points`).
 fn at(path: String) -> impl FnOnce(SimError) -> SimError {
     move |e| match e {
-        SimError::Scene { .. } => e,
+        SimError::Scene { path: inner, reason } => SimError::Scene { path: format!("{path}.{inner}"), reason },
         other => SimError::Scene { path, reason: other.to_string() },
     }
 }
@@ -175,7 +177,7 @@ impl Scene {
         let de = &mut serde_json::Deserializer::from_str(text);
         let scene: Scene = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
-            let path = if path == "." { "(root)".to_string() } else { path };
+            let path = if path == "." || path == "?" { "(root)".to_string() } else { path };
             scene_err(path, e.into_inner().to_string())
         })?;
         if scene.version != SCENE_VERSION {

@@ -1,0 +1,190 @@
+//! Every entry point of the JS surface validates its input: bad input gives a clear error
+//! and changes nothing. (These call the plain Rust side of `Sim`, which the
+//! `#[wasm_bindgen]` methods wrap one-to-one; `tests/web.rs` checks the JS side in Chromium.)
+
+use glam::Vec3;
+use ropelab::{ParticleDef, Sim, SimError};
+
+fn rope_sim() -> Sim {
+    let mut sim = Sim::new();
+    sim.load_scene_json(include_str!("../www/scenes/rope.json")).unwrap();
+    for _ in 0..10 {
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+    }
+    sim.world_mut().grab(1, 5).unwrap();
+    sim
+}
+
+/// Everything observable about the world.
+fn snapshot(sim: &Sim) -> String {
+    let w = sim.world();
+    format!("{}|{:?}|{}|{}", sim.export_scene_json(), w.holds, w.time, w.steps)
+}
+
+#[track_caller]
+fn rejects<T: std::fmt::Debug>(
+    sim: &mut Sim,
+    expect_in_message: &str,
+    op: impl FnOnce(&mut Sim) -> Result<T, SimError>,
+) {
+    let before = snapshot(sim);
+    let err = op(sim).expect_err("bad input must be rejected");
+    let msg = err.to_string();
+    assert!(msg.contains(expect_in_message), "message {msg:?} should mention {expect_in_message:?}");
+    assert_eq!(snapshot(sim), before, "a rejected call must leave the world unchanged ({msg})");
+}
+
+#[test]
+fn step_rejects_bad_dt() {
+    let mut sim = rope_sim();
+    for dt in [0.0, -1.0 / 60.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 5.0] {
+        rejects(&mut sim, "dt", |s| s.world_mut().step(dt));
+    }
+    rejects(&mut sim, "dt", |s| s.set_fixed_step_checked(f32::NAN, 5));
+    rejects(&mut sim, "max steps", |s| s.set_fixed_step_checked(1.0 / 60.0, 0));
+}
+
+#[test]
+fn coordinates_must_be_finite() {
+    let mut sim = rope_sim();
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        rejects(&mut sim, "x", |s| s.world().pick(bad, 0.0, 0.1));
+        rejects(&mut sim, "y", |s| s.world().pick(0.0, bad, 0.1));
+        rejects(&mut sim, "radius", |s| s.world().pick(0.0, 0.0, bad));
+        rejects(&mut sim, "x", |s| s.world_mut().drag_to(1, bad, 0.0));
+        rejects(&mut sim, "y", |s| s.world_mut().add_point(0.0, bad, false));
+        rejects(&mut sim, "x", |s| s.world_mut().cut(bad, 0.0, 1.0, 1.0));
+        rejects(&mut sim, "y", |s| s.world_mut().cut(0.0, 0.0, 1.0, bad));
+        rejects(&mut sim, "gravity", |s| s.set_gravity_checked(0.0, bad, 0.0));
+        rejects(&mut sim, "walls", |s| s.set_walls_checked(bad, 0.0, 1.0, 1.0));
+        rejects(&mut sim, "give", |s| s.set_give_checked(bad));
+        rejects(&mut sim, "friction", |s| s.set_friction_checked(bad));
+        rejects(&mut sim, "position", |s| {
+            s.world_mut().add_particle(&ParticleDef { pos: Vec3::new(bad, 0.0, 0.0), ..Default::default() })
+        });
+    }
+}
+
+#[test]
+fn indices_must_exist() {
+    let mut sim = rope_sim();
+    let n = sim.world().particles.len() as i64;
+    let m = sim.world().links.len() as i64;
+    for bad in [-1, n, n + 100, i64::MAX] {
+        rejects(&mut sim, "out of range", |s| s.world_mut().grab(2, bad));
+        rejects(&mut sim, "out of range", |s| s.world_mut().set_locked(bad, true));
+        rejects(&mut sim, "out of range", |s| s.world_mut().remove_point(bad));
+        rejects(&mut sim, "out of range", |s| s.world_mut().connect(0, bad));
+        rejects(&mut sim, "out of range", |s| s.world_mut().connect(bad, 0));
+        rejects(&mut sim, "out of range", |s| s.world_mut().disconnect(bad, 1));
+    }
+    for bad in [-1, m, m + 1] {
+        rejects(&mut sim, "link", |s| s.world_mut().subdivide(bad, 2));
+    }
+    rejects(&mut sim, "itself", |s| s.world_mut().connect(3, 3));
+    rejects(&mut sim, "count", |s| s.world_mut().subdivide(0, 0));
+    rejects(&mut sim, "count", |s| s.world_mut().subdivide(0, 1_000_000));
+    rejects(&mut sim, "holds no point", |s| s.world_mut().drag_to(99, 0.0, 0.0));
+    rejects(&mut sim, "already held", |s| s.world_mut().grab(2, 5));
+}
+
+#[test]
+fn ranges_are_checked() {
+    let mut sim = rope_sim();
+    rejects(&mut sim, "radius", |s| s.world().pick(0.0, 0.0, -1.0));
+    rejects(&mut sim, "iterations", |s| s.set_iterations_checked(0));
+    rejects(&mut sim, "iterations", |s| s.set_iterations_checked(100_000));
+    rejects(&mut sim, "substeps", |s| s.set_substeps_checked(0));
+    rejects(&mut sim, "give", |s| s.set_give_checked(1.0));
+    rejects(&mut sim, "give", |s| s.set_give_checked(-0.1));
+    rejects(&mut sim, "friction", |s| s.set_friction_checked(1.5));
+    rejects(&mut sim, "walls", |s| s.set_walls_checked(1.0, 0.0, -1.0, 1.0));
+    rejects(&mut sim, "unknown solver", |s| s.set_solver_checked("nope"));
+    rejects(&mut sim, "mass", |s| s.world_mut().add_particle(&ParticleDef { mass: 0.0, ..Default::default() }));
+    rejects(&mut sim, "radius", |s| s.world_mut().add_particle(&ParticleDef { radius: -1.0, ..Default::default() }));
+    // Two points at the same place cannot be linked at "their distance".
+    let a = sim.world_mut().add_point(9.0, 9.0, false).unwrap() as i64;
+    let b = sim.world_mut().add_point(9.0, 9.0, false).unwrap() as i64;
+    rejects(&mut sim, "coincide", |s| s.world_mut().connect(a, b));
+}
+
+#[test]
+fn bad_scene_names_the_json_path_and_keeps_the_world() {
+    let mut sim = rope_sim();
+    let cases = [
+        ("{", "(root)"),
+        (r#"{"version": 1, "ropes": [{"from": [0,0,0], "to": [1,0,0], "points": "many"}]}"#, "ropes[0].points"),
+        (r#"{"version": 1, "ropes": [{"from": [0,0], "to": [1,0,0], "points": 3}]}"#, "ropes[0].from"),
+        (r#"{"version": 1, "ropes": [{"from": [0,0,0], "to": [1,0,0], "points": 1}]}"#, "ropes[0]"),
+        (r#"{"version": 1, "settings": {"iterations": 0}}"#, "settings.iterations"),
+        (r#"{"version": 1, "settings": {"gravitee": [0,0,0]}}"#, "settings.gravitee"),
+        (r#"{"version": 2}"#, "version"),
+        (r#"{"version": 1, "particles": [{"pos": [0,0,0]}], "links": [{"a": 0, "b": 4}]}"#, "links[0]"),
+        (r#"{"version": 1, "particles": [{"pos": [0,0,0], "mass": -1}]}"#, "particles[0]"),
+        (r#"{"version": 1, "grids": [{"origin": [0,0,0], "cols": 3, "rows": 3, "spacing": 0}]}"#, "grids[0]"),
+    ];
+    for (json, path) in cases {
+        let before = snapshot(&sim);
+        let err = sim.load_scene_json(json).expect_err(json);
+        let msg = err.to_string();
+        assert!(msg.contains(path), "{json}: message {msg:?} should name {path:?}");
+        assert_eq!(snapshot(&sim), before, "a bad scene must change nothing ({msg})");
+    }
+}
+
+#[test]
+fn scenes_round_trip_through_export() {
+    let mut sim = rope_sim();
+    // Holds are pointer state, not scene state: let go first.
+    sim.world_mut().release(1);
+    let json = sim.export_scene_json();
+    let mut other = Sim::new();
+    other.load_scene_json(&json).unwrap();
+    assert_eq!(other.world().particles.pos, sim.world().particles.pos);
+    assert_eq!(other.world().links.ends, sim.world().links.ends);
+    assert_eq!(other.world().links.rest, sim.world().links.rest);
+    assert_eq!(other.world().settings, sim.world().settings);
+    // And the copy moves on exactly like the original.
+    for _ in 0..30 {
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+        other.world_mut().step(1.0 / 60.0).unwrap();
+    }
+    let d = sim
+        .world()
+        .particles
+        .pos
+        .iter()
+        .zip(&other.world().particles.pos)
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0, f32::max);
+    assert_eq!(d, 0.0, "exported scene diverged by {d} m");
+}
+
+#[test]
+fn advance_runs_fixed_steps() {
+    let mut sim = rope_sim();
+    let steps = sim.world().steps;
+    assert_eq!(sim.advance_checked(1.0 / 60.0 * 3.0 + 1e-4).unwrap(), 3);
+    assert_eq!(sim.world().steps, steps + 3);
+    assert_eq!(sim.advance_checked(60.0).unwrap(), 5, "catch-up capped");
+    assert_eq!(sim.advance_checked(f64::NAN).unwrap(), 0);
+}
+
+#[test]
+fn render_buffers_are_refilled_in_place() {
+    let mut sim = rope_sim();
+    sim.world_mut().set_locked(3, true).unwrap();
+    sim.refill_render();
+    let n = sim.world().particles.len();
+    let flags = &sim.render_buffers().flags;
+    assert_eq!(flags.len(), n);
+    assert_eq!(flags[0] & 1, 1, "rope's first point is locked");
+    assert_eq!(flags[3] & 1, 1);
+    assert_eq!(flags[5] & 2, 2, "point 5 is held");
+    assert_eq!(flags[7], 0);
+    let ptr = sim.render_buffers().strain.as_ptr();
+    sim.world_mut().step(1.0 / 60.0).unwrap();
+    sim.refill_render();
+    assert_eq!(sim.render_buffers().strain.as_ptr(), ptr, "no reallocation between frames");
+    assert_eq!(sim.render_buffers().strain.len(), sim.world().links.len());
+}
