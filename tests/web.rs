@@ -1,0 +1,98 @@
+//! The JS surface, exercised in headless Chromium through wasm-bindgen-test
+//! (`cargo test --target wasm32-unknown-unknown --test web`, run by `make test`).
+#![cfg(target_arch = "wasm32")]
+
+use ropelab::Sim;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const ROPE: &str = include_str!("../www/scenes/rope.json");
+
+fn rope() -> Sim {
+    let mut sim = Sim::new();
+    sim.load_scene(ROPE).expect("rope scene loads");
+    sim
+}
+
+fn message(e: wasm_bindgen::JsError) -> String {
+    let v: wasm_bindgen::JsValue = e.into();
+    let err: js_sys::Error = v.dyn_into().expect("a JS Error");
+    String::from(err.message())
+}
+
+#[wasm_bindgen_test]
+fn positions_and_links_are_views_of_wasm_memory() {
+    let mut sim = rope();
+    sim.step(1.0 / 60.0).unwrap();
+    let pos = sim.positions();
+    let n = sim.point_count();
+    assert_eq!(pos.length(), 3 * n);
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().dyn_into().unwrap();
+    assert!(js_sys::Object::is(&pos.buffer(), &memory.buffer()), "positions() is a view, not a copy");
+    let links = sim.links();
+    assert_eq!(links.length(), 2 * sim.link_count());
+    assert!(js_sys::Object::is(&links.buffer(), &memory.buffer()));
+    assert_eq!((links.get_index(0), links.get_index(1)), (0, 1));
+    for i in 0..pos.length() {
+        assert!(pos.get_index(i).is_finite());
+    }
+    // The first point is locked: z = 0, and it stays put.
+    let p0 = (pos.get_index(0), pos.get_index(1));
+    for _ in 0..30 {
+        sim.step(1.0 / 60.0).unwrap();
+    }
+    let pos = sim.positions();
+    assert_eq!((pos.get_index(0), pos.get_index(1)), p0);
+    assert!(pos.get_index(3 * (n - 1) + 1) < 5.0, "free end fell");
+}
+
+#[wasm_bindgen_test]
+fn bad_input_throws_a_js_error_and_changes_nothing() {
+    let mut sim = rope();
+    let before = sim.export_scene();
+    let msg = message(sim.step(f32::NAN).unwrap_err());
+    assert!(msg.contains("dt"), "{msg}");
+    assert!(message(sim.step(0.0).unwrap_err()).contains("dt"));
+    assert!(message(sim.step(-1.0).unwrap_err()).contains("dt"));
+    assert!(message(sim.grab(1, f64::NAN).unwrap_err()).contains("out of range"));
+    assert!(message(sim.grab(1, 1e9).unwrap_err()).contains("out of range"));
+    assert!(message(sim.grab(1, 2.5).unwrap_err()).contains("out of range"));
+    assert!(message(sim.set_locked(-1.0, true).unwrap_err()).contains("out of range"));
+    assert!(message(sim.add_point(f32::INFINITY, 0.0, false).unwrap_err()).contains("finite"));
+    assert!(message(sim.pick(0.0, 0.0, -1.0).unwrap_err()).contains("radius"));
+    assert!(message(sim.set_solver("warp").unwrap_err()).contains("unknown solver"));
+    let msg = message(sim.load_scene(r#"{"version": 1, "ropes": [{"from": [0,0,0]}]}"#).unwrap_err());
+    assert!(msg.contains("ropes[0]"), "{msg}");
+    assert_eq!(sim.export_scene(), before);
+}
+
+#[wasm_bindgen_test]
+fn drag_lock_edit_and_cut_through_the_js_api() {
+    let mut sim = rope();
+    let n = sim.point_count();
+    let last = (n - 1) as f64;
+    let pos = sim.positions();
+    let (x, y) = (pos.get_index(3 * (n - 1)), pos.get_index(3 * (n - 1) + 1));
+    assert_eq!(sim.pick(x + 0.01, y, 0.1).unwrap(), (n - 1) as i32);
+    sim.grab(3, last).unwrap();
+    assert_eq!(sim.held_by(3), (n - 1) as i32);
+    sim.drag_to(3, 1.0, 1.0).unwrap();
+    sim.advance(0.1).unwrap();
+    let pos = sim.positions();
+    assert_eq!((pos.get_index(3 * (n - 1)), pos.get_index(3 * (n - 1) + 1)), (1.0, 1.0));
+    assert!(sim.release(3));
+    assert!(sim.toggle_lock(5.0).unwrap());
+    sim.refresh_render();
+    assert_eq!(sim.point_flags().get_index(5) & 1, 1);
+    let p = sim.add_point(0.0, 1.0, false).unwrap();
+    sim.connect(p as f64, last).unwrap();
+    assert_eq!(sim.link_count(), n);
+    sim.subdivide(0.0, 2).unwrap();
+    assert_eq!(sim.point_count(), n + 3);
+    let cut = sim.cut(-5.0, 4.0, 5.0, 4.0).unwrap();
+    assert!(cut >= 1, "a horizontal swipe below the top cuts the hanging rope");
+    sim.remove_point(p as f64).unwrap();
+    assert_eq!(sim.point_count(), n + 2);
+}
