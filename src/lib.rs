@@ -15,6 +15,7 @@
 //! assert!(world.particles.pos[10].y < 2.0); // the free end fell
 //! ```
 
+pub mod benchmark;
 pub mod clock;
 pub mod edit;
 pub mod error;

@@ -1,0 +1,94 @@
+//! The measurement protocol of `shared/BENCHMARKS.md`, shared by `cargo bench`, the native
+//! runner (`ropelab bench W1 --solver xpbd`) and the browser harness, so every figure is
+//! taken the same way:
+//!
+//! 1. build the scene (not timed); 2. 100 warm-up steps (not timed); 3. 1,000 timed steps
+//! in 100 chunks of 10, a monotonic clock around each chunk, the stretch sampled between
+//! chunks (not timed); 4. `us_per_step` = total timed time / 1,000; 5. `stretch` = max over
+//! segments of |‖p[i+1] − p[i]‖ − L| / L after the last step, `peak_stretch` = the largest
+//! of the 100 samples.
+
+use crate::world::World;
+
+pub const DT: f32 = 1.0 / 60.0;
+pub const WARMUP_STEPS: usize = 100;
+pub const CHUNKS: usize = 100;
+pub const CHUNK_STEPS: usize = 10;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchResult {
+    pub us_per_step: f64,
+    pub stretch: f32,
+    pub peak_stretch: f32,
+}
+
+/// Runs the protocol on a freshly built `world`. `now` is a monotonic clock in seconds
+/// (`Instant` natively, `performance.now()` in a browser).
+pub fn run_protocol(world: &mut World, mut now: impl FnMut() -> f64) -> BenchResult {
+    for _ in 0..WARMUP_STEPS {
+        world.step(DT).expect("fixed dt is valid");
+    }
+    let mut total = 0.0f64;
+    let mut peak = 0.0f32;
+    for _ in 0..CHUNKS {
+        let t0 = now();
+        for _ in 0..CHUNK_STEPS {
+            world.step(DT).expect("fixed dt is valid");
+        }
+        total += now() - t0;
+        peak = peak.max(world.max_stretch());
+    }
+    BenchResult { us_per_step: total * 1e6 / (CHUNKS * CHUNK_STEPS) as f64, stretch: world.max_stretch(), peak_stretch: peak }
+}
+
+/// Median of several results, field by field (the peers' figures are medians of 5 runs).
+pub fn median(results: &[BenchResult]) -> BenchResult {
+    fn med<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+        v.sort_by(|a, b| a.partial_cmp(b).expect("no NaN in results"));
+        v[v.len() / 2]
+    }
+    BenchResult {
+        us_per_step: med(results.iter().map(|r| r.us_per_step).collect()),
+        stretch: med(results.iter().map(|r| r.stretch).collect()),
+        peak_stretch: med(results.iter().map(|r| r.peak_stretch).collect()),
+    }
+}
+
+/// `x.xxxe±n`, the number format of BENCHMARKS.md (sign of the exponent always shown).
+pub fn sci(x: f32) -> String {
+    let s = format!("{:.3e}", x);
+    match s.split_once('e') {
+        Some((m, e)) if !e.starts_with('-') => format!("{m}e+{e}"),
+        _ => s,
+    }
+}
+
+/// One line in the exact output format of BENCHMARKS.md.
+pub fn format_line(engine: &str, workload: &str, r: &BenchResult) -> String {
+    format!(
+        "{engine} {workload} us_per_step={:.3} stretch={} peak_stretch={}",
+        r.us_per_step,
+        sci(r.stretch),
+        sci(r.peak_stretch)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_format_matches_benchmarks_md() {
+        let r = BenchResult { us_per_step: 8.8, stretch: 0.53, peak_stretch: 1.42 };
+        assert_eq!(format_line("ropelab-classic", "W1", &r), "ropelab-classic W1 us_per_step=8.800 stretch=5.300e-1 peak_stretch=1.420e+0");
+        assert_eq!(sci(0.0), "0.000e+0");
+        assert_eq!(sci(1.0e-5), "1.000e-5");
+    }
+
+    #[test]
+    fn median_is_per_field() {
+        let r = |u, s, p| BenchResult { us_per_step: u, stretch: s, peak_stretch: p };
+        let m = median(&[r(3.0, 0.1, 0.5), r(1.0, 0.3, 0.4), r(2.0, 0.2, 0.6)]);
+        assert_eq!(m, r(2.0, 0.2, 0.5));
+    }
+}
