@@ -1,0 +1,416 @@
+// End-to-end test of the playground (issue 2 §5): playwright-core drives the system Chromium
+// against the trunk build in dist/ (`make web`), served by a tiny static server.
+//
+// What it checks: the page boots with the rope preset; a mouse drag of the rope's free end
+// moves that point to the pointer and the rope follows (neighbours moved, links near rest);
+// a click locks a point; a swipe on empty space cuts links; edit mode adds, connects,
+// subdivides and removes; two fingers drag two points at once and a long-press locks; the
+// presets switch; no coordinate is NaN; the console stays free of errors. Screenshots go to
+// tests/e2e/artifacts/ (gitignored).
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { DIST, REPO, checkDist, serve } from './serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run', '--disable-quic',
+];
+const ARTIFACTS = join(REPO, 'tests/e2e/artifacts');
+
+/** Tolerances, stated once. */
+const TOL = {
+  follow: 0.03,      // m: a held point sits at the pointer (within 3 cm)
+  linkHeld: 0.15,    // relative: each link within 15 % of rest while the rope is held and swinging
+  linkRest: 0.05,    // relative: and within 5 % after it has settled a little
+};
+
+checkDist();
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** Expected point / link / locked counts, computed from the preset's JSON the page loads. */
+function expectedCounts(name) {
+  const s = JSON.parse(readFileSync(join(DIST, 'www/scenes', `${name}.json`), 'utf8'));
+  let points = s.particles?.length ?? 0;
+  let links = s.links?.length ?? 0;
+  let locked = s.particles?.filter((p) => p.locked).length ?? 0;
+  for (const r of s.ropes ?? []) {
+    points += r.points;
+    links += r.points - 1;
+    locked += (r.lock_start ? 1 : 0) + (r.lock_end ? 1 : 0);
+  }
+  for (const g of s.grids ?? []) {
+    points += g.cols * g.rows;
+    links += (g.cols - 1) * g.rows + g.cols * (g.rows - 1);
+    locked += { 'top-corners': 2, 'top-row': g.cols }[g.lock] ?? 0;
+  }
+  return { points, links, locked };
+}
+
+/** Opens the page in a fresh context, collecting console errors and page errors. */
+async function openPage(browser, url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  await page.goto(url);
+  await page.waitForFunction(() => window.ropelab?.ready === true, null, { timeout: 15000 });
+  return { context, page, errors };
+}
+
+/** Positions, links and flags (copies) plus counts. */
+const snap = (page) => page.evaluate(() => ({
+  ...window.ropelab.snapshot(),
+  points: window.ropelab.sim.pointCount,
+  linkCount: window.ropelab.sim.linkCount,
+}));
+const pt = (s, i) => [s.positions[3 * i], s.positions[3 * i + 1]];
+const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+const toScreen = (page, x, y) => page.evaluate(([x, y]) => window.ropelab.toScreen(x, y), [x, y]);
+const steps = (page) => page.evaluate(() => window.ropelab.stats.steps);
+
+/** Waits until the loop has advanced `n` more fixed steps. */
+async function waitSteps(page, n) {
+  const s0 = await steps(page);
+  await page.waitForFunction((t) => window.ropelab.stats.steps >= t, s0 + n, { timeout: 10000, polling: 16 });
+}
+
+/** Relative stretch |d − L| / L of every link, with rest lengths from the exported scene. */
+async function linkStretches(page) {
+  return page.evaluate(() => {
+    const sim = window.ropelab.sim;
+    const scene = JSON.parse(sim.exportScene());
+    const pos = Array.from(sim.positions());
+    const links = Array.from(sim.links());
+    const out = [];
+    for (let k = 0; k < links.length / 2; k++) {
+      const a = links[2 * k], b = links[2 * k + 1];
+      const d = Math.hypot(pos[3 * a] - pos[3 * b], pos[3 * a + 1] - pos[3 * b + 1], pos[3 * a + 2] - pos[3 * b + 2]);
+      const rest = scene.links?.[k]?.rest;
+      out.push(rest ? Math.abs(d - rest) / rest : NaN);
+    }
+    return out;
+  });
+}
+
+function assertFinite(s, what) {
+  const bad = s.positions.findIndex((v) => !Number.isFinite(v));
+  assert.equal(bad, -1, `${what}: coordinate ${bad} is ${s.positions[bad]}`);
+}
+
+/** Mouse drag in `n` steps with a pause between, so the loop runs while it moves. */
+async function mouseDrag(page, from, to, { n = 20, pauseMs = 25, up = true } = {}) {
+  await page.mouse.move(from[0], from[1]);
+  await page.mouse.down();
+  for (let i = 1; i <= n; i++) {
+    const t = i / n;
+    await page.mouse.move(from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t);
+    await page.waitForTimeout(pauseMs);
+  }
+  if (up) await page.mouse.up();
+}
+
+let browser;
+let server;
+
+before(async () => {
+  server = await serve();
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('desktop, mouse', () => {
+  let page, context, errors;
+  before(async () => ({ page, context, errors } = await openPage(browser, server.url)));
+  after(async () => context?.close());
+
+  it('boots with the rope preset, a HiDPI canvas and the solver list', async () => {
+    const exp = expectedCounts('rope');
+    const info = await page.evaluate(() => {
+      const c = document.getElementById('view');
+      return {
+        preset: window.ropelab.preset,
+        points: window.ropelab.sim.pointCount,
+        links: window.ropelab.sim.linkCount,
+        locked: window.ropelab.snapshot().flags.filter((f) => f & 1).length,
+        solvers: window.ropelab.Sim.solvers(),
+        options: [...document.querySelectorAll('#solver option')].map((o) => o.value),
+        canvas: [c.width, c.height, c.clientWidth, c.clientHeight, devicePixelRatio],
+        touchAction: getComputedStyle(c).touchAction,
+      };
+    });
+    assert.equal(info.preset, 'rope');
+    assert.equal(info.points, exp.points);
+    assert.equal(info.links, exp.links);
+    assert.equal(info.locked, exp.locked);
+    assert.ok(info.solvers.length >= 1);
+    assert.deepEqual(info.options, info.solvers, 'the solver select lists Sim.solvers()');
+    const [w, h, cw, ch, dpr] = info.canvas;
+    assert.equal(cw, 1280);
+    assert.equal(ch, 720);
+    assert.equal(w, Math.round(cw * dpr));
+    assert.equal(h, Math.round(ch * dpr));
+    assert.equal(info.touchAction, 'none');
+    // The loop runs.
+    await waitSteps(page, 10);
+    // toWorld inverts toScreen.
+    const back = await page.evaluate(() => window.ropelab.toWorld(...window.ropelab.toScreen(1.25, 2.5)));
+    assert.ok(dist(back, [1.25, 2.5]) < 1e-9);
+  });
+
+  it('drags the free end with the mouse: the point follows the pointer and the rope follows it', async () => {
+    await page.evaluate(() => window.ropelab.pause(true));
+    const before = await snap(page);
+    const end = before.points - 1; // the rope's free end
+    assert.equal(before.flags[end] & 1, 0, 'the free end is not locked');
+    const start = await toScreen(page, ...pt(before, end));
+    const target = [1.0, 3.0]; // 3.6 m from the anchor at (-2, 5): within the 4 m rope
+    const goal = await toScreen(page, ...target);
+
+    await page.mouse.move(start[0], start[1]);
+    await page.mouse.down();
+    await page.evaluate(() => window.ropelab.pause(false));
+    await waitSteps(page, 2);
+    const grabbed = await snap(page);
+    assert.equal(grabbed.flags[end] & 2, 2, 'the free end is held');
+    for (let i = 1; i <= 25; i++) {
+      const t = i / 25;
+      await page.mouse.move(start[0] + (goal[0] - start[0]) * t, start[1] + (goal[1] - start[1]) * t);
+      await page.waitForTimeout(25);
+    }
+    await page.waitForTimeout(600); // hold still while the rope swings after the pointer
+    await waitSteps(page, 2);
+
+    const held = await snap(page);
+    assertFinite(held, 'while held');
+    const p = pt(held, end);
+    assert.ok(dist(p, target) < TOL.follow, `held point at ${p}, pointer at ${target}`);
+    for (const k of [end - 1, end - 2, end - 5]) {
+      const moved = dist(pt(held, k), pt(before, k));
+      assert.ok(moved > 0.3, `neighbour ${k} moved only ${moved.toFixed(3)} m`);
+    }
+    const anchor = held.flags.findIndex((f) => f & 1);
+    assert.ok(dist(pt(held, anchor), pt(before, anchor)) < 1e-6, 'the locked anchor did not move');
+    const stretch = await linkStretches(page);
+    const worst = Math.max(...stretch);
+    assert.ok(worst < TOL.linkHeld, `a link is ${(worst * 100).toFixed(1)} % off its rest length`);
+    await page.screenshot({ path: join(ARTIFACTS, 'rope-held.png') });
+
+    // Hold longer: the swing dies down and the rope is near its rest lengths.
+    await page.waitForTimeout(1500);
+    const settled = Math.max(...(await linkStretches(page)));
+    assert.ok(settled < TOL.linkRest, `after settling a link is ${(settled * 100).toFixed(1)} % off rest`);
+    await page.mouse.up();
+    await waitSteps(page, 2);
+    const released = await snap(page);
+    assert.equal(released.flags[end] & 2, 0, 'released');
+    assertFinite(released, 'after release');
+  });
+
+  it('a click on a point locks it, and a locked point stays put', async () => {
+    await page.evaluate(() => window.ropelab.pause(true));
+    const s = await snap(page);
+    const i = 12;
+    assert.equal(s.flags[i] & 1, 0);
+    const [x, y] = await toScreen(page, ...pt(s, i));
+    await page.mouse.click(x, y);
+    assert.equal(await page.evaluate((i) => window.ropelab.sim.isLocked(i), i), true, 'click locked the point');
+    const at = pt(await snap(page), i);
+    await page.evaluate(() => window.ropelab.pause(false));
+    await waitSteps(page, 30);
+    const later = await snap(page);
+    assert.equal(later.flags[i] & 1, 1, 'pointFlags bit 0 is set');
+    assert.ok(dist(pt(later, i), at) < 1e-6, 'the locked point did not move');
+    // Clicking again unlocks it.
+    await page.evaluate(() => window.ropelab.pause(true));
+    const [x2, y2] = await toScreen(page, ...pt(later, i));
+    await page.mouse.click(x2, y2);
+    assert.equal(await page.evaluate((i) => window.ropelab.sim.isLocked(i), i), false, 'second click unlocked it');
+    await page.mouse.click(x2, y2); // and lock it again for the screenshot
+    await page.evaluate(() => window.ropelab.pause(false));
+  });
+
+  it('a swipe across the rope on empty space cuts links', async () => {
+    await page.evaluate(() => window.ropelab.pause(true));
+    const s = await snap(page);
+    // Swipe perpendicular to the link between points 5 and 6, starting 0.6 m away from it.
+    const a = pt(s, 5), b = pt(s, 6);
+    const m = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const len = dist(a, b);
+    const n = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+    const w0 = [m[0] + 0.6 * n[0], m[1] + 0.6 * n[1]];
+    const w1 = [m[0] - 0.6 * n[0], m[1] - 0.6 * n[1]];
+    const empty = await page.evaluate(([x, y]) => window.ropelab.sim.pick(x, y, 20 / window.ropelab.camera.scale), w0);
+    assert.equal(empty, -1, 'the swipe starts on empty space');
+    await mouseDrag(page, await toScreen(page, ...w0), await toScreen(page, ...w1), { n: 12, pauseMs: 10 });
+    const cut = await snap(page);
+    assert.ok(cut.linkCount < s.linkCount, `links ${s.linkCount} → ${cut.linkCount}`);
+    assert.ok(s.linkCount - cut.linkCount <= 2, 'only the crossed links were cut');
+    assert.equal(cut.points, s.points, 'cutting removes links, not points');
+    await page.evaluate(() => window.ropelab.pause(false));
+    await waitSteps(page, 40); // the cut-off part falls
+    const fallen = await snap(page);
+    assertFinite(fallen, 'after the cut');
+    assert.ok(pt(fallen, s.points - 1)[1] < pt(cut, s.points - 1)[1], 'the cut-off end falls');
+    await page.screenshot({ path: join(ARTIFACTS, 'rope-cut.png') });
+  });
+
+  it('edit mode adds, connects, subdivides and removes points', async () => {
+    await page.keyboard.press('e');
+    await page.evaluate(() => window.ropelab.pause(true));
+    const s0 = await snap(page);
+    // Empty space well away from the rope (which hangs left of x = 1).
+    const p1 = await toScreen(page, 3.0, 4.5);
+    const p2 = await toScreen(page, 4.0, 4.5);
+    await page.mouse.click(...p1); // add (becomes the selection)
+    await page.mouse.click(...p2); // add and connect to the selection
+    await page.keyboard.press('Escape');
+    let s = await snap(page);
+    assert.equal(s.points, s0.points + 2, 'two points added');
+    assert.equal(s.linkCount, s0.linkCount + 1, 'and connected');
+    // Click the middle of the new link: subdivide into the slider's count (2).
+    const mid = await toScreen(page, 3.5, 4.5);
+    await page.mouse.click(...mid);
+    s = await snap(page);
+    assert.equal(s.points, s0.points + 4, 'subdivide adds 2 points');
+    assert.equal(s.linkCount, s0.linkCount + 3, 'the link became 3');
+    // Shift-click the first new point: removed with its link.
+    await page.keyboard.down('Shift');
+    await page.mouse.click(...p1);
+    await page.keyboard.up('Shift');
+    s = await snap(page);
+    assert.equal(s.points, s0.points + 3);
+    assert.equal(s.linkCount, s0.linkCount + 2);
+    await page.keyboard.press('d');
+    await page.evaluate(() => window.ropelab.pause(false));
+  });
+
+  it('reports a sim error in the status line without stopping the loop', async () => {
+    const msg = await page.evaluate(() => {
+      window.ropelab.app.guard('iterations', () => window.ropelab.sim.setIterations(0));
+      const el = document.getElementById('status');
+      return { text: el.textContent, cls: el.className };
+    });
+    assert.match(msg.text, /iterations/);
+    assert.match(msg.cls, /error/);
+    await waitSteps(page, 5);
+    // The bad value was rejected: the world is unchanged.
+    assert.ok(await page.evaluate(() => window.ropelab.sim.iterations) >= 1);
+  });
+
+  for (const name of ['bridge', 'net']) {
+    it(`switches to the ${name} preset`, async () => {
+      await page.selectOption('#preset', name);
+      await page.waitForFunction((n) => window.ropelab.preset === n, name);
+      const exp = expectedCounts(name);
+      await waitSteps(page, 60);
+      const s = await snap(page);
+      assert.equal(s.points, exp.points);
+      assert.equal(s.linkCount, exp.links);
+      assert.equal(s.flags.filter((f) => f & 1).length, exp.locked);
+      assertFinite(s, name);
+      const iters = await page.evaluate(() => [window.ropelab.sim.iterations, Number(document.getElementById('iterations').value)]);
+      assert.equal(iters[1], iters[0], 'the iterations slider follows the preset');
+      if (name === 'net') {
+        // Drag a bottom corner down and sideways, and cut through the middle (right button).
+        const corner = exp.points - 1;
+        const from = await toScreen(page, ...pt(s, corner));
+        const to = await toScreen(page, pt(s, corner)[0] + 0.8, pt(s, corner)[1] - 0.5);
+        await mouseDrag(page, from, to, { n: 10, pauseMs: 20, up: false });
+        const a = await toScreen(page, -0.1, 5.0);
+        const b = await toScreen(page, 0.1, 2.0);
+        await page.mouse.up();
+        await page.mouse.move(...a);
+        await page.mouse.down({ button: 'right' });
+        for (let i = 1; i <= 12; i++) await page.mouse.move(a[0] + (b[0] - a[0]) * i / 12, a[1] + (b[1] - a[1]) * i / 12);
+        await page.mouse.up({ button: 'right' });
+        const after = await snap(page);
+        assert.ok(after.linkCount < s.linkCount - 5, `right-button swipe cut the net: ${s.linkCount} → ${after.linkCount}`);
+        await waitSteps(page, 30);
+      }
+      await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+    });
+  }
+
+  it('has no NaN coordinate and no console errors', async () => {
+    assertFinite(await snap(page), 'at the end');
+    assert.deepEqual(errors, []);
+  });
+});
+
+describe('phone, touch', () => {
+  let page, context, errors, cdp;
+  before(async () => {
+    ({ page, context, errors } = await openPage(browser, `${server.url}#rope`, {
+      viewport: { width: 390, height: 780 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true,
+    }));
+    cdp = await context.newCDPSession(page);
+  });
+  after(async () => context?.close());
+
+  const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', {
+    type, touchPoints: points.map(([x, y], id) => ({ x, y, id, radiusX: 4, radiusY: 4, force: 1 })),
+  });
+
+  it('two fingers drag two points at once', async () => {
+    await page.evaluate(() => window.ropelab.pause(true));
+    const s = await snap(page);
+    const [i, j] = [s.points - 1, 10];
+    const a0 = await toScreen(page, ...pt(s, i));
+    const b0 = await toScreen(page, ...pt(s, j));
+    const ta = [0.8, 2.0], tb = [-1.2, 2.5];
+    const a1 = await toScreen(page, ...ta);
+    const b1 = await toScreen(page, ...tb);
+    await touch('touchStart', [a0, b0]);
+    await page.evaluate(() => window.ropelab.pause(false));
+    for (let k = 1; k <= 20; k++) {
+      const t = k / 20;
+      const lerp = (p, q) => [p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t];
+      await touch('touchMove', [lerp(a0, a1), lerp(b0, b1)]);
+      await page.waitForTimeout(20);
+    }
+    await page.waitForTimeout(300);
+    await waitSteps(page, 2);
+    const held = await snap(page);
+    assert.equal(held.flags[i] & 2, 2, `point ${i} is held by finger 0`);
+    assert.equal(held.flags[j] & 2, 2, `point ${j} is held by finger 1`);
+    assert.ok(dist(pt(held, i), ta) < TOL.follow, `finger 0's point at ${pt(held, i)}, finger at ${ta}`);
+    assert.ok(dist(pt(held, j), tb) < TOL.follow, `finger 1's point at ${pt(held, j)}, finger at ${tb}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-two-fingers.png') });
+    await touch('touchEnd', []);
+    await waitSteps(page, 2);
+    const released = await snap(page);
+    assert.equal(released.flags.filter((f) => f & 2).length, 0, 'both released');
+    assertFinite(released, 'after the touch drag');
+  });
+
+  it('a long-press locks a point; a tap does not', async () => {
+    await page.evaluate(() => window.ropelab.pause(true));
+    const s = await snap(page);
+    const i = 8;
+    const p = await toScreen(page, ...pt(s, i));
+    await touch('touchStart', [p]);
+    await touch('touchEnd', []);
+    assert.equal(await page.evaluate((i) => window.ropelab.sim.isLocked(i), i), false, 'a tap does not lock');
+    await touch('touchStart', [p]);
+    await page.waitForTimeout(700);
+    await touch('touchEnd', []);
+    assert.equal(await page.evaluate((i) => window.ropelab.sim.isLocked(i), i), true, 'a long-press locks');
+    await page.evaluate(() => window.ropelab.pause(false));
+    await waitSteps(page, 30);
+    await page.screenshot({ path: join(ARTIFACTS, 'phone-locked.png') });
+    assertFinite(await snap(page), 'phone');
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,282 @@
+// Boot and the frame loop.
+//
+// Boot: trunk's injected module script runs wasm-bindgen's `init()`, then sets
+// `window.wasmBindings` (the generated module's exports, among them `Sim`) and dispatches
+// `TrunkApplicationStarted`. We take the bindings from whichever comes first (the global may
+// already be set when this module runs), create one `Sim`, load the first preset and start
+// the loop.
+//
+// Loop: requestAnimationFrame with an accumulator of real elapsed time, advanced in fixed
+// steps of H = 1/60 s by `sim.step(H)`. At most MAX_STEPS per frame: a frame that owes more
+// (a background tab, a debugger pause) drops the rest instead of spiralling.
+
+import { Camera, Renderer } from './render.js';
+import { Ui } from './ui.js';
+
+export const H = 1 / 60;
+export const MAX_STEPS = 5;
+const PRESETS = ['rope', 'bridge', 'net'];
+
+/** Resolves with trunk's wasm-bindgen exports once the module is initialised. */
+function wasmBindings(timeoutMs = 30000) {
+  return new Promise((resolve, reject) => {
+    let timer = 0;
+    let poll = 0;
+    const done = () => {
+      if (!window.wasmBindings) return;
+      clearTimeout(timer);
+      clearInterval(poll);
+      removeEventListener('TrunkApplicationStarted', done);
+      resolve(window.wasmBindings);
+    };
+    addEventListener('TrunkApplicationStarted', done);
+    poll = setInterval(done, 50); // belt and braces: the event may have fired before we listened
+    timer = setTimeout(() => {
+      clearInterval(poll);
+      removeEventListener('TrunkApplicationStarted', done);
+      reject(new Error('the wasm module did not start (no TrunkApplicationStarted); is this the page trunk built?'));
+    }, timeoutMs);
+    done();
+  });
+}
+
+const fmtError = (e) => (e && e.message) || String(e);
+
+class App {
+  constructor(Sim) {
+    this.Sim = Sim;
+    this.sim = new Sim();
+    this.canvas = document.getElementById('view');
+    this.camera = new Camera();
+    this.renderer = new Renderer(this.canvas, this.camera);
+    this.paused = false;
+    this.pendingSteps = 0;
+    this.acc = 0;
+    this.last = null;
+    this.preset = null;
+    this.sceneTexts = new Map();
+    this.sceneWalls = []; // the loaded scene's walls, for the walls toggle
+    this.stats = {
+      frameMs: 0,         // smoothed interval between animation frames
+      cpuMs: 0,           // smoothed work per frame (physics + drawing)
+      physicsUsPerStep: 0, // smoothed time of one sim.step(H)
+      stepsLastFrame: 0,
+      droppedSteps: 0,
+      steps: 0,
+      frames: 0,
+      points: 0,
+      links: 0,
+      maxStretch: 0,
+      energy: 0,
+      time: 0,
+    };
+    this.ui = new Ui(this);
+    this.layout();
+    addEventListener('resize', () => this.layout());
+  }
+
+  /** Calls `fn`, reporting a thrown error in the status line instead of propagating it. */
+  guard(label, fn) {
+    try {
+      return fn();
+    } catch (e) {
+      this.ui.status(`${label}: ${fmtError(e)}`, 'error');
+      return undefined;
+    }
+  }
+
+  /** Fits the canvas to the window and the scene into the part the panel leaves free. */
+  layout() {
+    this.renderer.resize();
+    const W = this.renderer.cssW;
+    const Hh = this.renderer.cssH;
+    const side = this.ui.panelInset(W, Hh);
+    this.camera.setViewport(side.left, side.top, W - side.left - side.right, Hh - side.top - side.bottom);
+  }
+
+  /** Frames the scene: its camera, else its walls, else the bounding box of its points. */
+  frameScene() {
+    const sim = this.sim;
+    const cam = sim.camera();
+    const walls = sim.walls();
+    const wallW = walls.length === 4 ? walls[2] - walls[0] : 0;
+    if (cam.length === 3) {
+      this.camera.setFrame(cam[0], cam[1], cam[2], wallW ? Math.min(wallW * 1.02, cam[2] * 2.5) : 0);
+      return;
+    }
+    if (walls.length === 4) {
+      const h = walls[3] - walls[1];
+      this.camera.setFrame((walls[0] + walls[2]) / 2, (walls[1] + walls[3]) / 2, h * 1.08, wallW * 1.04);
+      return;
+    }
+    const pos = sim.positions();
+    const yOff = sim.view === 'top' ? 2 : 1;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let i = 0; i + 2 < pos.length; i += 3) {
+      x0 = Math.min(x0, pos[i]); x1 = Math.max(x1, pos[i]);
+      y0 = Math.min(y0, pos[i + yOff]); y1 = Math.max(y1, pos[i + yOff]);
+    }
+    if (!Number.isFinite(x0)) this.camera.setFrame(0, 0, 10, 10);
+    else this.camera.setFrame((x0 + x1) / 2, (y0 + y1) / 2, Math.max(y1 - y0, 1) * 1.6, Math.max(x1 - x0, 1) * 1.3);
+  }
+
+  async sceneText(name) {
+    if (!this.sceneTexts.has(name)) {
+      const url = new URL(`scenes/${encodeURIComponent(name)}.json`, import.meta.url);
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`preset "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
+      this.sceneTexts.set(name, await res.text());
+    }
+    return this.sceneTexts.get(name);
+  }
+
+  /**
+   * Loads preset `name` (www/scenes/<name>.json). A new preset brings its own settings and
+   * the controls follow them; `keepSettings` (Reset) re-applies the controls instead.
+   */
+  async loadPreset(name, { keepSettings = false } = {}) {
+    const text = await this.sceneText(name);
+    this.ui.releaseAll();
+    this.sim.loadScene(text); // throws (and keeps the old world) on a bad scene
+    this.preset = name;
+    this.sceneWalls = this.sim.walls();
+    this.acc = 0;
+    if (keepSettings) this.ui.applyControls();
+    else this.ui.syncFromSim();
+    this.frameScene();
+    this.ui.presetLoaded(name);
+    return name;
+  }
+
+  reset() {
+    return this.loadPreset(this.preset ?? PRESETS[0], { keepSettings: true });
+  }
+
+  setPaused(p) {
+    this.paused = !!p;
+    this.acc = 0;
+    this.ui.pausedChanged();
+  }
+
+  /** Queues `n` single steps (they run on the next frame, paused or not). */
+  stepOnce(n = 1) {
+    if (!this.paused) this.setPaused(true);
+    this.pendingSteps += n;
+  }
+
+  frame(now) {
+    requestAnimationFrame((t) => this.frame(t));
+    const t0 = performance.now();
+    const st = this.stats;
+    const dt = this.last == null ? 0 : (now - this.last) / 1000;
+    this.last = now;
+    if (dt > 0) st.frameMs += (dt * 1000 - st.frameMs) * 0.1;
+
+    // Fixed steps with capped catch-up.
+    let n = 0;
+    if (this.paused) {
+      n = Math.min(this.pendingSteps, 600);
+      this.pendingSteps = 0;
+    } else {
+      this.acc += Math.min(dt, 1);
+      n = Math.floor(this.acc / H);
+      if (n > MAX_STEPS) {
+        st.droppedSteps += n - MAX_STEPS;
+        n = MAX_STEPS;
+        this.acc = 0;
+      } else {
+        this.acc -= n * H;
+      }
+    }
+    if (n > 0) {
+      const p0 = performance.now();
+      let done = 0;
+      try {
+        for (; done < n; done++) this.sim.step(H);
+      } catch (e) {
+        this.setPaused(true);
+        this.ui.status(`step failed, paused: ${fmtError(e)}`, 'error');
+      }
+      const us = ((performance.now() - p0) * 1000) / Math.max(done, 1);
+      if (done) st.physicsUsPerStep = st.steps === 0 ? us : st.physicsUsPerStep + (us - st.physicsUsPerStep) * 0.1;
+      st.steps += done;
+    }
+    st.stepsLastFrame = n;
+
+    try {
+      this.renderer.draw(this.sim, this.ui.overlay());
+    } catch (e) {
+      this.ui.status(`draw: ${fmtError(e)}`, 'error');
+    }
+    st.frames++;
+    st.cpuMs += (performance.now() - t0 - st.cpuMs) * 0.1;
+    this.ui.tick(now);
+  }
+
+  /** Refreshes the numbers in `stats` that come from the sim (the UI does this ~4×/s). */
+  refreshStats() {
+    const st = this.stats;
+    const sim = this.sim;
+    st.points = sim.pointCount;
+    st.links = sim.linkCount;
+    st.maxStretch = sim.maxStretch();
+    st.energy = sim.energy();
+    st.time = sim.time;
+    return st;
+  }
+}
+
+async function boot() {
+  const statusEl = document.getElementById('status');
+  try {
+    statusEl.textContent = 'loading the wasm module…';
+    const bindings = await wasmBindings();
+    const app = new App(bindings.Sim);
+    const cam = app.camera;
+    window.ropelab = {
+      app,
+      Sim: bindings.Sim,
+      get sim() { return app.sim; },
+      get stats() { return app.refreshStats(); },
+      get preset() { return app.preset; },
+      get paused() { return app.paused; },
+      camera: cam,
+      H,
+      MAX_STEPS,
+      presets: PRESETS.slice(),
+      /** World (view-plane metres) → CSS pixels from the canvas's top-left corner. */
+      toScreen: (x, y) => cam.toScreen(x, y),
+      /** CSS pixels from the canvas's top-left corner → world (view-plane metres). */
+      toWorld: (px, py) => cam.toWorld(px, py),
+      loadPreset: (name) => app.loadPreset(name),
+      reset: () => app.reset(),
+      pause: (p = true) => app.setPaused(p),
+      step: (n = 1) => app.stepOnce(n),
+      setMode: (m) => app.ui.setMode(m),
+      /** A copy of the render data, for tests and the console (not used by the loop). */
+      snapshot() {
+        const sim = app.sim;
+        sim.refreshRender();
+        return {
+          positions: Array.from(sim.positions()),
+          links: Array.from(sim.links()),
+          flags: Array.from(sim.pointFlags()),
+        };
+      },
+    };
+    const fromHash = decodeURIComponent(location.hash.slice(1));
+    const first = PRESETS.includes(fromHash) ? fromHash : PRESETS[0];
+    await app.loadPreset(first);
+    statusEl.textContent = '';
+    app.ui.status('drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
+    requestAnimationFrame((t) => app.frame(t));
+    window.ropelab.ready = true;
+    dispatchEvent(new CustomEvent('ropelab-ready'));
+  } catch (e) {
+    statusEl.textContent = `ropelab failed to start: ${fmtError(e)}`;
+    statusEl.className = 'status error';
+    throw e;
+  }
+}
+
+boot();

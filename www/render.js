@@ -1,0 +1,351 @@
+// Canvas drawing: the camera (world metres ↔ CSS pixels) and one draw per frame.
+//
+// World coordinates are the sim's *view plane* in metres, y up: (x, y) for side-on scenes,
+// (x, z) for scenes seen from above (`sim.view === "top"`). Screen coordinates are CSS pixels
+// from the canvas's top-left corner (the canvas fills the window, so also the page's).
+//
+// Zero-copy rule: `sim.positions()`, `sim.links()`, `sim.pointFlags()` and `sim.linkStrain()`
+// are views of wasm memory that any call into the sim may detach. `draw` makes every sim
+// call it needs first, then builds fresh views, reads them, and drops them; nothing here keeps
+// a view across frames.
+
+export const FLAG_LOCKED = 1;
+export const FLAG_HELD = 2;
+
+const COLORS = {
+  background: '#141414',
+  outside: '#0e0e0e',
+  grid: '#1c1c1c',
+  axis: '#262626',
+  wall: '#4a4a4a',
+  link: '#999',                 // the seed's Connection colour
+  point: '#fff',                // the seed's free point
+  locked: '#f55',               // the seed's locked point
+  halo: 'rgba(255,255,255,0.13)', // the seed's "#fff2" drag halo
+  hover: 'rgba(255,255,255,0.55)',
+  source: '#ffd34d',
+  cut: '255,120,90',
+  text: '#777',
+};
+
+// Link tint by relative stretch (d − L) / L: one path per bucket, drawn in this order.
+const STRAIN_BUCKETS = [
+  { color: COLORS.link, test: (s) => Math.abs(s) < 0.01 },
+  { color: '#6f8fc4', test: (s) => s <= -0.01 && s > -0.05 },
+  { color: '#4f7bea', test: (s) => s <= -0.05 },
+  { color: '#d8a35e', test: (s) => s >= 0.01 && s < 0.03 },
+  { color: '#ee7a3c', test: (s) => s >= 0.03 && s < 0.08 },
+  { color: '#ff4536', test: (s) => s >= 0.08 },
+];
+
+function bucketOf(s) {
+  if (!(Math.abs(s) >= 0.01)) return 0; // also NaN → neutral
+  if (s < 0) return s > -0.05 ? 1 : 2;
+  return s < 0.03 ? 3 : s < 0.08 ? 4 : 5;
+}
+
+/** World (view-plane metres, y up) ↔ CSS pixels (y down). */
+export class Camera {
+  constructor() {
+    this.frame = { cx: 0, cy: 0, height: 10, minWidth: 10 };
+    this.viewport = { x: 0, y: 0, w: 1, h: 1 };
+    this.zoom = 1;
+    this.cx = 0;
+    this.cy = 0;
+    this.scale = 1; // CSS px per metre
+    this.ox = 0;
+    this.oy = 0;
+  }
+
+  /** What to show: centre, height (m) and the least width (m) that must stay visible. */
+  setFrame(cx, cy, height, minWidth) {
+    this.frame = { cx, cy, height: Math.max(height, 1e-3), minWidth: Math.max(minWidth, 0) };
+    this.resetView();
+  }
+
+  /** The frame again, without zoom or pan. */
+  resetView() {
+    this.zoom = 1;
+    this.cx = this.frame.cx;
+    this.cy = this.frame.cy;
+    this.update();
+  }
+
+  /** The CSS-pixel rectangle the frame is fitted into (the canvas minus a side panel). */
+  setViewport(x, y, w, h) {
+    this.viewport = { x, y, w: Math.max(w, 1), h: Math.max(h, 1) };
+    this.update();
+  }
+
+  update() {
+    const { w, h } = this.viewport;
+    const f = this.frame;
+    const fit = Math.min(h / f.height, f.minWidth > 0 ? w / f.minWidth : Infinity);
+    this.scale = fit * this.zoom;
+    this.ox = this.viewport.x + w / 2 - this.cx * this.scale;
+    this.oy = this.viewport.y + h / 2 + this.cy * this.scale;
+  }
+
+  toScreen(x, y) {
+    return [this.ox + x * this.scale, this.oy - y * this.scale];
+  }
+
+  toWorld(px, py) {
+    return [(px - this.ox) / this.scale, (this.oy - py) / this.scale];
+  }
+
+  /** Zooms by `factor`, keeping the world point under (px, py) in place. */
+  zoomAt(px, py, factor) {
+    const [wx, wy] = this.toWorld(px, py);
+    this.zoom = Math.min(Math.max(this.zoom * factor, 0.05), 40);
+    this.update();
+    const [ax, ay] = this.toWorld(px, py);
+    this.cx += wx - ax;
+    this.cy += wy - ay;
+    this.update();
+  }
+
+  /** Moves the view by (dx, dy) CSS pixels. */
+  panBy(dx, dy) {
+    this.cx -= dx / this.scale;
+    this.cy += dy / this.scale;
+    this.update();
+  }
+}
+
+export class Renderer {
+  constructor(canvas, camera) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext('2d', { alpha: false });
+    this.camera = camera;
+    this.dpr = 1;
+    this.cssW = 1;
+    this.cssH = 1;
+  }
+
+  /** Matches the backing store to the CSS size × devicePixelRatio. Returns whether it changed. */
+  resize() {
+    const dpr = window.devicePixelRatio || 1;
+    const cssW = this.canvas.clientWidth || window.innerWidth;
+    const cssH = this.canvas.clientHeight || window.innerHeight;
+    const w = Math.max(1, Math.round(cssW * dpr));
+    const h = Math.max(1, Math.round(cssH * dpr));
+    if (w === this.canvas.width && h === this.canvas.height && dpr === this.dpr) return false;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    this.dpr = dpr;
+    this.cssW = cssW;
+    this.cssH = cssH;
+    return true;
+  }
+
+  /**
+   * Draws one frame.
+   * @param {object} sim the wasm `Sim`
+   * @param {object} o overlay: { tintStrain, hover, hoverLink, source, cursor, trails, paused, mode }
+   */
+  draw(sim, o) {
+    const ctx = this.ctx;
+    const cam = this.camera;
+    const { scale } = cam;
+
+    // Every call into the sim comes before the views are built.
+    const walls = sim.walls();
+    const top = sim.view === 'top';
+    sim.refreshRender();
+    const pos = sim.positions();
+    const links = sim.links();
+    const flags = sim.pointFlags();
+    const strain = o.tintStrain ? sim.linkStrain() : null;
+    const n = (pos.length / 3) | 0;
+    const yOff = top ? 2 : 1; // which coordinate is the view's vertical axis
+
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = COLORS.background;
+    ctx.fillRect(0, 0, this.cssW, this.cssH);
+    this.drawGrid(walls);
+
+    const sx = (i) => cam.ox + pos[3 * i] * scale;
+    const sy = (i) => cam.oy - pos[3 * i + yOff] * scale;
+
+    // Links: one path per style.
+    const paths = STRAIN_BUCKETS.map(() => null);
+    const m = (links.length / 2) | 0;
+    for (let k = 0; k < m; k++) {
+      const a = links[2 * k];
+      const b = links[2 * k + 1];
+      if (a >= n || b >= n) continue;
+      const s = strain && k < strain.length ? bucketOf(strain[k]) : 0;
+      const p = paths[s] || (paths[s] = new Path2D());
+      p.moveTo(sx(a), sy(a));
+      p.lineTo(sx(b), sy(b));
+    }
+    ctx.lineCap = 'round';
+    ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(cam.zoom), 1), 4);
+    paths.forEach((p, s) => {
+      if (!p) return;
+      ctx.strokeStyle = STRAIN_BUCKETS[s].color;
+      ctx.stroke(p);
+    });
+
+    if (o.hoverLink >= 0 && o.hoverLink < m) {
+      const a = links[2 * o.hoverLink];
+      const b = links[2 * o.hoverLink + 1];
+      if (a < n && b < n) {
+        ctx.strokeStyle = COLORS.source;
+        ctx.lineWidth = 4;
+        ctx.beginPath();
+        ctx.moveTo(sx(a), sy(a));
+        ctx.lineTo(sx(b), sy(b));
+        ctx.stroke();
+      }
+    }
+
+    // Points: halos of held points, then free (white) and locked (red), one path each.
+    const r = Math.min(Math.max(4 * Math.sqrt(cam.zoom), 2), 8);
+    const halo = new Path2D();
+    const free = new Path2D();
+    const locked = new Path2D();
+    let held = 0;
+    for (let i = 0; i < n; i++) {
+      const x = sx(i);
+      const y = sy(i);
+      if (x < -30 || y < -30 || x > this.cssW + 30 || y > this.cssH + 30) continue;
+      const f = i < flags.length ? flags[i] : 0;
+      if (f & FLAG_HELD) {
+        halo.moveTo(x + 20, y);
+        halo.arc(x, y, 20, 0, 2 * Math.PI);
+        held++;
+      }
+      const p = f & FLAG_LOCKED ? locked : free;
+      p.moveTo(x + r, y);
+      p.arc(x, y, r, 0, 2 * Math.PI);
+    }
+    if (held) {
+      ctx.fillStyle = COLORS.halo;
+      ctx.fill(halo);
+    }
+    ctx.fillStyle = COLORS.point;
+    ctx.fill(free);
+    ctx.fillStyle = COLORS.locked;
+    ctx.fill(locked);
+
+    // Rings: hovered point, edit-mode source (and a rubber band to the cursor).
+    ctx.lineWidth = 1.5;
+    if (o.source >= 0 && o.source < n) {
+      ctx.strokeStyle = COLORS.source;
+      ctx.beginPath();
+      ctx.arc(sx(o.source), sy(o.source), r + 5, 0, 2 * Math.PI);
+      ctx.stroke();
+      if (o.cursor) {
+        ctx.setLineDash([5, 5]);
+        ctx.beginPath();
+        ctx.moveTo(sx(o.source), sy(o.source));
+        ctx.lineTo(o.cursor[0], o.cursor[1]);
+        ctx.stroke();
+        ctx.setLineDash([]);
+      }
+    }
+    if (o.hover >= 0 && o.hover < n) {
+      ctx.strokeStyle = COLORS.hover;
+      ctx.beginPath();
+      ctx.arc(sx(o.hover), sy(o.hover), r + 4, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    // The views are not used past this point.
+
+    this.drawTrails(o.trails);
+    this.drawScaleBar();
+    if (o.paused) {
+      ctx.fillStyle = '#c8c8c8';
+      ctx.font = '600 13px system-ui, sans-serif';
+      ctx.textAlign = 'left';
+      ctx.fillText('❚❚ paused', 16, 56);
+    }
+  }
+
+  drawGrid(walls) {
+    const ctx = this.ctx;
+    const cam = this.camera;
+    const W = this.cssW;
+    const H = this.cssH;
+    // Spacing: the smallest "nice" step at least 40 px apart.
+    const steps = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
+    const step = steps.find((s) => s * cam.scale >= 40) ?? 100;
+    const [x0, y1] = cam.toWorld(0, 0);
+    const [x1, y0] = cam.toWorld(W, H);
+    const grid = new Path2D();
+    const axis = new Path2D();
+    for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) {
+      const px = Math.round(cam.toScreen(x, 0)[0]) + 0.5;
+      const p = Math.abs(x) < step / 2 ? axis : grid;
+      p.moveTo(px, 0);
+      p.lineTo(px, H);
+    }
+    for (let y = Math.ceil(y0 / step) * step; y <= y1; y += step) {
+      const py = Math.round(cam.toScreen(0, y)[1]) + 0.5;
+      const p = Math.abs(y) < step / 2 ? axis : grid;
+      p.moveTo(0, py);
+      p.lineTo(W, py);
+    }
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = COLORS.grid;
+    ctx.stroke(grid);
+    ctx.strokeStyle = COLORS.axis;
+    ctx.stroke(axis);
+
+    if (walls && walls.length === 4) {
+      const [ax, ay] = cam.toScreen(walls[0], walls[3]);
+      const [bx, by] = cam.toScreen(walls[2], walls[1]);
+      // Shade outside the box, then outline it; the floor is the bottom wall.
+      ctx.fillStyle = COLORS.outside;
+      ctx.beginPath();
+      ctx.rect(0, 0, W, H);
+      ctx.rect(ax, ay, bx - ax, by - ay);
+      ctx.fill('evenodd');
+      ctx.strokeStyle = COLORS.wall;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(ax, ay, bx - ax, by - ay);
+    }
+  }
+
+  drawTrails(trails) {
+    if (!trails || !trails.length) return;
+    const ctx = this.ctx;
+    const now = performance.now();
+    ctx.lineCap = 'round';
+    ctx.lineWidth = 3;
+    for (const t of trails) {
+      const a = 1 - (now - t.t) / 450;
+      if (a <= 0) continue;
+      ctx.strokeStyle = `rgba(${COLORS.cut},${a.toFixed(3)})`;
+      ctx.beginPath();
+      ctx.moveTo(t.x0, t.y0);
+      ctx.lineTo(t.x1, t.y1);
+      ctx.stroke();
+    }
+  }
+
+  /** A "1 m"-style scale bar in the top-left corner. */
+  drawScaleBar() {
+    const ctx = this.ctx;
+    const s = this.camera.scale;
+    const lengths = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100];
+    const len = lengths.find((l) => l * s >= 60) ?? 100;
+    const px = len * s;
+    const x = 16;
+    const y = 24;
+    ctx.strokeStyle = COLORS.text;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(x, y - 4);
+    ctx.lineTo(x, y);
+    ctx.lineTo(x + px, y);
+    ctx.lineTo(x + px, y - 4);
+    ctx.stroke();
+    ctx.fillStyle = COLORS.text;
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText(len >= 1 ? `${len} m` : `${Math.round(len * 100)} cm`, x + px + 6, y + 4);
+  }
+}

@@ -1,0 +1,521 @@
+// Controls panel, pointer input (mouse, touch, pen) and keyboard.
+//
+// Pointer gestures (each pointerId is independent, so every finger drags its own point):
+//   Drag mode  down on a point: grab it, moves drag it, up releases (it keeps the pointer's
+//              velocity). A click (mouse/pen: little motion, short) toggles its lock; on touch
+//              a long-press (500 ms, still) toggles it. Down on empty space: a cut swipe.
+//   Cut mode   every swipe cuts (also: right mouse button or Alt in any mode).
+//   Edit mode  click empty space: add a point (connected to the selected point, if any);
+//              click a point: select it, then click another to connect them (the chain goes on
+//              from there; Esc or clicking the selected point ends it); click a link: subdivide
+//              it; Shift-click (touch: long-press) a point: remove it. Points can still be dragged.
+//
+// Every sim call from here goes through `app.guard`, which shows a thrown JS Error in the status
+// line. Views of wasm memory are built, used and dropped within one handler.
+
+const PICK_PX = 20;       // pick radius in CSS px
+const LINK_PICK_PX = 10;  // link pick distance in CSS px (edit mode)
+const CLICK_PX = 6;       // more motion than this is a drag, not a click
+const CLICK_MS = 400;     // a longer press is not a click
+const LONG_PRESS_MS = 500;
+
+const HINTS = {
+  drag: 'Drag points. Click a point to lock / unlock it (touch: long-press). Swipe empty space to cut.',
+  cut: 'Every swipe cuts the links it crosses.',
+  edit: 'Click empty space: add a point. Click two points: connect. Click a link: subdivide. Shift-click / long-press a point: remove.',
+};
+
+const $ = (id) => document.getElementById(id);
+
+/** Distance-nearest link to (x, y) in the view plane within `radius` m, or -1. */
+export function nearestLink(sim, x, y, radius) {
+  const top = sim.view === 'top';
+  const pos = sim.positions();
+  const links = sim.links();
+  const yOff = top ? 2 : 1;
+  const n = pos.length / 3;
+  let best = -1;
+  let bestD2 = radius * radius;
+  for (let k = 0; 2 * k + 1 < links.length; k++) {
+    const a = links[2 * k];
+    const b = links[2 * k + 1];
+    if (a >= n || b >= n) continue;
+    const ax = pos[3 * a], ay = pos[3 * a + yOff];
+    const bx = pos[3 * b], by = pos[3 * b + yOff];
+    const dx = bx - ax, dy = by - ay;
+    const len2 = dx * dx + dy * dy;
+    let t = len2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / len2 : 0;
+    t = Math.min(Math.max(t, 0), 1);
+    const ex = ax + t * dx - x, ey = ay + t * dy - y;
+    const d2 = ex * ex + ey * ey;
+    if (d2 <= bestD2) {
+      bestD2 = d2;
+      best = k;
+    }
+  }
+  return best;
+}
+
+export class Ui {
+  constructor(app) {
+    this.app = app;
+    this.canvas = app.canvas;
+    this.mode = 'drag';
+    this.pointers = new Map(); // pointerId → gesture state
+    this.hover = -1;
+    this.hoverLink = -1;
+    this.source = -1;          // edit mode: the selected point
+    this.cursor = null;        // last mouse position (CSS px)
+    this.trails = [];          // cut swipe segments, fading
+    this.statusTimer = 0;
+    this.lastStats = 0;
+    this.el = {
+      panel: $('panel'), collapse: $('collapse'), preset: $('preset'), solver: $('solver'),
+      pause: $('pause'), step: $('step'), reset: $('reset'), hint: $('hint'),
+      subdiv: $('subdiv'), subdivOut: $('subdiv-out'), subdivRow: $('subdiv-row'),
+      massWeighted: $('mass-weighted'), walls: $('walls'), strain: $('strain'),
+      stats: $('stats'), status: $('status'),
+    };
+    this.sliders = {
+      iterations: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setIterations(v), get: (s) => s.iterations },
+      give: { fmt: (v) => v.toFixed(2), set: (s, v) => s.setGive(v), get: (s) => s.give },
+      gravity: {
+        fmt: (v) => `${v.toFixed(2)} m/s²`,
+        set: (s, v) => { const g = s.gravity(); s.setGravity(g[0], -v, g[2]); },
+        get: (s) => -s.gravity()[1],
+      },
+      friction: { fmt: (v) => v.toFixed(3), set: (s, v) => s.setFriction(v), get: (s) => s.friction },
+      substeps: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setSubsteps(v), get: (s) => s.substeps },
+    };
+    this.bindControls();
+    this.bindPointer();
+    this.bindKeys();
+    this.setMode('drag');
+  }
+
+  // ---- panel ---------------------------------------------------------------------------
+
+  bindControls() {
+    const { app, el } = this;
+    const sim = () => app.sim;
+
+    for (const name of app.Sim.solvers()) {
+      const o = document.createElement('option');
+      o.value = o.textContent = name;
+      el.solver.append(o);
+    }
+    el.solver.addEventListener('change', () => {
+      app.guard('solver', () => sim().setSolver(el.solver.value));
+      el.solver.value = sim().solver;
+    });
+
+    el.preset.addEventListener('change', () => {
+      el.preset.blur();
+      app.loadPreset(el.preset.value).catch((e) => this.status(`preset: ${e.message}`, 'error'));
+    });
+    el.reset.addEventListener('click', () => this.resetScene());
+    el.pause.addEventListener('click', () => app.setPaused(!app.paused));
+    el.step.addEventListener('click', () => app.stepOnce());
+    el.collapse.addEventListener('click', () => this.togglePanel());
+
+    for (const [name, s] of Object.entries(this.sliders)) {
+      const input = $(name);
+      const out = $(`${name}-out`);
+      s.input = input;
+      s.out = out;
+      input.addEventListener('input', () => {
+        const v = Number(input.value);
+        app.guard(name, () => s.set(sim(), v));
+        out.textContent = s.fmt(s.get(sim()));
+      });
+    }
+    el.subdiv.addEventListener('input', () => { el.subdivOut.textContent = `${el.subdiv.value} new`; });
+    el.subdivOut.textContent = `${el.subdiv.value} new`;
+
+    el.massWeighted.addEventListener('change', () => app.guard('mass-weighted', () => sim().setMassWeighted(el.massWeighted.checked)));
+    el.walls.addEventListener('change', () => this.applyWalls());
+
+    for (const b of document.querySelectorAll('.seg [data-mode]')) {
+      b.addEventListener('click', () => this.setMode(b.dataset.mode));
+    }
+  }
+
+  /** The panel's footprint the camera should avoid (CSS px), on wide screens only. */
+  panelInset(W) {
+    const p = this.el.panel;
+    if (W < 900 || p.classList.contains('collapsed')) return { left: 0, right: 0, top: 0, bottom: 0 };
+    return { left: 0, right: p.offsetWidth + 20, top: 0, bottom: 0 };
+  }
+
+  togglePanel() {
+    const c = this.el.panel.classList.toggle('collapsed');
+    this.el.collapse.setAttribute('aria-expanded', String(!c));
+    this.app.layout();
+  }
+
+  applyWalls() {
+    const { app, el } = this;
+    app.guard('walls', () => {
+      if (!el.walls.checked) {
+        app.sim.clearWalls();
+        return;
+      }
+      let w = app.sceneWalls;
+      if (w.length !== 4) {
+        // The scene has none: use what is on screen.
+        const [x0, y1] = app.camera.toWorld(0, 0);
+        const [x1, y0] = app.camera.toWorld(app.renderer.cssW, app.renderer.cssH);
+        w = [x0, y0, x1, y1];
+      }
+      app.sim.setWalls(w[0], w[1], w[2], w[3]);
+    });
+  }
+
+  /** Controls ← sim (after a preset brings its own settings). */
+  syncFromSim() {
+    const sim = this.app.sim;
+    for (const s of Object.values(this.sliders)) {
+      const v = s.get(sim);
+      s.input.value = String(v);
+      s.out.textContent = s.fmt(v);
+    }
+    this.el.massWeighted.checked = sim.massWeighted;
+    this.el.walls.checked = sim.walls().length === 4;
+    this.el.solver.value = sim.solver;
+  }
+
+  /** Sim ← controls (Reset keeps what the user set). */
+  applyControls() {
+    const { app, el } = this;
+    const sim = app.sim;
+    for (const [name, s] of Object.entries(this.sliders)) {
+      app.guard(name, () => s.set(sim, Number(s.input.value)));
+    }
+    app.guard('solver', () => sim.setSolver(el.solver.value));
+    sim.setMassWeighted(el.massWeighted.checked);
+    this.applyWalls();
+    this.syncFromSim();
+  }
+
+  presetLoaded(name) {
+    this.el.preset.value = name;
+    this.source = -1;
+    this.hover = -1;
+    this.hoverLink = -1;
+    this.lastStats = 0;
+    if (location.hash.slice(1) !== name) history.replaceState(null, '', `#${name}`);
+  }
+
+  resetScene() {
+    this.app.reset().then(() => this.status('reset', 'info', 1500)).catch((e) => this.status(`reset: ${e.message}`, 'error'));
+  }
+
+  pausedChanged() {
+    const p = this.app.paused;
+    this.el.pause.textContent = p ? 'Run' : 'Pause';
+    this.el.pause.classList.toggle('paused', p);
+  }
+
+  setMode(mode) {
+    if (!HINTS[mode]) throw new Error(`unknown mode ${mode}`);
+    this.mode = mode;
+    this.source = -1;
+    this.hoverLink = -1;
+    for (const b of document.querySelectorAll('.seg [data-mode]')) {
+      b.classList.toggle('on', b.dataset.mode === mode);
+      b.setAttribute('aria-checked', String(b.dataset.mode === mode));
+    }
+    this.el.hint.textContent = HINTS[mode];
+    this.el.subdivRow.hidden = mode !== 'edit';
+    this.canvas.classList.toggle('mode-cut', mode === 'cut');
+    this.canvas.classList.toggle('mode-edit', mode === 'edit');
+  }
+
+  /** Shows a message in the status line; errors stay 8 s, info `ms`. */
+  status(msg, kind = 'info', ms) {
+    const s = this.el.status;
+    s.textContent = msg;
+    s.className = `status ${kind}`;
+    clearTimeout(this.statusTimer);
+    this.statusTimer = setTimeout(() => { s.textContent = ''; }, ms ?? (kind === 'error' ? 8000 : 3000));
+  }
+
+  /** Called once per frame by the loop. */
+  tick(now) {
+    const cut = now - 450;
+    if (this.trails.length && this.trails[0].t < cut) this.trails = this.trails.filter((t) => t.t >= cut);
+    if (now - this.lastStats > 250) {
+      this.lastStats = now;
+      this.renderStats();
+    }
+  }
+
+  renderStats() {
+    const st = this.app.refreshStats();
+    const rows = [
+      ['points', st.points],
+      ['links', st.links],
+      ['max stretch', `${(st.maxStretch * 100).toFixed(2)} %`],
+      ['energy', `${st.energy.toFixed(2)} J`],
+      ['sim time', `${st.time.toFixed(2)} s`],
+      ['frame', `${st.frameMs.toFixed(1)} ms (${st.frameMs > 0 ? Math.round(1000 / st.frameMs) : 0} fps)`],
+      ['cpu / frame', `${st.cpuMs.toFixed(2)} ms`],
+      ['physics / step', `${st.physicsUsPerStep.toFixed(1)} µs`],
+    ];
+    if (st.droppedSteps) rows.push(['dropped steps', st.droppedSteps]);
+    const html = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('');
+    if (html !== this.el.stats.innerHTML) this.el.stats.innerHTML = html;
+  }
+
+  overlay() {
+    return {
+      tintStrain: this.el.strain.checked,
+      hover: this.hover,
+      hoverLink: this.mode === 'edit' ? this.hoverLink : -1,
+      source: this.mode === 'edit' ? this.source : -1,
+      cursor: this.cursor,
+      trails: this.trails,
+      paused: this.app.paused,
+    };
+  }
+
+  // ---- pointer -------------------------------------------------------------------------
+
+  /** Event → CSS px relative to the canvas and world coordinates. */
+  where(e) {
+    const r = this.canvas.getBoundingClientRect();
+    const px = e.clientX - r.left;
+    const py = e.clientY - r.top;
+    const [x, y] = this.app.camera.toWorld(px, py);
+    return { px, py, x, y };
+  }
+
+  pickAt(x, y) {
+    const radius = PICK_PX / this.app.camera.scale;
+    return this.app.guard('pick', () => this.app.sim.pick(x, y, radius)) ?? -1;
+  }
+
+  bindPointer() {
+    const c = this.canvas;
+    c.addEventListener('pointerdown', (e) => this.onDown(e));
+    c.addEventListener('pointermove', (e) => this.onMove(e));
+    c.addEventListener('pointerup', (e) => this.onUp(e, false));
+    c.addEventListener('pointercancel', (e) => this.onUp(e, true));
+    c.addEventListener('lostpointercapture', (e) => { if (this.pointers.has(e.pointerId)) this.onUp(e, true); });
+    c.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') { this.hover = -1; this.hoverLink = -1; this.cursor = null; } });
+    c.addEventListener('contextmenu', (e) => e.preventDefault());
+    c.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const { px, py } = this.where(e);
+      this.app.camera.zoomAt(px, py, Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)));
+    }, { passive: false });
+  }
+
+  onDown(e) {
+    if (e.pointerType === 'mouse' && e.button > 2) return;
+    e.preventDefault();
+    try { this.canvas.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
+    const w = this.where(e);
+    const s = {
+      id: e.pointerId, type: e.pointerType, kind: 'press', index: -1,
+      downPx: w.px, downPy: w.py, downT: performance.now(), last: w,
+      moved: false, consumed: false, shift: e.shiftKey, timer: 0,
+    };
+    this.pointers.set(e.pointerId, s);
+    if (e.button === 1) {
+      s.kind = 'pan'; // middle button pans the view
+      return;
+    }
+    const cutGesture = this.mode === 'cut' || e.button === 2 || e.altKey;
+    if (cutGesture) {
+      s.kind = 'cut';
+      return;
+    }
+    const i = this.pickAt(w.x, w.y);
+    if (i >= 0) {
+      const ok = this.app.guard('grab', () => { this.app.sim.grab(e.pointerId, i); return true; });
+      if (ok) {
+        s.kind = 'grab';
+        s.index = i;
+        this.canvas.classList.add('dragging');
+        if (e.pointerType === 'touch') s.timer = setTimeout(() => this.onLongPress(s), LONG_PRESS_MS);
+      } else {
+        s.kind = 'none'; // e.g. held by another finger
+      }
+    } else {
+      s.kind = this.mode === 'edit' ? 'press' : 'cut';
+    }
+  }
+
+  onMove(e) {
+    const w = this.where(e);
+    const s = this.pointers.get(e.pointerId);
+    if (e.pointerType === 'mouse' || e.pointerType === 'pen') {
+      this.cursor = [w.px, w.py];
+      if (!s) this.updateHover(w);
+    }
+    if (!s) return;
+    if (!s.moved && Math.hypot(w.px - s.downPx, w.py - s.downPy) > CLICK_PX) {
+      s.moved = true;
+      clearTimeout(s.timer);
+      if (s.kind === 'press') s.kind = 'cut'; // edit mode: a drag on empty space cuts too
+    }
+    // Coalesced events give the full path of fast swipes (cuts) on browsers that have them.
+    const events = s.kind === 'cut' && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
+    if (s.kind === 'grab') {
+      this.app.guard('drag', () => this.app.sim.dragTo(e.pointerId, w.x, w.y));
+    } else if (s.kind === 'pan') {
+      this.app.camera.panBy(w.px - s.last.px, w.py - s.last.py);
+      s.last = this.where(e);
+    } else if (s.kind === 'cut' && s.moved) {
+      const pts = events.length ? events.map((ce) => this.where(ce)) : [w];
+      for (const p of pts) this.cutSegment(s, p);
+    }
+  }
+
+  cutSegment(s, w) {
+    const a = s.last;
+    if (a.px === w.px && a.py === w.py) return;
+    const n = this.app.guard('cut', () => this.app.sim.cut(a.x, a.y, w.x, w.y)) ?? 0;
+    s.cuts = (s.cuts ?? 0) + n;
+    this.trails.push({ x0: a.px, y0: a.py, x1: w.px, y1: w.py, t: performance.now() });
+    s.last = w;
+  }
+
+  onLongPress(s) {
+    if (!this.pointers.has(s.id) || s.moved || s.kind !== 'grab') return;
+    s.consumed = true;
+    if (navigator.vibrate) navigator.vibrate(15);
+    if (this.mode === 'edit') {
+      this.removePoint(s.index);
+    } else {
+      const locked = this.app.guard('lock', () => this.app.sim.toggleLock(s.index));
+      if (locked !== undefined) this.status(`point ${s.index} ${locked ? 'locked' : 'unlocked'}`, 'info', 1500);
+    }
+  }
+
+  onUp(e, cancelled) {
+    const s = this.pointers.get(e.pointerId);
+    if (!s) return;
+    this.pointers.delete(e.pointerId);
+    clearTimeout(s.timer);
+    try { this.canvas.releasePointerCapture(e.pointerId); } catch { /* already released */ }
+    if (![...this.pointers.values()].some((p) => p.kind === 'grab')) this.canvas.classList.remove('dragging');
+    const sim = this.app.sim;
+    if (s.kind === 'grab') sim.release(e.pointerId);
+    if (cancelled || s.consumed) return;
+
+    const w = this.where(e);
+    if (s.kind === 'cut') {
+      if (s.moved) this.cutSegment(s, w);
+      if (s.cuts) this.status(`cut ${s.cuts} link${s.cuts === 1 ? '' : 's'}`, 'info', 1500);
+      return;
+    }
+    const click = !s.moved && performance.now() - s.downT < CLICK_MS;
+    if (!click) return;
+    if (s.kind === 'grab') {
+      if (this.mode === 'edit') this.editClickPoint(s.index, s.shift || e.shiftKey);
+      else if (s.type !== 'touch') {
+        this.app.guard('lock', () => sim.toggleLock(s.index));
+      }
+    } else if (s.kind === 'press') {
+      this.editClickEmpty(w);
+    }
+    this.updateHover(w);
+  }
+
+  editClickPoint(i, remove) {
+    const sim = this.app.sim;
+    if (remove) {
+      this.removePoint(i);
+    } else if (this.source < 0) {
+      this.source = i;
+    } else if (this.source === i) {
+      this.source = -1;
+    } else {
+      const k = this.app.guard('connect', () => sim.connect(this.source, i));
+      if (k !== undefined) this.source = i;
+    }
+  }
+
+  editClickEmpty(w) {
+    const sim = this.app.sim;
+    if (this.source < 0) {
+      const k = nearestLink(sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale);
+      if (k >= 0) {
+        const n = Number(this.el.subdiv.value);
+        this.app.guard('subdivide', () => sim.subdivide(k, n));
+        return;
+      }
+    }
+    const i = this.app.guard('add point', () => sim.addPoint(w.x, w.y, false));
+    if (i === undefined) return;
+    if (this.source >= 0) {
+      this.app.guard('connect', () => sim.connect(this.source, i));
+    }
+    this.source = i;
+  }
+
+  removePoint(i) {
+    const ok = this.app.guard('remove', () => { this.app.sim.removePoint(i); return true; });
+    if (!ok) return;
+    // Indices above i shift down by one.
+    const shift = (j) => (j === i ? -1 : j > i ? j - 1 : j);
+    this.source = shift(this.source);
+    this.hover = -1;
+    for (const s of this.pointers.values()) {
+      s.index = shift(s.index);
+      if (s.index < 0 && s.kind === 'grab') s.kind = 'none';
+    }
+  }
+
+  updateHover(w) {
+    const i = this.pickAt(w.x, w.y);
+    this.hover = i;
+    this.hoverLink = this.mode === 'edit' && i < 0 && this.source < 0
+      ? nearestLink(this.app.sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale)
+      : -1;
+    this.canvas.classList.toggle('over-point', i >= 0);
+  }
+
+  /** Drops every gesture (before a scene replaces the world). */
+  releaseAll() {
+    for (const s of this.pointers.values()) {
+      clearTimeout(s.timer);
+      if (s.kind === 'grab') this.app.sim.release(s.id);
+    }
+    this.pointers.clear();
+    this.canvas.classList.remove('dragging');
+  }
+
+  // ---- keyboard ------------------------------------------------------------------------
+
+  bindKeys() {
+    addEventListener('keydown', (e) => {
+      if (e.ctrlKey || e.metaKey) return;
+      const t = e.target;
+      if (t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range')) return;
+      const app = this.app;
+      switch (e.key) {
+        case ' ':
+          app.setPaused(!app.paused);
+          break;
+        case 's': case '.':
+          app.stepOnce();
+          break;
+        case 'r':
+          this.resetScene();
+          break;
+        case 'd': this.setMode('drag'); break;
+        case 'c': this.setMode('cut'); break;
+        case 'e': this.setMode('edit'); break;
+        case 'h': this.togglePanel(); break;
+        case '0': app.camera.resetView(); break;
+        case 'Escape': this.source = -1; break;
+        default: return;
+      }
+      e.preventDefault();
+      if (t instanceof HTMLButtonElement) t.blur();
+    });
+  }
+}
