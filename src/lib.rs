@@ -25,6 +25,7 @@ pub mod scene;
 pub mod settings;
 pub mod solver;
 pub mod wasm;
+pub mod workloads;
 pub mod world;
 
 pub use error::{Result, SimError};

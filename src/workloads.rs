@@ -1,0 +1,112 @@
+//! The benchmark workloads of `shared/BENCHMARKS.md`, built exactly as written, shared by
+//! `cargo bench`, the native runner and the tests.
+//!
+//! Common setup: 2D (z = 0), y up, g = 9.81 m/s² down; a rope of 100 points of 1 kg,
+//! rest length 0.1 m between neighbours (9.9 m); point 0 pinned; at rest and horizontal,
+//! point i at (x_pin + 0.1·i, 0); dt = 1/60 s; 5 iterations per step or the solver's
+//! nearest equivalent (5 sweeps, 5 substeps × 1 iteration, or 5 passes of a direct
+//! solver); no collisions, no damping (every damping setting is zeroed here).
+
+use glam::Vec3;
+
+use crate::links::LinkDef;
+use crate::particles::ParticleDef;
+use crate::settings::Settings;
+use crate::solver::SolverKind;
+use crate::world::World;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// `rope100`: one rope pinned at the origin.
+    W1,
+    /// `ropes100x100`: 100 ropes, pins on y = 0 at x = (r − 49.5)·20 m.
+    W2,
+    /// `chain-heavy`: W1 with point 99 at 100 kg.
+    W3,
+}
+
+impl Workload {
+    pub const ALL: [Workload; 3] = [Workload::W1, Workload::W2, Workload::W3];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::W1 => "W1",
+            Workload::W2 => "W2",
+            Workload::W3 => "W3",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Workload> {
+        Self::ALL.into_iter().find(|w| w.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Builds the workload's world for `solver` with the per-step budget of BENCHMARKS.md.
+    pub fn build(self, solver: SolverKind) -> World {
+        let mut w = World::new(settings_for(solver));
+        match self {
+            Workload::W1 => add_rope(&mut w, 0.0, 1.0),
+            Workload::W2 => {
+                for r in 0..100 {
+                    add_rope(&mut w, (r as f32 - 49.5) * 20.0, 1.0);
+                }
+            }
+            Workload::W3 => add_rope(&mut w, 0.0, 100.0),
+        }
+        w
+    }
+}
+
+/// 5 iterations per step, or 5 substeps × 1 iteration for the substepping solver; no
+/// damping of any kind.
+pub fn settings_for(solver: SolverKind) -> Settings {
+    let mut s = Settings { solver, friction: 1.0, gravity: Vec3::new(0.0, -9.81, 0.0), ..Settings::default() };
+    if solver.name() == "xpbd" {
+        s.substeps = 5;
+        s.iterations = 1;
+    } else {
+        s.substeps = 1;
+        s.iterations = 5;
+    }
+    s
+}
+
+/// One 100-point rope pinned at (x_pin, 0), horizontal, at rest; the last point has
+/// `last_mass` kg.
+fn add_rope(w: &mut World, x_pin: f32, last_mass: f32) {
+    let first = w.particles.len() as u32;
+    for i in 0..100 {
+        let def = ParticleDef {
+            pos: Vec3::new(x_pin + 0.1 * i as f32, 0.0, 0.0),
+            mass: if i == 99 { last_mass } else { 1.0 },
+            radius: 0.04,
+            locked: i == 0,
+            ..Default::default()
+        };
+        w.add_particle(&def).expect("valid workload particle");
+    }
+    for i in 0..99 {
+        let def = LinkDef { a: first + i, b: first + i + 1, rest: Some(0.1), ..Default::default() };
+        w.add_link(&def).expect("valid workload link");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workloads_match_benchmarks_md() {
+        let w1 = Workload::W1.build(SolverKind::Classic);
+        assert_eq!((w1.particles.len(), w1.links.len()), (100, 99));
+        assert!((w1.particles.pos[99].x - 9.9).abs() < 1e-5 && w1.particles.locked[0]);
+        assert!(w1.links.rest.iter().all(|&r| r == 0.1));
+        let w2 = Workload::W2.build(SolverKind::Classic);
+        assert_eq!((w2.particles.len(), w2.links.len()), (10_000, 9_900));
+        assert_eq!(w2.particles.pos[0].x, -990.0);
+        assert_eq!(w2.particles.pos[9_900].x, 990.0);
+        let w3 = Workload::W3.build(SolverKind::Classic);
+        assert_eq!(w3.particles.mass[99], 100.0);
+        assert_eq!(w3.particles.mass[98], 1.0);
+        assert_eq!(Workload::from_name("w2"), Some(Workload::W2));
+    }
+}
