@@ -1,0 +1,58 @@
+//! `cargo bench`: the BENCHMARKS.md workloads for every solver.
+//!
+//! Two outputs: criterion's statistics for `world.step(1/60)` on each workload (after the
+//! protocol's warm-up), then one line per (solver, workload) in the exact BENCHMARKS.md
+//! format, from the protocol itself (100 warm-up steps, 1,000 timed steps in chunks of 10,
+//! median of 5 fresh runs), so the figures sit beside the peers' lines.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, BenchmarkId, Criterion};
+use ropelab::benchmark::{format_line, median, run_protocol, WARMUP_STEPS};
+use ropelab::workloads::Workload;
+use ropelab::SolverKind;
+
+fn steps(c: &mut Criterion) {
+    for workload in Workload::ALL {
+        let mut group = c.benchmark_group(workload.name());
+        if workload == Workload::W2 {
+            group.sample_size(20).measurement_time(Duration::from_secs(4));
+        } else {
+            group.measurement_time(Duration::from_secs(2));
+        }
+        for &solver in SolverKind::ALL {
+            let mut world = workload.build(solver);
+            for _ in 0..WARMUP_STEPS {
+                world.step(1.0 / 60.0).unwrap();
+            }
+            group.bench_function(BenchmarkId::new("step", solver.name()), |b| {
+                b.iter(|| black_box(&mut world).step(black_box(1.0 / 60.0)).unwrap())
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, steps);
+
+/// Prints the BENCHMARKS.md lines (skipped in `cargo test`'s quick test mode).
+fn protocol_lines() {
+    let clock = Instant::now();
+    let now = || clock.elapsed().as_secs_f64();
+    for workload in Workload::ALL {
+        for &solver in SolverKind::ALL {
+            let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut workload.build(solver), now)).collect();
+            println!("{}", format_line(&format!("ropelab-{}", solver.name()), workload.name(), &median(&runs)));
+        }
+    }
+}
+
+fn main() {
+    let bench_mode = std::env::args().any(|a| a == "--bench");
+    benches();
+    if bench_mode {
+        protocol_lines();
+    }
+    Criterion::default().configure_from_args().final_summary();
+}
