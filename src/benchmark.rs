@@ -38,7 +38,11 @@ pub fn run_protocol(world: &mut World, mut now: impl FnMut() -> f64) -> BenchRes
         total += now() - t0;
         peak = peak.max(world.max_stretch());
     }
-    BenchResult { us_per_step: total * 1e6 / (CHUNKS * CHUNK_STEPS) as f64, stretch: world.max_stretch(), peak_stretch: peak }
+    BenchResult {
+        us_per_step: total * 1e6 / (CHUNKS * CHUNK_STEPS) as f64,
+        stretch: world.max_stretch(),
+        peak_stretch: peak,
+    }
 }
 
 /// Median of several results, field by field (the peers' figures are medians of 5 runs).
@@ -80,7 +84,10 @@ mod tests {
     #[test]
     fn line_format_matches_benchmarks_md() {
         let r = BenchResult { us_per_step: 8.8, stretch: 0.53, peak_stretch: 1.42 };
-        assert_eq!(format_line("ropelab-classic", "W1", &r), "ropelab-classic W1 us_per_step=8.800 stretch=5.300e-1 peak_stretch=1.420e+0");
+        assert_eq!(
+            format_line("ropelab-classic", "W1", &r),
+            "ropelab-classic W1 us_per_step=8.800 stretch=5.300e-1 peak_stretch=1.420e+0"
+        );
         assert_eq!(sci(0.0), "0.000e+0");
         assert_eq!(sci(1.0e-5), "1.000e-5");
     }

@@ -1,0 +1,160 @@
+//! The native runner: the same scenes and workloads as the page, headless.
+//!
+//! ```text
+//! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
+//! ropelab bench W1|W2|W3 [--solver S] [--runs N]
+//! ropelab solvers
+//! ```
+//! `SCENE` is a scene file path or a preset name from `www/scenes/` (e.g. `rope`).
+//! `run` prints max stretch, energy and time per step, and writes the final positions as
+//! JSON with `--out`. `bench` prints the BENCHMARKS.md line (median of `--runs` fresh runs).
+//! Same scene and inputs give the same trajectory on every run.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use ropelab::benchmark::{format_line, median, run_protocol};
+use ropelab::scene::Scene;
+use ropelab::workloads::Workload;
+use ropelab::SolverKind;
+
+const USAGE: &str = "usage:
+  ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
+  ropelab bench W1|W2|W3 [--solver S] [--runs N]
+  ropelab solvers";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ropelab: {e}\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Command-line flags after the positional argument.
+struct Flags<'a> {
+    pairs: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> Flags<'a> {
+    fn parse(args: &'a [String], known: &[&str]) -> Result<Self, String> {
+        let mut pairs = Vec::new();
+        let mut it = args.iter();
+        while let Some(flag) = it.next() {
+            if !known.contains(&flag.as_str()) {
+                return Err(format!("unknown argument {flag:?}"));
+            }
+            let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
+            pairs.push((flag.as_str(), value.as_str()));
+        }
+        Ok(Flags { pairs })
+    }
+
+    fn get(&self, flag: &str) -> Option<&'a str> {
+        self.pairs.iter().rev().find(|(f, _)| *f == flag).map(|(_, v)| *v)
+    }
+
+    fn number<T: std::str::FromStr>(&self, flag: &str, default: T) -> Result<T, String> {
+        match self.get(flag) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("{flag}: {v:?} is not a valid number")),
+        }
+    }
+
+    fn solver(&self) -> Result<Option<SolverKind>, String> {
+        self.get("--solver")
+            .map(|name| {
+                SolverKind::from_name(name).ok_or_else(|| {
+                    let known: Vec<_> = SolverKind::ALL.iter().map(|k| k.name()).collect();
+                    format!("unknown solver {name:?} (known: {})", known.join(", "))
+                })
+            })
+            .transpose()
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<(), String> {
+    match args.first().map(String::as_str) {
+        Some("run") => {
+            let scene = args.get(1).ok_or("run needs a SCENE")?;
+            run(scene, &Flags::parse(&args[2..], &["--steps", "--solver", "--dt", "--out"])?)
+        }
+        Some("bench") => {
+            let wl = args.get(1).ok_or("bench needs a workload")?;
+            bench(wl, &Flags::parse(&args[2..], &["--solver", "--runs"])?)
+        }
+        Some("solvers") => {
+            for k in SolverKind::ALL {
+                println!("{}", k.name());
+            }
+            Ok(())
+        }
+        Some(other) => Err(format!("unknown command {other:?}")),
+        None => Err("no command".into()),
+    }
+}
+
+fn read_scene(name: &str) -> Result<String, String> {
+    let preset = format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(name)
+        .or_else(|_| std::fs::read_to_string(&preset))
+        .map_err(|e| format!("cannot read scene {name:?} (nor preset {preset}): {e}"))
+}
+
+fn run(scene_name: &str, flags: &Flags) -> Result<(), String> {
+    let steps: u64 = flags.number("--steps", 600)?;
+    let dt: f32 = flags.number("--dt", 1.0 / 60.0)?;
+    let scene = Scene::from_json(&read_scene(scene_name)?).map_err(|e| e.to_string())?;
+    let mut world = scene.build().map_err(|e| e.to_string())?;
+    if let Some(kind) = flags.solver()? {
+        world.settings.solver = kind;
+    }
+    let e0 = world.energy();
+    let mut peak = 0.0f32;
+    let t0 = Instant::now();
+    for _ in 0..steps {
+        world.step(dt).map_err(|e| e.to_string())?;
+        peak = peak.max(world.max_stretch());
+    }
+    let elapsed = t0.elapsed().as_secs_f64();
+    println!(
+        "scene={} solver={} steps={steps} dt={dt} points={} links={}",
+        if scene.name.is_empty() { scene_name } else { &scene.name },
+        world.settings.solver.name(),
+        world.particles.len(),
+        world.links.len()
+    );
+    println!(
+        "max_stretch={:.3e} peak_stretch={:.3e} energy_start={e0:.6} energy_end={:.6} us_per_step={:.3}",
+        world.max_stretch(),
+        peak,
+        world.energy(),
+        elapsed * 1e6 / steps.max(1) as f64
+    );
+    if let Some(path) = flags.get("--out") {
+        let positions: Vec<[f32; 3]> = world.particles.pos.iter().map(|p| p.to_array()).collect();
+        let json = serde_json::json!({ "time": world.time, "steps": world.steps, "positions": positions });
+        std::fs::write(path, serde_json::to_string(&json).expect("serialisable"))
+            .map_err(|e| format!("cannot write {path}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
+    let wl = Workload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3)"))?;
+    let runs: usize = flags.number("--runs", 5)?;
+    let solvers: Vec<SolverKind> = match flags.solver()? {
+        Some(k) => vec![k],
+        None => SolverKind::ALL.to_vec(),
+    };
+    let clock = Instant::now();
+    for solver in solvers {
+        let results: Vec<_> =
+            (0..runs.max(1)).map(|_| run_protocol(&mut wl.build(solver), || clock.elapsed().as_secs_f64())).collect();
+        println!("{}", format_line(&format!("ropelab-{}", solver.name()), wl.name(), &median(&results)));
+    }
+    Ok(())
+}
