@@ -24,6 +24,7 @@ pub mod particles;
 pub mod scene;
 pub mod settings;
 pub mod solver;
+pub mod tangle;
 pub mod wasm;
 pub mod workloads;
 pub mod world;
