@@ -168,6 +168,7 @@ class App {
     requestAnimationFrame((t) => this.frame(t));
     const t0 = performance.now();
     const st = this.stats;
+    if ((window.devicePixelRatio || 1) !== this.renderer.dpr) this.layout(); // moved to another screen
     const dt = this.last == null ? 0 : (now - this.last) / 1000;
     this.last = now;
     if (dt > 0) st.frameMs += (dt * 1000 - st.frameMs) * 0.1;

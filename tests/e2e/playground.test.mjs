@@ -174,24 +174,30 @@ describe('desktop, mouse', () => {
   });
 
   it('drags the free end with the mouse: the point follows the pointer and the rope follows it', async () => {
-    await page.evaluate(() => window.ropelab.pause(true));
+    // A fresh rope, paused: straight from the locked anchor (-2, 5) to the free end (2, 5).
+    await page.evaluate(async () => { await window.ropelab.reset(); window.ropelab.pause(true); });
     const before = await snap(page);
     const end = before.points - 1; // the rope's free end
     assert.equal(before.flags[end] & 1, 0, 'the free end is not locked');
     const start = await toScreen(page, ...pt(before, end));
-    const target = [1.0, 3.0]; // 3.6 m from the anchor at (-2, 5): within the 4 m rope
-    const goal = await toScreen(page, ...target);
+    // Down and round, then up above the anchor's height: 3.5 m from the anchor, within the
+    // 4 m rope. Gravity alone would never lift the end's neighbours above y = 5.
+    const via = [2.2, 2.0];
+    const target = [1.5, 5.5];
+    const a = await toScreen(page, ...via);
+    const b = await toScreen(page, ...target);
 
     await page.mouse.move(start[0], start[1]);
     await page.mouse.down();
     await page.evaluate(() => window.ropelab.pause(false));
     await waitSteps(page, 2);
-    const grabbed = await snap(page);
-    assert.equal(grabbed.flags[end] & 2, 2, 'the free end is held');
-    for (let i = 1; i <= 25; i++) {
-      const t = i / 25;
-      await page.mouse.move(start[0] + (goal[0] - start[0]) * t, start[1] + (goal[1] - start[1]) * t);
-      await page.waitForTimeout(25);
+    assert.equal((await snap(page)).flags[end] & 2, 2, 'the free end is held');
+    for (const [p, q] of [[start, a], [a, b]]) {
+      for (let i = 1; i <= 15; i++) {
+        const t = i / 15;
+        await page.mouse.move(p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t);
+        await page.waitForTimeout(25);
+      }
     }
     await page.waitForTimeout(600); // hold still while the rope swings after the pointer
     await waitSteps(page, 2);
@@ -200,10 +206,13 @@ describe('desktop, mouse', () => {
     assertFinite(held, 'while held');
     const p = pt(held, end);
     assert.ok(dist(p, target) < TOL.follow, `held point at ${p}, pointer at ${target}`);
-    for (const k of [end - 1, end - 2, end - 5]) {
-      const moved = dist(pt(held, k), pt(before, k));
-      assert.ok(moved > 0.3, `neighbour ${k} moved only ${moved.toFixed(3)} m`);
+    const rest = dist(pt(before, 0), pt(before, 1));
+    for (const k of [end - 1, end - 2]) {
+      const q = pt(held, k);
+      assert.ok(q[1] > 5.0, `neighbour ${k} was lifted with the end: y = ${q[1].toFixed(3)}`);
+      assert.ok(dist(q, target) < (end - k) * rest * (1 + TOL.link3), `neighbour ${k} is near the pointer`);
     }
+    assert.ok(dist(pt(held, end - 5), pt(before, end - 5)) > 0.3, 'the rope further along moved too');
     const anchor = held.flags.findIndex((f) => f & 1);
     assert.ok(dist(pt(held, anchor), pt(before, anchor)) < 1e-6, 'the locked anchor did not move');
     const worst = Math.max(...(await linkStretches(page)));
