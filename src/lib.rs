@@ -17,6 +17,8 @@
 
 pub mod benchmark;
 pub mod clock;
+pub mod collide;
+pub mod constraints;
 pub mod edit;
 pub mod error;
 pub mod links;

@@ -53,6 +53,10 @@ pub struct Links {
     pub kind: Vec<LinkKind>,
     /// Relative stretch at which the link tears; `f32::INFINITY` = never.
     pub tear_stretch: Vec<f32>,
+    /// Tension (N) at which the link tears; `f32::INFINITY` = never. The tension is the
+    /// solver's multiplier over the substep squared, `|λ| / h²` (PBD-family solvers).
+    /// Set after creation (`Links::push` starts every link at infinity).
+    pub tear_force: Vec<f32>,
     /// Bumped on every topology change so solvers can rebuild cached structure.
     pub version: u64,
 }
@@ -74,6 +78,7 @@ impl Links {
         self.compliance.push(def.compliance);
         self.kind.push(def.kind);
         self.tear_stretch.push(def.tear_stretch.unwrap_or(f32::INFINITY));
+        self.tear_force.push(f32::INFINITY);
         self.version += 1;
         self.len() - 1
     }
@@ -86,6 +91,7 @@ impl Links {
         self.compliance.remove(i);
         self.kind.remove(i);
         self.tear_stretch.remove(i);
+        self.tear_force.remove(i);
         self.version += 1;
     }
 
@@ -99,6 +105,7 @@ impl Links {
         retain_flags(&mut self.compliance, flags);
         retain_flags(&mut self.kind, flags);
         retain_flags(&mut self.tear_stretch, flags);
+        retain_flags(&mut self.tear_force, flags);
         let removed = before - self.len();
         if removed > 0 {
             self.version += 1;

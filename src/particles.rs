@@ -49,6 +49,16 @@ pub struct Particles {
     pub locked: Vec<bool>,
     /// Held by a pointer (kinematic while held).
     pub held: Vec<bool>,
+    /// Target of the particle's pin to a world point (meaningful where `pin_compliance` is
+    /// finite). See `World::pin`.
+    pub pin_target: Vec<Vec3>,
+    /// Compliance of the pin (m/N); `f32::INFINITY` (an infinitely soft pin) = not pinned.
+    pub pin_compliance: Vec<f32>,
+    /// Bumped whenever particles are added or removed, which particles are free changes
+    /// (lock, hold, release) or a pin changes, so solvers can rebuild cached structure
+    /// (tethers to anchors, the list of pins). Write `inv_mass` only through
+    /// [`Particles::refresh_inv_mass`] so the version follows.
+    pub version: u64,
 }
 
 impl Particles {
@@ -69,8 +79,11 @@ impl Particles {
         self.radius.push(def.radius);
         self.locked.push(def.locked);
         self.held.push(false);
+        self.pin_target.push(def.pos);
+        self.pin_compliance.push(f32::INFINITY);
         self.inv_mass.push(0.0);
         let i = self.len() - 1;
+        self.version += 1;
         self.refresh_inv_mass(i);
         i
     }
@@ -85,11 +98,32 @@ impl Particles {
         self.radius.remove(i);
         self.locked.remove(i);
         self.held.remove(i);
+        self.pin_target.remove(i);
+        self.pin_compliance.remove(i);
+        self.version += 1;
     }
 
     /// Recomputes the solver's inverse mass from mass, lock and hold state.
     pub fn refresh_inv_mass(&mut self, i: usize) {
-        self.inv_mass[i] = if self.locked[i] || self.held[i] || self.mass[i] <= 0.0 { 0.0 } else { 1.0 / self.mass[i] };
+        self.set_inv_mass(
+            i,
+            if self.locked[i] || self.held[i] || self.mass[i] <= 0.0 { 0.0 } else { 1.0 / self.mass[i] },
+        );
+    }
+
+    /// Sets the solver's inverse mass of particle `i`, bumping `version` when it changes.
+    #[inline]
+    pub(crate) fn set_inv_mass(&mut self, i: usize, w: f32) {
+        if self.inv_mass[i] != w {
+            self.inv_mass[i] = w;
+            self.version += 1;
+        }
+    }
+
+    /// Whether particle `i` has a pin to a world point.
+    #[inline]
+    pub fn is_pinned(&self, i: usize) -> bool {
+        self.pin_compliance[i].is_finite()
     }
 
     /// Total kinetic plus gravitational potential energy (J) for a gravity vector `g`.

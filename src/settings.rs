@@ -70,6 +70,31 @@ pub struct Settings {
     pub restitution: f32,
     /// Plane the page draws and edits in.
     pub view: View,
+    /// PBD-family solvers: linear velocity damping rate (1/s); each substep of length h
+    /// scales the velocity by `exp(-damping·h)`, so the damping does not depend on the
+    /// substep count. 0 = none. (The 000 seed's `velocity *= 0.99` per 60 Hz step is
+    /// about 0.6/s.)
+    pub damping: f32,
+    /// Jacobi solver: over-relaxation factor ω applied to the averaged corrections,
+    /// 0 < ω < 2 (1 = plain averaging).
+    pub omega: f32,
+    /// Iterative solvers (pbd, jacobi, xpbd): long-range attachments (Kim et al. 2012):
+    /// no particle may be farther from its nearest anchor (a locked or held particle)
+    /// than the rest length of the shortest path of links between them.
+    pub tethers: bool,
+    /// PBD-family solvers: XPBD bending along ropes (at every particle joined by exactly
+    /// two links), an angle constraint with compliance `bending_compliance`.
+    pub bending: bool,
+    /// Bending compliance in rad/(N·m): the inverse of the angular stiffness k = EI / L of
+    /// one joint (0 = rigid).
+    pub bending_compliance: f32,
+    /// PBD-family solvers: Coulomb friction coefficient of the walls (static and dynamic).
+    /// The walls' restitution is `restitution`.
+    pub wall_friction: f32,
+    /// PBD-family solvers: compliance (m/N) of the mouse constraint. 0 = the held point
+    /// follows the pointer exactly (kinematic, as in the seed); > 0 = a soft pin pulls it
+    /// toward the pointer, so dragging feels the rope's weight.
+    pub drag_compliance: f32,
 }
 
 impl Default for Settings {
@@ -85,6 +110,13 @@ impl Default for Settings {
             walls: None,
             restitution: 1.0,
             view: View::Side,
+            damping: 0.0,
+            omega: 1.5,
+            tethers: false,
+            bending: false,
+            bending_compliance: 1e-2,
+            wall_friction: 0.3,
+            drag_compliance: 0.0,
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use glam::Vec3;
 
+use crate::collide::Obstacle;
 use crate::error::{self, Result, SimError};
 use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
@@ -37,6 +38,8 @@ pub struct World {
     pub links: Links,
     pub settings: Settings,
     pub holds: Vec<Hold>,
+    /// Static obstacles (PBD-family solvers collide with them).
+    pub obstacles: Vec<Obstacle>,
     pub events: Vec<Event>,
     /// Simulated time (s).
     pub time: f64,
@@ -116,11 +119,13 @@ impl World {
         error::time_step(dt)?;
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
-        self.ensure_scratch();
+        self.stage_hold_masses();
+        solver::begin_step(self, h);
         for _ in 0..substeps {
             self.stage_holds(h);
             solver::substep(self, h);
         }
+        solver::end_step(self, h);
         self.stage_tearing();
         self.last_h = h;
         self.time += dt as f64;
@@ -128,14 +133,26 @@ impl World {
         Ok(())
     }
 
-    /// Grows solver scratch to the world's size (no-op once grown).
-    fn ensure_scratch(&mut self) {
-        self.scratch.ensure(self.particles.len(), self.links.len());
+    /// Stage: held particles are kinematic (inverse mass 0), or — with a soft mouse
+    /// (`drag_compliance > 0`, PBD-family solvers) — keep their mass and are pulled to the
+    /// pointer by a compliant pin.
+    fn stage_hold_masses(&mut self) {
+        let soft = solver::soft_holds(&self.settings);
+        for hold in &self.holds {
+            let i = hold.particle as usize;
+            if i >= self.particles.len() {
+                continue;
+            }
+            let p = &mut self.particles;
+            let w = if soft && !p.locked[i] && p.mass[i] > 0.0 { 1.0 / p.mass[i] } else { 0.0 };
+            p.set_inv_mass(i, w);
+        }
     }
 
     /// Stage: held particles follow their pointers; pointer velocity is estimated in
     /// simulated time so that a release keeps the fling.
     fn stage_holds(&mut self, h: f32) {
+        let soft = solver::soft_holds(&self.settings);
         for hold in &mut self.holds {
             hold.since_move += h;
             if hold.target != hold.last_target {
@@ -148,27 +165,33 @@ impl World {
                 hold.vel = Vec3::ZERO;
             }
             let i = hold.particle as usize;
+            if soft || i >= self.particles.len() {
+                continue; // the solver's mouse constraint pulls it
+            }
             self.particles.pos[i] = hold.target;
             self.particles.prev[i] = hold.target - hold.vel * h;
             self.particles.vel[i] = hold.vel;
         }
     }
 
-    /// Stage: remove links stretched past their tear threshold, queueing an event each.
+    /// Stage: remove links stretched past their tear threshold or pulled past their tear
+    /// force (tension over the last substep), queueing an event each.
     fn stage_tearing(&mut self) {
         let links = &self.links;
         let pos = &self.particles.pos;
-        let any = (0..links.len()).any(|k| {
-            links.tear_stretch[k].is_finite() && stretch_of(pos, links.ends[k], links.rest[k]) > links.tear_stretch[k]
-        });
-        if !any {
+        let force = &self.scratch.force;
+        let tears = |k: usize| {
+            (links.tear_stretch[k].is_finite() && stretch_of(pos, links.ends[k], links.rest[k]) > links.tear_stretch[k])
+                || (links.tear_force[k].is_finite() && force.get(k).is_some_and(|&f| f > links.tear_force[k]))
+        };
+        if !(0..links.len()).any(tears) {
             return;
         }
         let mut torn = Vec::new();
         let keep: Vec<bool> = (0..links.len())
             .map(|k| {
                 let s = stretch_of(pos, links.ends[k], links.rest[k]);
-                let tear = s > links.tear_stretch[k];
+                let tear = tears(k);
                 if tear {
                     torn.push(Event::LinkTorn { a: links.ends[k][0], b: links.ends[k][1], stretch: s });
                 }
@@ -204,6 +227,59 @@ impl World {
             m = m.max(s);
         }
         m
+    }
+
+    /// Tension of link `k` over the last substep of the last step, in newtons (positive
+    /// when pulling; 0 for the classic solver, which has no multipliers, and before the
+    /// first step).
+    pub fn link_force(&self, k: usize) -> f32 {
+        self.scratch.force.get(k).copied().unwrap_or(0.0)
+    }
+
+    /// Tensions of all links (N), as [`World::link_force`]; empty before the first step.
+    pub fn link_forces(&self) -> &[f32] {
+        if self.scratch.force.len() == self.links.len() {
+            &self.scratch.force
+        } else {
+            &[]
+        }
+    }
+
+    /// Adds a static obstacle after validating it; returns its index.
+    pub fn add_obstacle(&mut self, obstacle: &Obstacle) -> Result<usize> {
+        let o =
+            obstacle.validated().map_err(|(field, reason)| SimError::Invalid(format!("obstacle {field}: {reason}")))?;
+        self.obstacles.push(o);
+        Ok(self.obstacles.len() - 1)
+    }
+
+    /// Pins particle `index` to the world point `target` with `compliance` (m/N, 0 =
+    /// rigid). A pinned particle keeps its mass: it is pulled to the target by the
+    /// PBD-family solvers (a hanging mass m sags m·g·compliance below it).
+    pub fn pin(&mut self, index: i64, target: Vec3, compliance: f32) -> Result<()> {
+        let i = error::index("point", index, self.particles.len())?;
+        check_vec("pin target", target)?;
+        error::finite("pin compliance", compliance)?;
+        if compliance < 0.0 {
+            return Err(SimError::OutOfRange {
+                what: "pin compliance",
+                value: compliance as f64,
+                range: "compliance ≥ 0 m/N",
+            });
+        }
+        self.particles.pin_target[i] = target;
+        self.particles.pin_compliance[i] = compliance;
+        self.particles.version += 1;
+        Ok(())
+    }
+
+    /// Removes particle `index`'s pin; returns whether it had one.
+    pub fn unpin(&mut self, index: i64) -> Result<bool> {
+        let i = error::index("point", index, self.particles.len())?;
+        let had = self.particles.is_pinned(i);
+        self.particles.pin_compliance[i] = f32::INFINITY;
+        self.particles.version += 1;
+        Ok(had)
     }
 
     /// Kinetic plus gravitational potential energy (J).

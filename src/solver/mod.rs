@@ -3,20 +3,47 @@
 //! Each `step(dt)` of the world is split into `substeps` substeps of length `h = dt / substeps`.
 //! Every solver runs the same named stages per substep:
 //!
-//! 1. **integrate**  — external forces into velocity/position (Verlet or explicit Euler
-//!    prediction);
-//! 2. **solve**      — `iterations` passes over the constraints (links, …);
-//! 3. **collide**    — walls / ground;
-//! 4. **velocities** — `vel = (pos - prev) / h`, the invariant every solver keeps.
+//! 1. **integrate**  — external forces into velocity/position (Verlet for `classic`;
+//!    a predicted position x̃ = x + h·v with v ← (v + h·g)·damping for the PBD family);
+//! 2. **solve**      — `iterations` passes over the constraints (links, bending, tethers,
+//!    pins, the mouse, contacts);
+//! 3. **collide**    — walls / ground / obstacles (inside the passes for the PBD family);
+//! 4. **velocities** — `vel = (pos - prev) / h`, the invariant every solver keeps (plus
+//!    restitution for particles that hit something).
+//!
+//! | solver    | links                                         | per substep                  |
+//! |-----------|-----------------------------------------------|------------------------------|
+//! | `classic` | the 002 seed's Verlet relaxation with give    | `iterations` sweeps          |
+//! | `pbd`     | the 000 seed's PBD, Gauss–Seidel by colour    | `iterations` sweeps          |
+//! | `jacobi`  | PBD, averaged Jacobi with over-relaxation ω   | `iterations` sweeps          |
+//! | `xpbd`    | XPBD with compliance (m/N) and multipliers    | `iterations` sweeps          |
+//! | `exact`   | direct linear-time solve of the link forest   | ≤ `iterations` Newton passes |
+//!
+//! Because every solver leaves `pos`, `prev` and `vel` consistent and keeps no state that
+//! outlives a step (multipliers restart every substep; cached structure is rebuilt from
+//! the links), switching solvers between two steps is seamless.
 //!
 //! Solver-owned scratch memory lives in [`Scratch`] and is reused from step to step: the
 //! hot path never allocates once the scratch has grown to the world's size.
 
 pub mod classic;
+pub mod exact;
+pub mod jacobi;
+pub mod pbd;
+pub mod topology;
+pub mod xpbd;
 
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::world::World;
+use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
+use crate::constraints::distance::{pbd_stiffness, Packed};
+use crate::constraints::{bending, pin, tether, Apply};
+use crate::links::LinkKind;
+use crate::particles::Particles;
+use crate::settings::Settings;
+use crate::world::{Hold, World};
+use topology::Topology;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -24,14 +51,27 @@ pub enum SolverKind {
     /// The 002 seed's Verlet + centre-split relaxation with give, faithfully.
     #[default]
     Classic,
+    /// The 000 seed's position-based dynamics, Gauss–Seidel in colour order.
+    Pbd,
+    /// The 000 seed's Jacobi form: averaged corrections with over-relaxation ω.
+    Jacobi,
+    /// Extended PBD: compliance in m/N, Lagrange multipliers, small steps.
+    Xpbd,
+    /// Direct linear-time solve of chains and trees of links (Newton passes).
+    Exact,
 }
 
 impl SolverKind {
-    pub const ALL: &'static [SolverKind] = &[SolverKind::Classic];
+    pub const ALL: &'static [SolverKind] =
+        &[SolverKind::Classic, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Xpbd, SolverKind::Exact];
 
     pub fn name(self) -> &'static str {
         match self {
             SolverKind::Classic => "classic",
+            SolverKind::Pbd => "pbd",
+            SolverKind::Jacobi => "jacobi",
+            SolverKind::Xpbd => "xpbd",
+            SolverKind::Exact => "exact",
         }
     }
 
@@ -47,20 +87,259 @@ pub struct Scratch {
     particles: usize,
     /// Link count the scratch was sized for.
     links: usize,
+    /// Structure derived from the link graph (colouring, trees, tethers, …).
+    pub(crate) topo: Topology,
+    /// Links prepared for this step in the solver's order (colour order; for `exact`, the
+    /// spanning forest in breadth-first order, then the loop links).
+    pub(crate) packed: Vec<Packed>,
+    /// Link index of each packed slot.
+    pub(crate) slot_link: Vec<u32>,
+    /// For `exact`: how many packed slots are forest links.
+    pub(crate) n_tree: usize,
+    /// Multiplier per packed slot (reset every substep).
+    pub(crate) lambda: Vec<f32>,
+    pub(crate) bend_lambda: Vec<f32>,
+    pub(crate) pin_lambda: Vec<Vec3>,
+    pub(crate) hold_lambda: Vec<Vec3>,
+    /// Jacobi accumulators.
+    pub(crate) delta: Vec<Vec3>,
+    pub(crate) count: Vec<f32>,
+    /// This substep's contact normal (zero = none) and restitution per particle.
+    pub(crate) contact_n: Vec<Vec3>,
+    pub(crate) contact_e: Vec<f32>,
+    /// Tension of every link over the last substep of the last step (N).
+    pub(crate) force: Vec<f32>,
+    /// The direct solver's per-link work arrays.
+    pub(crate) exact: exact::ExactScratch,
 }
 
 impl Scratch {
     /// Grows every buffer to `particles` / `links` entries. Allocates only when the world
     /// has grown since the last step.
     pub fn ensure(&mut self, particles: usize, links: usize) {
-        self.particles = particles;
-        self.links = links;
+        if self.particles != particles {
+            self.delta.resize(particles, Vec3::ZERO);
+            self.count.resize(particles, 0.0);
+            self.contact_n.resize(particles, Vec3::ZERO);
+            self.contact_e.resize(particles, 0.0);
+            self.particles = particles;
+        }
+        if self.links != links {
+            self.force.resize(links, 0.0);
+            self.links = links;
+        }
     }
+}
+
+/// Prepares a step of substeps of length `h`: sizes scratch, refreshes cached structure
+/// and packs the links for the chosen solver.
+pub fn begin_step(world: &mut World, h: f32) {
+    let World { particles, links, settings, scratch, holds, .. } = world;
+    scratch.ensure(particles.len(), links.len());
+    if settings.solver == SolverKind::Classic {
+        return;
+    }
+    scratch.topo.refresh(particles, links);
+    let inv_h2 = 1.0 / (h * h);
+    let xpbd = matches!(settings.solver, SolverKind::Xpbd | SolverKind::Exact);
+    let pack = |k: u32, a: u32, b: u32| {
+        let k = k as usize;
+        Packed {
+            a,
+            b,
+            rest: links.rest[k],
+            alpha: if xpbd { links.compliance[k] * inv_h2 } else { 0.0 },
+            stiff: if xpbd { 1.0 } else { pbd_stiffness(links.give[k], settings.iterations) },
+            rope: links.kind[k] == LinkKind::Rope,
+        }
+    };
+    scratch.packed.clear();
+    scratch.slot_link.clear();
+    let topo = &scratch.topo;
+    if settings.solver == SolverKind::Exact {
+        for j in 0..topo.tree_link.len() {
+            let k = topo.tree_link[j];
+            scratch.packed.push(pack(k, topo.tree_parent[j], topo.tree_child[j]));
+            scratch.slot_link.push(k);
+        }
+        scratch.n_tree = topo.tree_link.len();
+        for &k in &topo.loop_links {
+            let [a, b] = links.ends[k as usize];
+            scratch.packed.push(pack(k, a, b));
+            scratch.slot_link.push(k);
+        }
+        scratch.exact.ensure(scratch.n_tree);
+    } else {
+        for &k in &topo.colour_order {
+            let [a, b] = links.ends[k as usize];
+            if (a as usize) < particles.len() && (b as usize) < particles.len() && a != b {
+                scratch.packed.push(pack(k, a, b));
+                scratch.slot_link.push(k);
+            }
+        }
+    }
+    scratch.lambda.resize(scratch.packed.len(), 0.0);
+    scratch.bend_lambda.resize(topo.bends.len(), 0.0);
+    scratch.pin_lambda.resize(topo.pins.len(), Vec3::ZERO);
+    scratch.hold_lambda.resize(holds.len(), Vec3::ZERO);
 }
 
 /// Advances `world` by one substep of length `h` with its chosen solver.
 pub fn substep(world: &mut World, h: f32) {
     match world.settings.solver {
         SolverKind::Classic => classic::substep(world, h),
+        SolverKind::Pbd => pbd::substep(world, h),
+        SolverKind::Jacobi => jacobi::substep(world, h),
+        SolverKind::Xpbd => xpbd::substep(world, h),
+        SolverKind::Exact => exact::substep(world, h),
+    }
+}
+
+/// Ends a step: records each link's tension over the last substep (N).
+pub fn end_step(world: &mut World, h: f32) {
+    let World { settings, scratch, links, .. } = world;
+    let Scratch { force, lambda, slot_link, topo, .. } = scratch;
+    force.iter_mut().for_each(|f| *f = 0.0);
+    if settings.solver == SolverKind::Classic || force.len() != links.len() {
+        return;
+    }
+    let inv_h2 = 1.0 / (h * h);
+    for (&k, &lam) in slot_link.iter().zip(lambda.iter()) {
+        let k = k as usize;
+        let mut f = -lam * inv_h2;
+        if settings.solver == SolverKind::Jacobi {
+            // Jacobi applies each correction averaged over the particle's constraints.
+            let [a, b] = links.ends[k];
+            let deg = topo.degree(a as usize).max(topo.degree(b as usize)).max(1);
+            f *= settings.omega / deg as f32;
+        }
+        if k < force.len() {
+            force[k] = f;
+        }
+    }
+}
+
+/// Whether pointer holds act as soft pins (the mouse constraint) rather than kinematically.
+#[inline]
+pub fn soft_holds(settings: &Settings) -> bool {
+    settings.drag_compliance > 0.0 && settings.solver != SolverKind::Classic
+}
+
+/// The pieces of a world one PBD-family substep works on, borrowed apart.
+pub(crate) struct Ctx<'a> {
+    pub p: &'a mut Particles,
+    pub s: &'a Settings,
+    pub holds: &'a [Hold],
+    pub obstacles: &'a [Obstacle],
+    pub sc: &'a mut Scratch,
+    pub h: f32,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(world: &'a mut World, h: f32) -> Ctx<'a> {
+        let World { particles, settings, holds, obstacles, scratch, .. } = world;
+        Ctx { p: particles, s: settings, holds, obstacles, sc: scratch, h }
+    }
+
+    /// Stage 1: v ← (v + h g)·exp(-damping h); prev ← x; x ← x + h v. Kinematic particles
+    /// (inverse mass 0: locked or held) are left where the hold stage put them.
+    pub fn integrate(&mut self) {
+        let h = self.h;
+        let gh = self.s.gravity * h;
+        let damp = if self.s.damping > 0.0 { (-self.s.damping * h).exp() } else { 1.0 };
+        let p = &mut *self.p;
+        let n = p.len();
+        let (pos, prev, vel, w) = (&mut p.pos[..n], &mut p.prev[..n], &p.vel[..n], &p.inv_mass[..n]);
+        for i in 0..n {
+            if w[i] == 0.0 {
+                continue;
+            }
+            let v = (vel[i] + gh) * damp;
+            prev[i] = pos[i];
+            pos[i] += v * h;
+        }
+    }
+
+    /// Restarts every multiplier for a new substep (XPBD: λ = 0 at the start of each).
+    pub fn start_multipliers(&mut self) {
+        self.sc.lambda.iter_mut().for_each(|l| *l = 0.0);
+        self.sc.bend_lambda.iter_mut().for_each(|l| *l = 0.0);
+        self.sc.pin_lambda.iter_mut().for_each(|l| *l = Vec3::ZERO);
+        self.sc.hold_lambda.iter_mut().for_each(|l| *l = Vec3::ZERO);
+    }
+
+    /// Bending, applied through `acc` (Gauss–Seidel or Jacobi).
+    pub fn bending<A: Apply>(&mut self, acc: &mut A) {
+        if !self.s.bending {
+            return;
+        }
+        let alpha = self.s.bending_compliance / (self.h * self.h);
+        let bends = &self.sc.topo.bends;
+        for (t, lam) in bends.iter().zip(self.sc.bend_lambda.iter_mut()) {
+            bending::project(&mut self.p.pos, &self.p.inv_mass, *t, alpha, lam, acc);
+        }
+    }
+
+    /// Particle-local constraints, applied at once: tethers (when `tethers`), pins, the
+    /// mouse and contacts.
+    pub fn local(&mut self, tethers: bool) {
+        if tethers && self.s.tethers {
+            tether::project_all(&mut self.p.pos, &self.sc.topo.tethers);
+        }
+        let inv_h2 = 1.0 / (self.h * self.h);
+        for (&i, lam) in self.sc.topo.pins.iter().zip(self.sc.pin_lambda.iter_mut()) {
+            let i = i as usize;
+            let alpha = self.p.pin_compliance[i] * inv_h2;
+            pin::project(&mut self.p.pos, &self.p.inv_mass, i, self.p.pin_target[i], alpha, lam);
+        }
+        if soft_holds(self.s) {
+            let alpha = self.s.drag_compliance * inv_h2;
+            for (hold, lam) in self.holds.iter().zip(self.sc.hold_lambda.iter_mut()) {
+                let i = hold.particle as usize;
+                if i < self.p.len() {
+                    pin::project(&mut self.p.pos, &self.p.inv_mass, i, hold.target, alpha, lam);
+                }
+            }
+        }
+        if self.has_contacts() {
+            let walls = self.s.walls.map(|walls| WallContacts {
+                walls,
+                material: Material { mu_s: self.s.wall_friction, mu_k: self.s.wall_friction, e: self.s.restitution },
+            });
+            let mut rec = ContactRecord { normal: &mut self.sc.contact_n, e: &mut self.sc.contact_e };
+            contact::solve(
+                &mut self.p.pos,
+                &self.p.prev,
+                &self.p.inv_mass,
+                &self.p.radius,
+                self.obstacles,
+                walls.as_ref(),
+                &mut rec,
+            );
+        }
+    }
+
+    #[inline]
+    fn has_contacts(&self) -> bool {
+        !self.obstacles.is_empty() || self.s.walls.is_some()
+    }
+
+    /// Stage 4: vel = (pos - prev)/h, with restitution for particles that hit something.
+    pub fn velocities(&mut self) {
+        let h = self.h;
+        let contacts = self.has_contacts();
+        let p = &mut *self.p;
+        if contacts {
+            let threshold = 2.0 * self.s.gravity.length() * h;
+            let mut rec = ContactRecord { normal: &mut self.sc.contact_n, e: &mut self.sc.contact_e };
+            contact::velocities_with_restitution(&p.pos, &mut p.prev, &mut p.vel, h, threshold, &mut rec);
+        } else {
+            let inv_h = 1.0 / h;
+            let n = p.len();
+            let (pos, prev, vel) = (&p.pos[..n], &p.prev[..n], &mut p.vel[..n]);
+            for i in 0..n {
+                vel[i] = (pos[i] - prev[i]) * inv_h;
+            }
+        }
     }
 }
