@@ -109,8 +109,8 @@ class App {
       this.camera.setFrame((walls[0] + walls[2]) / 2, (walls[1] + walls[3]) / 2, h * 1.08, wallW * 1.04);
       return;
     }
+    const yOff = sim.view === 'top' ? 2 : 1; // (sim calls before the view is built)
     const pos = sim.positions();
-    const yOff = sim.view === 'top' ? 2 : 1;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     for (let i = 0; i + 2 < pos.length; i += 3) {
       x0 = Math.min(x0, pos[i]); x1 = Math.max(x1, pos[i]);

@@ -5,6 +5,7 @@
 //              velocity). A click (mouse/pen: little motion, short) toggles its lock; on touch
 //              a long-press (500 ms, still) toggles it. Down on empty space: a cut swipe.
 //   Cut mode   every swipe cuts (also: right mouse button or Alt in any mode).
+//   View       wheel zooms, middle button pans; on touch two fingers on empty space pinch.
 //   Edit mode  click empty space: add a point (connected to the selected point, if any);
 //              click a point: select it, then click another to connect them (the chain goes on
 //              from there; Esc or clicking the selected point ends it); click a link: subdivide
@@ -65,6 +66,7 @@ export class Ui {
     this.hover = -1;
     this.hoverLink = -1;
     this.source = -1;          // edit mode: the selected point
+    this.pinch = null;         // two touch pointers zooming / panning the view
     this.cursor = null;        // last mouse position (CSS px)
     this.trails = [];          // cut swipe segments, fading
     this.statusTimer = 0;
@@ -349,7 +351,33 @@ export class Ui {
       }
     } else {
       s.kind = this.mode === 'edit' ? 'press' : 'cut';
+      // A second finger on empty space while another rests there (not cutting yet): pinch.
+      const other = e.pointerType === 'touch' && !this.pinch
+        ? [...this.pointers.values()].find((p) => p !== s && p.type === 'touch' && !p.moved && (p.kind === 'cut' || p.kind === 'press'))
+        : null;
+      if (other) {
+        other.kind = s.kind = 'pinch';
+        other.cur = other.last;
+        s.cur = w;
+        this.pinch = { a: other, b: s, ...this.pinchFrame(other.cur, s.cur) };
+      }
     }
+  }
+
+  pinchFrame(p, q) {
+    return { d: Math.max(Math.hypot(q.px - p.px, q.py - p.py), 1), mx: (p.px + q.px) / 2, my: (p.py + q.py) / 2 };
+  }
+
+  /** Two-finger zoom and pan. */
+  onPinchMove(s, w) {
+    s.cur = w;
+    const pinch = this.pinch;
+    if (!pinch || (pinch.a !== s && pinch.b !== s)) return;
+    const f = this.pinchFrame(pinch.a.cur, pinch.b.cur);
+    const cam = this.app.camera;
+    cam.panBy(f.mx - pinch.mx, f.my - pinch.my);
+    cam.zoomAt(f.mx, f.my, f.d / pinch.d);
+    Object.assign(pinch, f);
   }
 
   onMove(e) {
@@ -360,6 +388,10 @@ export class Ui {
       if (!s) this.updateHover(w);
     }
     if (!s) return;
+    if (s.kind === 'pinch') {
+      this.onPinchMove(s, w);
+      return;
+    }
     if (!s.moved && Math.hypot(w.px - s.downPx, w.py - s.downPy) > CLICK_PX) {
       s.moved = true;
       clearTimeout(s.timer);
@@ -408,6 +440,12 @@ export class Ui {
     if (![...this.pointers.values()].some((p) => p.kind === 'grab')) this.canvas.classList.remove('dragging');
     const sim = this.app.sim;
     if (s.kind === 'grab') sim.release(e.pointerId);
+    if (s.kind === 'pinch') {
+      // The other finger does nothing more until it lifts.
+      if (this.pinch) for (const p of [this.pinch.a, this.pinch.b]) if (p !== s) p.kind = 'none';
+      this.pinch = null;
+      return;
+    }
     if (cancelled || s.consumed) return;
 
     const w = this.where(e);
@@ -490,6 +528,7 @@ export class Ui {
       if (s.kind === 'grab') this.app.sim.release(s.id);
     }
     this.pointers.clear();
+    this.pinch = null;
     this.canvas.classList.remove('dragging');
   }
 

@@ -474,6 +474,24 @@ describe('phone, touch', () => {
     assertFinite(released, 'after the touch drag');
   });
 
+  it('two fingers on empty space pinch-zoom the view', async () => {
+    const s = await snap(page);
+    const scale0 = await page.evaluate(() => window.ropelab.camera.scale);
+    // Two spots on empty space (right of the rope, which hangs from x = -2).
+    const c = await toScreen(page, 3.0, 3.0);
+    const empty = await page.evaluate(([x, y]) => window.ropelab.sim.pick(...window.ropelab.toWorld(x, y), 40 / window.ropelab.camera.scale), c);
+    assert.equal(empty, -1, 'the pinch starts on empty space');
+    await touch('touchStart', [[c[0] - 20, c[1]], [c[0] + 20, c[1]]]);
+    for (let k = 1; k <= 10; k++) {
+      await touch('touchMove', [[c[0] - 20 - 4 * k, c[1]], [c[0] + 20 + 4 * k, c[1]]]);
+    }
+    await touch('touchEnd', []);
+    const scale1 = await page.evaluate(() => window.ropelab.camera.scale);
+    assert.ok(Math.abs(scale1 / scale0 - 3) < 0.05, `zoomed ×${(scale1 / scale0).toFixed(3)} (fingers 40 → 120 px apart)`);
+    assert.equal((await snap(page)).linkCount, s.linkCount, 'a pinch cuts nothing');
+    await page.evaluate(() => window.ropelab.camera.resetView());
+  });
+
   it('a long-press locks a point; a tap does not', async () => {
     await page.evaluate(() => window.ropelab.pause(true));
     const s = await snap(page);
