@@ -10,6 +10,7 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::collide::Obstacle;
 use crate::error::{Result, SimError};
 use crate::links::{LinkDef, LinkKind};
 use crate::particles::ParticleDef;
@@ -40,6 +41,27 @@ pub struct Scene {
     pub ropes: Vec<RopeSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grids: Vec<GridSpec>,
+    /// Static obstacles: ground planes, slopes, circles, capsules, boxes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub obstacles: Vec<Obstacle>,
+    /// Pins of particles (by index, after `particles`, `ropes` and `grids` are built) to
+    /// world points.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pins: Vec<PinSpec>,
+}
+
+/// A particle pinned to a world point, optionally compliant (a zero-length spring).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PinSpec {
+    /// Particle index.
+    pub point: u32,
+    /// World point; omitted = where the particle is when the scene loads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Vec3>,
+    /// Compliance in m/N (0 = rigid).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compliance: f32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -79,6 +101,9 @@ pub struct LinkSpec {
     pub kind: LinkKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tear_stretch: Option<f32>,
+    /// Tension (N) past which the link tears (PBD-family solvers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tear_force: Option<f32>,
 }
 
 /// A straight rope from `from` to `to` with `points` particles (≥ 2).
@@ -106,6 +131,12 @@ pub struct RopeSpec {
     pub kind: LinkKind,
     #[serde(default = "default_radius")]
     pub radius: f32,
+    /// Relative stretch past which each link tears.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tear_stretch: Option<f32>,
+    /// Tension (N) past which each link tears (PBD-family solvers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tear_force: Option<f32>,
 }
 
 /// Which points of a grid start locked.
@@ -211,13 +242,41 @@ impl Scene {
                 kind: l.kind,
                 tear_stretch: l.tear_stretch,
             };
-            w.add_link(&def).map_err(at(format!("links[{i}]")))?;
+            let k = w.add_link(&def).map_err(at(format!("links[{i}]")))?;
+            if let Some(f) = l.tear_force {
+                check_tear_force(f).map_err(|r| scene_err(format!("links[{i}].tear_force"), r))?;
+                w.links.tear_force[k] = f;
+            }
         }
         for (i, r) in self.ropes.iter().enumerate() {
             build_rope(&mut w, r).map_err(at(format!("ropes[{i}]")))?;
         }
         for (i, g) in self.grids.iter().enumerate() {
             build_grid(&mut w, g).map_err(at(format!("grids[{i}]")))?;
+        }
+        for (i, o) in self.obstacles.iter().enumerate() {
+            let o = o.validated().map_err(|(field, reason)| scene_err(format!("obstacles[{i}].{field}"), reason))?;
+            w.obstacles.push(o);
+        }
+        for (i, p) in self.pins.iter().enumerate() {
+            let n = w.particles.len();
+            if p.point as usize >= n {
+                return Err(scene_err(
+                    format!("pins[{i}].point"),
+                    format!("point {} does not exist (there are {n})", p.point),
+                ));
+            }
+            let target = p.target.unwrap_or(w.particles.pos[p.point as usize]);
+            if !target.is_finite() {
+                return Err(scene_err(format!("pins[{i}].target"), "must be finite"));
+            }
+            if !(p.compliance.is_finite() && p.compliance >= 0.0) {
+                return Err(scene_err(
+                    format!("pins[{i}].compliance"),
+                    format!("{} is out of range (≥ 0 m/N)", p.compliance),
+                ));
+            }
+            w.pin(p.point as i64, target, p.compliance).map_err(at(format!("pins[{i}]")))?;
         }
         Ok(w)
     }
@@ -250,10 +309,16 @@ impl Scene {
                     compliance: l.compliance[k],
                     kind: l.kind[k],
                     tear_stretch: l.tear_stretch[k].is_finite().then_some(l.tear_stretch[k]),
+                    tear_force: l.tear_force[k].is_finite().then_some(l.tear_force[k]),
                 })
                 .collect(),
             ropes: Vec::new(),
             grids: Vec::new(),
+            obstacles: world.obstacles.clone(),
+            pins: (0..p.len())
+                .filter(|&i| p.is_pinned(i))
+                .map(|i| PinSpec { point: i as u32, target: Some(p.pin_target[i]), compliance: p.pin_compliance[i] })
+                .collect(),
         }
     }
 }
@@ -277,6 +342,20 @@ fn validate_settings(s: &Settings) -> Result<()> {
     }
     if !(0.0..=1.0).contains(&s.restitution) {
         return Err(err("restitution", format!("{} is out of range (0 ≤ restitution ≤ 1)", s.restitution)));
+    }
+    let nonneg = |path: &str, x: f32, unit: &str| {
+        if x.is_finite() && x >= 0.0 {
+            Ok(())
+        } else {
+            Err(err(path, format!("{x} is out of range (≥ 0{unit})")))
+        }
+    };
+    nonneg("damping", s.damping, " 1/s")?;
+    nonneg("bending_compliance", s.bending_compliance, " rad/(N·m)")?;
+    nonneg("wall_friction", s.wall_friction, "")?;
+    nonneg("drag_compliance", s.drag_compliance, " m/N")?;
+    if !(s.omega > 0.0 && s.omega < 2.0) {
+        return Err(err("omega", format!("{} is out of range (0 < omega < 2)", s.omega)));
     }
     if let Some(w) = s.walls {
         if !(w.min.is_finite() && w.max.is_finite() && w.min.x < w.max.x && w.min.y < w.max.y) {
@@ -321,11 +400,23 @@ fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
             give: r.give,
             compliance: r.compliance,
             kind: r.kind,
-            tear_stretch: None,
+            tear_stretch: r.tear_stretch,
         };
-        w.add_link(&def)?;
+        let k = w.add_link(&def)?;
+        if let Some(f) = r.tear_force {
+            check_tear_force(f).map_err(|reason| scene_err("tear_force", reason))?;
+            w.links.tear_force[k] = f;
+        }
     }
     Ok(())
+}
+
+fn check_tear_force(f: f32) -> std::result::Result<(), String> {
+    if f.is_finite() && f > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{f} is out of range (a tension > 0 N)"))
+    }
 }
 
 fn build_grid(w: &mut World, g: &GridSpec) -> Result<()> {

@@ -26,6 +26,8 @@ pub const FLAG_HELD: u8 = 2;
 pub struct RenderBuffers {
     pub flags: Vec<u8>,
     pub strain: Vec<f32>,
+    /// Per link: tension over the last substep (N); 0 for the classic solver.
+    pub tension: Vec<f32>,
 }
 
 impl RenderBuffers {
@@ -41,6 +43,9 @@ impl RenderBuffers {
             let [a, b] = l.ends[k];
             (p.pos[a as usize].distance(p.pos[b as usize]) - l.rest[k]) / l.rest[k]
         }));
+        self.tension.clear();
+        let forces = world.link_forces();
+        self.tension.extend((0..l.len()).map(|k| forces.get(k).copied().unwrap_or(0.0)));
     }
 }
 
@@ -142,6 +147,72 @@ impl Sim {
         })?;
         self.world.settings.solver = kind;
         Ok(())
+    }
+
+    /// PBD-family velocity damping rate (1/s, ≥ 0).
+    pub fn set_damping_checked(&mut self, rate: f32) -> Result<()> {
+        error::in_range("damping", rate, 0.0, 1.0e3, "0 ≤ damping ≤ 1000 1/s")?;
+        self.world.settings.damping = rate;
+        Ok(())
+    }
+
+    /// Jacobi over-relaxation ω, 0 < ω < 2.
+    pub fn set_omega_checked(&mut self, omega: f32) -> Result<()> {
+        error::finite("omega", omega)?;
+        if !(omega > 0.0 && omega < 2.0) {
+            return Err(SimError::OutOfRange { what: "omega", value: omega as f64, range: "0 < omega < 2" });
+        }
+        self.world.settings.omega = omega;
+        Ok(())
+    }
+
+    /// Bending compliance (rad/(N·m), ≥ 0).
+    pub fn set_bending_compliance_checked(&mut self, c: f32) -> Result<()> {
+        error::in_range("bending compliance", c, 0.0, 1.0e6, "0 ≤ compliance ≤ 1e6 rad/(N·m)")?;
+        self.world.settings.bending_compliance = c;
+        Ok(())
+    }
+
+    /// Coulomb friction coefficient of the walls (≥ 0).
+    pub fn set_wall_friction_checked(&mut self, mu: f32) -> Result<()> {
+        error::in_range("wall friction", mu, 0.0, 100.0, "0 ≤ friction ≤ 100")?;
+        self.world.settings.wall_friction = mu;
+        Ok(())
+    }
+
+    /// Restitution of walls (0 ≤ e ≤ 1).
+    pub fn set_restitution_checked(&mut self, e: f32) -> Result<()> {
+        error::in_range("restitution", e, 0.0, 1.0, "0 ≤ restitution ≤ 1")?;
+        self.world.settings.restitution = e;
+        Ok(())
+    }
+
+    /// Mouse constraint compliance (m/N, ≥ 0; 0 = the held point follows exactly).
+    pub fn set_drag_compliance_checked(&mut self, c: f32) -> Result<()> {
+        error::in_range("drag compliance", c, 0.0, 1.0e6, "0 ≤ compliance ≤ 1e6 m/N")?;
+        self.world.settings.drag_compliance = c;
+        Ok(())
+    }
+
+    /// Adds an obstacle given as JSON (the scene format's `obstacles[i]`); returns its index.
+    pub fn add_obstacle_json(&mut self, json: &str) -> Result<usize> {
+        let o: crate::collide::Obstacle =
+            serde_json::from_str(json).map_err(|e| SimError::Invalid(format!("obstacle: {e}")))?;
+        self.world.add_obstacle(&o)
+    }
+
+    /// The obstacles as JSON (an array in the scene format).
+    pub fn obstacles_json(&self) -> String {
+        serde_json::to_string(&self.world.obstacles).expect("obstacles always serialise")
+    }
+
+    /// Pins point `index` at `(x, y)` in the view plane (keeping its out-of-view coordinate).
+    pub fn pin_checked(&mut self, index: i64, x: f32, y: f32, compliance: f32) -> Result<()> {
+        error::finite("x", x)?;
+        error::finite("y", y)?;
+        let i = error::index("point", index, self.world.particles.len())?;
+        let target = self.world.settings.view.unproject(glam::Vec2::new(x, y), self.world.particles.pos[i]);
+        self.world.pin(index, target, compliance)
     }
 
     /// Runs the fixed steps due after `elapsed` seconds of real time (see [`FixedClock`]).
@@ -471,6 +542,129 @@ impl Sim {
             crate::settings::View::Side => "side".into(),
             crate::settings::View::Top => "top".into(),
         }
+    }
+
+    /// PBD-family solvers: velocity damping rate in 1/s (0 = none).
+    #[wasm_bindgen(js_name = setDamping)]
+    pub fn set_damping(&mut self, rate: f32) -> Result<(), JsError> {
+        self.set_damping_checked(rate).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn damping(&self) -> f32 {
+        self.world.settings.damping
+    }
+
+    /// Jacobi solver: over-relaxation factor ω (0 < ω < 2).
+    #[wasm_bindgen(js_name = setOmega)]
+    pub fn set_omega(&mut self, omega: f32) -> Result<(), JsError> {
+        self.set_omega_checked(omega).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn omega(&self) -> f32 {
+        self.world.settings.omega
+    }
+
+    /// Iterative solvers: long-range attachments (tethers) to anchored points.
+    #[wasm_bindgen(js_name = setTethers)]
+    pub fn set_tethers(&mut self, on: bool) {
+        self.world.settings.tethers = on;
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn tethers(&self) -> bool {
+        self.world.settings.tethers
+    }
+
+    /// PBD-family solvers: bending stiffness along ropes on/off.
+    #[wasm_bindgen(js_name = setBending)]
+    pub fn set_bending(&mut self, on: bool) {
+        self.world.settings.bending = on;
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn bending(&self) -> bool {
+        self.world.settings.bending
+    }
+
+    /// Bending compliance in rad/(N·m) (0 = rigid).
+    #[wasm_bindgen(js_name = setBendingCompliance)]
+    pub fn set_bending_compliance(&mut self, c: f32) -> Result<(), JsError> {
+        self.set_bending_compliance_checked(c).map_err(js)
+    }
+
+    #[wasm_bindgen(getter, js_name = bendingCompliance)]
+    pub fn bending_compliance(&self) -> f32 {
+        self.world.settings.bending_compliance
+    }
+
+    /// Coulomb friction of the walls (PBD-family solvers).
+    #[wasm_bindgen(js_name = setWallFriction)]
+    pub fn set_wall_friction(&mut self, mu: f32) -> Result<(), JsError> {
+        self.set_wall_friction_checked(mu).map_err(js)
+    }
+
+    #[wasm_bindgen(getter, js_name = wallFriction)]
+    pub fn wall_friction(&self) -> f32 {
+        self.world.settings.wall_friction
+    }
+
+    /// Fraction of normal speed kept in a bounce off the walls.
+    #[wasm_bindgen(js_name = setRestitution)]
+    pub fn set_restitution(&mut self, e: f32) -> Result<(), JsError> {
+        self.set_restitution_checked(e).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn restitution(&self) -> f32 {
+        self.world.settings.restitution
+    }
+
+    /// Mouse constraint: 0 = held points follow the pointer exactly; > 0 (m/N) = a soft
+    /// pin pulls them (PBD-family solvers), so dragging feels the rope's weight.
+    #[wasm_bindgen(js_name = setDragCompliance)]
+    pub fn set_drag_compliance(&mut self, c: f32) -> Result<(), JsError> {
+        self.set_drag_compliance_checked(c).map_err(js)
+    }
+
+    #[wasm_bindgen(getter, js_name = dragCompliance)]
+    pub fn drag_compliance(&self) -> f32 {
+        self.world.settings.drag_compliance
+    }
+
+    /// Adds an obstacle from JSON, e.g. `{"shape": {"type": "circle", "center": [0, 1, 0],
+    /// "radius": 0.5}, "friction": 0.6}`; returns its index.
+    #[wasm_bindgen(js_name = addObstacle)]
+    pub fn add_obstacle(&mut self, json: &str) -> Result<u32, JsError> {
+        self.add_obstacle_json(json).map(|i| i as u32).map_err(js)
+    }
+
+    #[wasm_bindgen(js_name = clearObstacles)]
+    pub fn clear_obstacles(&mut self) {
+        self.world.obstacles.clear();
+    }
+
+    /// The obstacles as a JSON array (scene format), for drawing.
+    pub fn obstacles(&self) -> String {
+        self.obstacles_json()
+    }
+
+    /// Pins point `index` to `(x, y)` (view plane) with `compliance` m/N (0 = rigid).
+    pub fn pin(&mut self, index: f64, x: f32, y: f32, compliance: f32) -> Result<(), JsError> {
+        self.pin_checked(idx(index), x, y, compliance).map_err(js)
+    }
+
+    /// Removes point `index`'s pin; returns whether it had one.
+    pub fn unpin(&mut self, index: f64) -> Result<bool, JsError> {
+        self.world.unpin(idx(index)).map_err(js)
+    }
+
+    /// Per link: tension in newtons over the last substep. Refilled by `refreshRender()`.
+    #[wasm_bindgen(js_name = linkTension)]
+    pub fn link_tension(&self) -> js_sys::Float32Array {
+        // SAFETY: as for `positions`.
+        unsafe { js_sys::Float32Array::view(&self.render.tension) }
     }
 
     /// Largest relative link stretch |d − L| / L.

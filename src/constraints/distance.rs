@@ -29,7 +29,9 @@ use glam::Vec3;
 
 use super::Apply;
 
-/// A link prepared for one step: ends, rest length, α̃ = α/h², PBD stiffness and kind.
+/// A link prepared for one step: ends, rest length, α̃ = α/h², inverse masses and the
+/// gain k/(w_a + w_b + α̃) (0 when both ends are immovable), so a projection needs no
+/// division but one.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Packed {
     pub a: u32,
@@ -37,21 +39,30 @@ pub struct Packed {
     pub rest: f32,
     /// α̃ = compliance / h² (0 for PBD).
     pub alpha: f32,
-    /// Scale of Δλ: Müller's iteration-corrected stiffness for PBD, 1 for XPBD.
-    pub stiff: f32,
+    /// k / (w_a + w_b + α̃), k = Müller's iteration-corrected stiffness for PBD, 1 for XPBD.
+    pub gain: f32,
+    pub wa: f32,
+    pub wb: f32,
     /// Inequality (rope) link: pulls only.
     pub rope: bool,
 }
 
+impl Packed {
+    /// Prepares link a–b; `stiff` = k (1 for XPBD), `alpha` = α̃.
+    pub fn new(a: u32, b: u32, rest: f32, alpha: f32, stiff: f32, wa: f32, wb: f32, rope: bool) -> Packed {
+        let denom = wa + wb + alpha;
+        let gain = if wa + wb > 0.0 && denom > 0.0 { stiff / denom } else { 0.0 };
+        Packed { a, b, rest, alpha, gain, wa, wb, rope }
+    }
+}
+
 /// One projection of link `l`; returns Δλ.
 #[inline(always)]
-pub fn project<A: Apply>(pos: &mut [Vec3], w: &[f32], l: &Packed, lambda: &mut f32, acc: &mut A) -> f32 {
-    let (a, b) = (l.a as usize, l.b as usize);
-    let (wa, wb) = (w[a], w[b]);
-    let wsum = wa + wb;
-    if wsum == 0.0 {
+pub fn project<A: Apply>(pos: &mut [Vec3], l: &Packed, lambda: &mut f32, acc: &mut A) -> f32 {
+    if l.gain == 0.0 {
         return 0.0;
     }
+    let (a, b) = (l.a as usize, l.b as usize);
     let d = pos[b] - pos[a];
     let len2 = d.length_squared();
     if len2 < 1e-18 {
@@ -62,22 +73,22 @@ pub fn project<A: Apply>(pos: &mut [Vec3], w: &[f32], l: &Packed, lambda: &mut f
     if l.rope && c <= 0.0 && *lambda == 0.0 {
         return 0.0; // slack
     }
-    let mut dl = -(c + l.alpha * *lambda) / (wsum + l.alpha) * l.stiff;
+    let mut dl = -(c + l.alpha * *lambda) * l.gain;
     if l.rope {
         dl = (*lambda + dl).min(0.0) - *lambda;
     }
     *lambda += dl;
-    let n = d * (dl / len);
-    acc.apply(pos, a, n * -wa);
-    acc.apply(pos, b, n * wb);
+    let g = d * (dl / len);
+    acc.apply(pos, a, g * -l.wa);
+    acc.apply(pos, b, g * l.wb);
     dl
 }
 
 /// Gauss–Seidel sweep over `links` in order (the solvers order them by colour).
 #[inline]
-pub fn sweep<A: Apply>(pos: &mut [Vec3], w: &[f32], links: &[Packed], lambda: &mut [f32], acc: &mut A) {
+pub fn sweep<A: Apply>(pos: &mut [Vec3], links: &[Packed], lambda: &mut [f32], acc: &mut A) {
     for (l, lam) in links.iter().zip(lambda.iter_mut()) {
-        project(pos, w, l, lam, acc);
+        project(pos, l, lam, acc);
     }
 }
 

@@ -103,7 +103,7 @@ pub fn substep(world: &mut World, h: f32) {
     for _ in 0..passes {
         if iterative {
             let loops = &c.sc.packed[n_tree..];
-            distance::sweep(&mut c.p.pos, &c.p.inv_mass, loops, &mut c.sc.lambda[n_tree..], &mut Direct);
+            distance::sweep(&mut c.p.pos, loops, &mut c.sc.lambda[n_tree..], &mut Direct);
             c.bending(&mut Direct);
             c.local(false);
         }
@@ -263,13 +263,10 @@ mod tests {
         topo.refresh(&w.particles, &w.links);
         assert_eq!(topo.loop_links.len(), 1, "(1,5) closes a loop");
         let packed: Vec<Packed> = (0..topo.tree_link.len())
-            .map(|j| Packed {
-                a: topo.tree_parent[j],
-                b: topo.tree_child[j],
-                rest: 0.09,
-                alpha: if j == 2 { 0.5 } else { 0.0 },
-                stiff: 1.0,
-                rope: false,
+            .map(|j| {
+                let (a, b) = (topo.tree_parent[j], topo.tree_child[j]);
+                let w = &w.particles.inv_mass;
+                Packed::new(a, b, 0.09, if j == 2 { 0.5 } else { 0.0 }, 1.0, w[a as usize], w[b as usize], false)
             })
             .collect();
         let mut lambda = vec![0.0; packed.len()];

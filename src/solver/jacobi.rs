@@ -34,7 +34,7 @@ pub fn substep(world: &mut World, h: f32) {
         {
             let sc = &mut *c.sc;
             let mut acc = Accumulate { delta: &mut sc.delta[..n], count: &mut sc.count[..n] };
-            distance::sweep(&mut c.p.pos, &c.p.inv_mass, &sc.packed, &mut sc.lambda, &mut acc);
+            distance::sweep(&mut c.p.pos, &sc.packed, &mut sc.lambda, &mut acc);
         }
         if c.s.bending {
             let (delta, count) = (std::mem::take(&mut c.sc.delta), std::mem::take(&mut c.sc.count));

@@ -142,16 +142,19 @@ pub fn begin_step(world: &mut World, h: f32) {
     scratch.topo.refresh(particles, links);
     let inv_h2 = 1.0 / (h * h);
     let xpbd = matches!(settings.solver, SolverKind::Xpbd | SolverKind::Exact);
+    let w = &particles.inv_mass;
     let pack = |k: u32, a: u32, b: u32| {
         let k = k as usize;
-        Packed {
+        Packed::new(
             a,
             b,
-            rest: links.rest[k],
-            alpha: if xpbd { links.compliance[k] * inv_h2 } else { 0.0 },
-            stiff: if xpbd { 1.0 } else { pbd_stiffness(links.give[k], settings.iterations) },
-            rope: links.kind[k] == LinkKind::Rope,
-        }
+            links.rest[k],
+            if xpbd { links.compliance[k] * inv_h2 } else { 0.0 },
+            if xpbd { 1.0 } else { pbd_stiffness(links.give[k], settings.iterations) },
+            w[a as usize],
+            w[b as usize],
+            links.kind[k] == LinkKind::Rope,
+        )
     };
     scratch.packed.clear();
     scratch.slot_link.clear();
@@ -334,12 +337,29 @@ impl<'a> Ctx<'a> {
             let mut rec = ContactRecord { normal: &mut self.sc.contact_n, e: &mut self.sc.contact_e };
             contact::velocities_with_restitution(&p.pos, &mut p.prev, &mut p.vel, h, threshold, &mut rec);
         } else {
+            // Over flat f32 arrays, so the loop vectorises.
             let inv_h = 1.0 / h;
             let n = p.len();
-            let (pos, prev, vel) = (&p.pos[..n], &p.prev[..n], &mut p.vel[..n]);
-            for i in 0..n {
-                vel[i] = (pos[i] - prev[i]) * inv_h;
+            let (pos, prev, vel) = (flat(&p.pos[..n]), flat(&p.prev[..n]), flat_mut(&mut p.vel[..n]));
+            for k in 0..vel.len().min(pos.len()).min(prev.len()) {
+                vel[k] = (pos[k] - prev[k]) * inv_h;
             }
         }
     }
+}
+
+/// `&[Vec3]` as a flat `&[f32]` (x, y, z per element).
+#[inline(always)]
+pub(crate) fn flat(v: &[Vec3]) -> &[f32] {
+    const _: () = assert!(std::mem::size_of::<Vec3>() == 12 && std::mem::align_of::<Vec3>() == 4);
+    // SAFETY: glam's Vec3 is #[repr(C)] { x: f32, y: f32, z: f32 }, size 12, align 4, so n
+    // of them are exactly 3n contiguous f32.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len() * 3) }
+}
+
+/// `&mut [Vec3]` as a flat `&mut [f32]`.
+#[inline(always)]
+pub(crate) fn flat_mut(v: &mut [Vec3]) -> &mut [f32] {
+    // SAFETY: as for `flat`; the borrow is exclusive for its lifetime.
+    unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<f32>(), v.len() * 3) }
 }

@@ -22,7 +22,7 @@ pub fn substep(world: &mut World, h: f32) {
     c.integrate();
     c.start_multipliers();
     for _ in 0..iterations {
-        distance::sweep(&mut c.p.pos, &c.p.inv_mass, &c.sc.packed, &mut c.sc.lambda, &mut Direct);
+        distance::sweep(&mut c.p.pos, &c.sc.packed, &mut c.sc.lambda, &mut Direct);
         c.bending(&mut Direct);
         c.local(true);
     }
