@@ -686,3 +686,29 @@ fn bytemuck_vec3(v: &[glam::Vec3]) -> &[f32] {
     // so a slice of n Vec3 is exactly 3n contiguous f32.
     unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len() * 3) }
 }
+
+/// Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`) with `solver` under the shared
+/// measurement protocol and returns its line (`ropelab-<solver> W1 us_per_step=… …`).
+/// `now` is a monotonic clock in milliseconds (pass `() => performance.now()`). For the
+/// browser harness; warm the page up first so the timed steps run optimised code.
+#[wasm_bindgen(js_name = benchmarkLine)]
+pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
+    use crate::workloads::Workload;
+    let wl = Workload::from_name(workload)
+        .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3)")))?;
+    let kind = SolverKind::from_name(solver).ok_or_else(|| JsError::new(&format!("unknown solver {solver:?}")))?;
+    let mut world = wl.build(kind);
+    let this = JsValue::NULL;
+    let mut failed = false;
+    let result = crate::benchmark::run_protocol(&mut world, || match now.call0(&this).ok().and_then(|v| v.as_f64()) {
+        Some(ms) => ms / 1000.0,
+        None => {
+            failed = true;
+            0.0
+        }
+    });
+    if failed {
+        return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
+    }
+    Ok(crate::benchmark::format_line(&format!("ropelab-{}", kind.name()), wl.name(), &result))
+}
