@@ -65,6 +65,8 @@ impl World {
             return Err(SimError::Invalid(format!("pointer {pointer} holds no point")));
         };
         h.target = view.unproject(q, h.target);
+        // Show the move at once (also while paused); the next step keeps it there.
+        self.particles.pos[h.particle as usize] = h.target;
         Ok(())
     }
 

@@ -346,6 +346,13 @@ impl Sim {
         unsafe { js_sys::Uint32Array::view(flat) }
     }
 
+    /// Rest length (m) per link: a view of wasm memory, like `links()`.
+    #[wasm_bindgen(js_name = linkRest)]
+    pub fn link_rest(&self) -> js_sys::Float32Array {
+        // SAFETY: as for `positions`.
+        unsafe { js_sys::Float32Array::view(&self.world.links.rest) }
+    }
+
     /// Per point: bit 0 locked, bit 1 held. Refilled by `refreshRender()`.
     #[wasm_bindgen(js_name = pointFlags)]
     pub fn point_flags(&self) -> js_sys::Uint8Array {
