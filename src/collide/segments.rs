@@ -201,9 +201,13 @@ pub fn capsule_contact(a0: Vec3, a1: Vec3, b0: Vec3, b1: Vec3, radius_sum: f32) 
 pub struct SweptCrossing {
     /// Fraction of the substep at the first crossing.
     pub tau: f32,
-    /// Unit direction from a toward b just before the crossing (at `tau`): the side b must be
-    /// pushed back to.
+    /// Unit direction from a toward b before the crossing: the side b must be pushed back to
+    /// (the axes' common normal when they cross in their interiors, else the direction of
+    /// approach).
     pub side: Vec3,
+    /// The axes met away from their ends (then the contact normal follows the current common
+    /// normal, oriented by `side`).
+    pub interior: bool,
 }
 
 /// Detects whether segment a (moving linearly from `a_prev` to `a_now`) and segment b passed
@@ -240,7 +244,7 @@ pub fn swept_crossing(
         let c1 = closest_points(a_now[0], a_now[1], b_now[0], b_now[1]);
         let (d0, d1) = (c0.pb - c0.pa, c1.pb - c1.pa);
         if d0.dot(d1) < 0.0 && d0.length_squared() > 0.0 {
-            return Some(SweptCrossing { tau: 0.5, side: d0.normalize() });
+            return Some(SweptCrossing { tau: 0.5, side: d0.normalize(), interior: false });
         }
         return None;
     }
@@ -294,15 +298,27 @@ pub fn swept_crossing(
                 hits += 1;
                 if first.is_none() {
                     // Before the root f has the sign of f_lo: b lay on the side sign(f_lo)·(A×B).
+                    // That common normal separates axes that cross in their interiors; when
+                    // one passes through the other near an end, the direction from a to b
+                    // on the way in (halfway to the crossing) is the side to restore.
                     let m = (p1 - p0).cross(q1 - q0);
-                    let side = if m.length_squared() > 1e-20 {
+                    let inner = |u: f32| u > 0.02 && u < 0.98;
+                    let interior = inner(c.s) && inner(c.t) && m.length_squared() > 1e-20;
+                    let approach = || {
+                        let [p0, p1, q0, q1] = seg_at(0.5 * tau);
+                        let c = closest_points(p0, p1, q0, q1);
+                        (c.pb - c.pa).try_normalize()
+                    };
+                    let side = if interior {
+                        m.normalize() * (f_lo.signum() as f32)
+                    } else if let Some(d) = approach() {
+                        d
+                    } else if m.length_squared() > 1e-20 {
                         m.normalize() * (f_lo.signum() as f32)
                     } else {
-                        let [p0, p1, q0, q1] = seg_at(l.max(0.0));
-                        let c = closest_points(p0, p1, q0, q1);
-                        (c.pb - c.pa).try_normalize().unwrap_or(Vec3::Y)
+                        Vec3::Y
                     };
-                    first = Some(SweptCrossing { tau: tau as f32, side });
+                    first = Some(SweptCrossing { tau: tau as f32, side, interior });
                 }
             }
         }
@@ -375,8 +391,8 @@ pub struct ContactReport {
 /// indices into `pos`, `prev`, `inv_mass`): pushes penetrating or crossed capsules apart along
 /// the normal with barycentric weights and inverse masses, then applies Coulomb friction
 /// clamped by the accumulated normal multiplier (static/dynamic). Returns `None` (and changes
-/// nothing) when the capsules neither overlap nor crossed. Pure apart from `pos` and `state`;
-/// see the module docs for the formulas and the call pattern.
+/// nothing) when the capsules neither overlap nor crossed. Gauss–Seidel form of
+/// [`segment_contact_deltas`]; see the module docs for the formulas and the call pattern.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_segment_contact(
     pos: &mut [Vec3],
@@ -388,27 +404,49 @@ pub fn solve_segment_contact(
     state: &mut ContactState,
 ) -> Option<ContactReport> {
     let idx = [a[0] as usize, a[1] as usize, b[0] as usize, b[1] as usize];
-    let x = idx.map(|i| pos[i]);
+    let (report, dx) =
+        segment_contact_deltas(idx.map(|i| pos[i]), idx.map(|i| prev[i]), idx.map(|i| inv_mass[i]), p, state)?;
+    for k in 0..4 {
+        pos[idx[k]] += dx[k];
+    }
+    Some(report)
+}
+
+/// The pure core of [`solve_segment_contact`]: for the four particles (a₀, a₁, b₀, b₁) at
+/// `x`, `x_prev` with inverse masses `w`, the report and the position changes to apply
+/// (normal and friction together), updating the pair's accumulators in `state`. A Jacobi
+/// solver adds the deltas to its per-particle sums instead of applying them at once.
+pub fn segment_contact_deltas(
+    x: [Vec3; 4],
+    x_prev: [Vec3; 4],
+    w: [f32; 4],
+    p: &ContactParams,
+    state: &mut ContactState,
+) -> Option<(ContactReport, [Vec3; 4])> {
     let c = closest_points(x[0], x[1], x[2], x[3]);
     let r = p.radius_sum;
     let crossing = if p.ccd {
-        let x0 = idx.map(|i| prev[i]);
-        swept_crossing([x0[0], x0[1]], [x0[2], x0[3]], [x[0], x[1]], [x[2], x[3]], 0.5 * r.max(1e-6))
+        swept_crossing([x_prev[0], x_prev[1]], [x_prev[2], x_prev[3]], [x[0], x[1]], [x[2], x[3]], 0.5 * r.max(1e-6))
     } else {
         None
     };
     let d = c.pb - c.pa;
     let (normal, cval) = if let Some(cr) = crossing {
+        // Push back to the side b was on at the start of the substep: the direction between
+        // the closest points at `prev` (fixed for the whole substep, so iterations agree),
+        // following the current common normal when the axes crossed in their interiors.
+        let c0 = closest_points(x_prev[0], x_prev[1], x_prev[2], x_prev[3]);
+        let n0 = (c0.pb - c0.pa).try_normalize().unwrap_or(cr.side);
         let m = (x[1] - x[0]).cross(x[3] - x[2]);
-        let n = if m.length_squared() > 1e-20 {
+        let n = if cr.interior && m.length_squared() > 1e-20 {
             let n = m.normalize();
-            if n.dot(cr.side) < 0.0 {
+            if n.dot(n0) < 0.0 {
                 -n
             } else {
                 n
             }
         } else {
-            cr.side
+            n0
         };
         (n, d.dot(n) - r)
     } else {
@@ -420,8 +458,7 @@ pub fn solve_segment_contact(
             d / dist
         } else {
             // Axes meet: orient the fallback normal by where b was relative to a at `prev`.
-            let x0 = idx.map(|i| prev[i]);
-            let c0 = closest_points(x0[0], x0[1], x0[2], x0[3]);
+            let c0 = closest_points(x_prev[0], x_prev[1], x_prev[2], x_prev[3]);
             let n = fallback_normal(x[1] - x[0], x[3] - x[2]);
             if n.dot(c0.pb - c0.pa) < 0.0 {
                 -n
@@ -437,7 +474,6 @@ pub fn solve_segment_contact(
     let (s, t) = (c.s, c.t);
     let wt = [1.0 - s, s, 1.0 - t, t];
     let sgn = [-1.0f32, -1.0, 1.0, 1.0];
-    let w = idx.map(|i| inv_mass[i]);
     let wsum: f32 = (0..4).map(|k| w[k] * wt[k] * wt[k]).sum();
     let mut report = ContactReport {
         normal,
@@ -449,8 +485,9 @@ pub fn solve_segment_contact(
         sticking: false,
         crossed: crossing.is_some(),
     };
+    let mut dx = [Vec3::ZERO; 4];
     if wsum <= 0.0 {
-        return Some(report);
+        return Some((report, dx));
     }
     // Normal.
     let alpha = if p.h > 0.0 { p.compliance / (p.h * p.h) } else { 0.0 };
@@ -458,16 +495,16 @@ pub fn solve_segment_contact(
     dl = dl.max(-state.lambda_n);
     state.lambda_n += dl;
     for k in 0..4 {
-        pos[idx[k]] += normal * (sgn[k] * w[k] * wt[k] * dl);
+        dx[k] = normal * (sgn[k] * w[k] * wt[k] * dl);
     }
     report.dlambda_n = dl;
-    // Friction.
+    // Friction, on the positions after the normal correction.
     if state.lambda_n > 0.0 && (p.mu_s > 0.0 || p.mu_k > 0.0) {
-        let lerp = |u: Vec3, v: Vec3, f: f32| u + (v - u) * f;
-        let pa = lerp(pos[idx[0]], pos[idx[1]], s);
-        let pb = lerp(pos[idx[2]], pos[idx[3]], t);
-        let pa0 = lerp(prev[idx[0]], prev[idx[1]], s);
-        let pb0 = lerp(prev[idx[2]], prev[idx[3]], t);
+        let y = [x[0] + dx[0], x[1] + dx[1], x[2] + dx[2], x[3] + dx[3]];
+        let pa = y[0].lerp(y[1], s);
+        let pb = y[2].lerp(y[3], t);
+        let pa0 = x_prev[0].lerp(x_prev[1], s);
+        let pb0 = x_prev[2].lerp(x_prev[3], t);
         let dp = (pb - pb0) - (pa - pa0);
         let dpt = dp - normal * dp.dot(normal);
         let len = dpt.length();
@@ -484,13 +521,13 @@ pub fn solve_segment_contact(
                 state.lambda_t += dlt;
                 for k in 0..4 {
                     // Reduce the relative tangential motion: b back along dir, a forward.
-                    pos[idx[k]] -= dir * (sgn[k] * w[k] * wt[k] * dlt);
+                    dx[k] -= dir * (sgn[k] * w[k] * wt[k] * dlt);
                 }
                 report.dlambda_t = dlt;
             }
         }
     }
-    Some(report)
+    Some((report, dx))
 }
 
 // ---------------------------------------------------------------------------------------
