@@ -47,7 +47,9 @@
 //!
 //! ## The rest
 //! Newton passes repeat up to `iterations` times and stop early once every link's
-//! residual |C + α̃λ|/L is below 1e-5 (checked while eliminating, so the check is free).
+//! residual |C + α̃λ|/L is below [`TOLERANCE`] (checked before eliminating, so a converged
+//! pass costs one sweep of distances). With other constraints present (loops, bending,
+//! pins, contacts) all `iterations` passes run, since those converge iteratively.
 //! Links that close loops (nets) are not in the forest: they, bending, pins, the mouse
 //! and contacts get a Gauss–Seidel projection before each direct solve, so the direct
 //! solve has the last word and the forest's links leave every pass exact. Rope links
@@ -114,8 +116,9 @@ pub fn substep(world: &mut World, h: f32) {
             child_start: &sc.topo.child_start,
             child_count: &sc.topo.child_count,
         };
-        if !direct_pass(&mut c.p.pos, &c.p.inv_mass, &forest, &mut sc.lambda[..n_tree], &mut sc.exact) {
-            break; // converged
+        let corrected = direct_pass(&mut c.p.pos, &c.p.inv_mass, &forest, &mut sc.lambda[..n_tree], &mut sc.exact);
+        if !corrected && !iterative {
+            break; // converged (with iterative constraints, keep iterating those)
         }
     }
     c.velocities();

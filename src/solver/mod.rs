@@ -4,7 +4,7 @@
 //! Every solver runs the same named stages per substep:
 //!
 //! 1. **integrate**  — external forces into velocity/position (Verlet for `classic`;
-//!    a predicted position x̃ = x + h·v with v ← (v + h·g)·damping for the PBD family);
+//!    a predicted position x̃ = x + h·v with v ← v·damping + h·g for the PBD family);
 //! 2. **solve**      — `iterations` passes over the constraints (links, bending, tethers,
 //!    pins, the mouse, contacts);
 //! 3. **collide**    — walls / ground / obstacles (inside the passes for the PBD family);
@@ -244,7 +244,8 @@ impl<'a> Ctx<'a> {
         Ctx { p: particles, s: settings, holds, obstacles, sc: scratch, h }
     }
 
-    /// Stage 1: v ← (v + h g)·exp(-damping h); prev ← x; x ← x + h v. Kinematic particles
+    /// Stage 1: v ← v·exp(-damping h) + h g; prev ← x; x ← x + h v. (Damping acts on the
+    /// velocity only, so a body at rest feels its full weight.) Kinematic particles
     /// (inverse mass 0: locked or held) are left where the hold stage put them.
     pub fn integrate(&mut self) {
         let h = self.h;
@@ -257,7 +258,7 @@ impl<'a> Ctx<'a> {
             if w[i] == 0.0 {
                 continue;
             }
-            let v = (vel[i] + gh) * damp;
+            let v = vel[i] * damp + gh;
             prev[i] = pos[i];
             pos[i] += v * h;
         }

@@ -1,6 +1,6 @@
 //! The 000 seed's position-based dynamics (Müller et al. 2006), Gauss–Seidel.
 //!
-//! Per substep: predict x̃ = x + h·v with v ← (v + h·g)·exp(-damping·h) (the seed's
+//! Per substep: predict x̃ = x + h·v with v ← v·exp(-damping·h) + h·g (the seed's
 //! `velocity *= damping`, as a rate so it does not depend on the substep count); then
 //! `iterations` passes, each projecting every link in **colour order** (for a chain: the
 //! even links, then the odd ones — see `topology.rs`), then bending, tethers (if enabled),

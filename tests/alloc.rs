@@ -1,0 +1,128 @@
+//! `World::step` allocates nothing once warmed up, for every solver, with every shared
+//! constraint and collision in play (obstacles, walls, bending, tethers, pins, a soft
+//! mouse, tear thresholds). A counting global allocator watches this thread only.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use glam::Vec3;
+use ropelab::collide::{Obstacle, Shape};
+use ropelab::{LinkDef, ParticleDef, Settings, SolverKind, World};
+
+struct Counting;
+
+thread_local! {
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<u64> = const { Cell::new(0) };
+}
+
+fn note() {
+    // `try_with`: the thread-locals may be gone while a thread shuts down.
+    let _ = ARMED.try_with(|armed| {
+        if armed.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn busy_world(solver: SolverKind) -> World {
+    let settings = Settings {
+        solver,
+        tethers: true,
+        bending: true,
+        drag_compliance: if solver == SolverKind::Classic { 0.0 } else { 1e-3 },
+        walls: Some(ropelab::Walls { min: glam::Vec2::new(-3.0, -3.0), max: glam::Vec2::new(3.0, 3.0) }),
+        substeps: 2,
+        iterations: 3,
+        ..Settings::default()
+    };
+    let mut w = World::new(settings);
+    w.add_obstacle(&Obstacle::new(Shape::Circle { center: Vec3::new(0.5, -0.6, 0.0), radius: 0.3 })).unwrap();
+    w.add_obstacle(&Obstacle::new(Shape::Box {
+        center: Vec3::new(-1.0, -1.0, 0.0),
+        half: Vec3::splat(0.3),
+        angle: 0.2,
+    }))
+    .unwrap();
+    // A rope, and a small net (so the exact solver also has loop links).
+    for i in 0..20 {
+        w.add_particle(&ParticleDef { pos: Vec3::new(0.1 * i as f32, 0.0, 0.0), locked: i == 0, ..Default::default() })
+            .unwrap();
+    }
+    for i in 0..19 {
+        let k = w.add_link(&LinkDef { a: i, b: i + 1, ..Default::default() }).unwrap();
+        w.links.tear_force[k] = 1e6;
+    }
+    let first = w.particles.len() as u32;
+    for r in 0..3 {
+        for c in 0..3 {
+            w.add_particle(&ParticleDef {
+                pos: Vec3::new(-2.0 + 0.2 * c as f32, 1.0 - 0.2 * r as f32, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        }
+    }
+    for r in 0..3u32 {
+        for c in 0..3u32 {
+            let i = first + r * 3 + c;
+            if c < 2 {
+                w.add_link(&LinkDef { a: i, b: i + 1, ..Default::default() }).unwrap();
+            }
+            if r < 2 {
+                w.add_link(&LinkDef { a: i, b: i + 3, ..Default::default() }).unwrap();
+            }
+        }
+    }
+    w.pin(first as i64, Vec3::new(-2.0, 1.0, 0.0), 1e-4).unwrap();
+    w.grab(1, 10).unwrap();
+    w
+}
+
+#[test]
+fn step_does_not_allocate_after_warm_up() {
+    for &solver in SolverKind::ALL {
+        let mut w = busy_world(solver);
+        for _ in 0..5 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        COUNT.with(|c| c.set(0));
+        ARMED.with(|a| a.set(true));
+        for s in 0..30 {
+            w.drag_to(1, 1.0 + 0.01 * s as f32, -0.5).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        ARMED.with(|a| a.set(false));
+        let n = COUNT.with(|c| c.get());
+        assert_eq!(n, 0, "{solver:?}: {n} allocations in 30 steps");
+        assert!(w.particles.pos.iter().all(|p| p.is_finite()));
+    }
+}
+
+/// The counter itself works (so the zero above means something).
+#[test]
+fn the_counter_sees_allocations() {
+    COUNT.with(|c| c.set(0));
+    ARMED.with(|a| a.set(true));
+    let v = std::hint::black_box(vec![1u8; 16]);
+    ARMED.with(|a| a.set(false));
+    drop(v);
+    assert!(COUNT.with(|c| c.get()) >= 1);
+}
