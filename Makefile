@@ -66,6 +66,10 @@ test-e2e: setup-node setup-chromium
 bench:
 	cargo bench --bench workloads
 
+# W1, W2, W3 for every solver in Chromium wasm (tests/bench/wasm-bench.mjs): median of 5 lines each.
+bench-wasm: web
+	node tests/bench/wasm-bench.mjs
+
 clean:
 	cargo clean
 	rm -rf dist node_modules

@@ -29,8 +29,12 @@ export function checkDist() {
   }
 }
 
-/** Serves `root` on 127.0.0.1 at a free port; resolves with { url, close() }. */
-export async function serve(root = DIST) {
+/**
+ * Serves `root` on 127.0.0.1 at a free port; resolves with { url, close() }. `headers` are
+ * added to every response (the wasm benchmark sends COOP/COEP so the page is cross-origin
+ * isolated and `performance.now()` has its fine resolution).
+ */
+export async function serve(root = DIST, { headers = {} } = {}) {
   checkDist();
   const base = resolve(root);
   const server = createServer(async (req, res) => {
@@ -47,6 +51,7 @@ export async function serve(root = DIST) {
         'content-type': MIME[extname(file)] ?? 'application/octet-stream',
         'content-length': body.length,
         'cache-control': 'no-store',
+        ...headers,
       });
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {

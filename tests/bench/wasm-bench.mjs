@@ -1,0 +1,123 @@
+// The BENCHMARKS.md workloads (W1, W2, W3) for every solver, in Chromium wasm (issue 3 §6).
+//
+//   make bench-wasm            (= make web, then node tests/bench/wasm-bench.mjs)
+//
+// Serves dist/ (the trunk build `make serve` serves) with the e2e tests' static server,
+// opens it in the system Chromium through playwright-core (the e2e launch arguments), and calls
+// the wasm export `benchmarkLine(workload, solver, now)` — reachable as
+// `window.wasmBindings.benchmarkLine`, which trunk's injected module script sets — that runs
+// the BENCHMARKS.md protocol (build, 100 warm-up steps, 1,000 timed steps in 100 chunks of 10)
+// inside wasm and returns the result line. Per (workload, solver): 5 fresh calls, the median
+// line by us_per_step is printed with the engine renamed `ropelab-<solver>-wasm`.
+//
+// Two browser details matter for the figures:
+// - Clock resolution. Chromium coarsens `performance.now()` to 100 µs unless the page is
+//   cross-origin isolated; a 10-step chunk of W1 takes ~50 µs, so the server here sends
+//   COOP/COEP headers (the page then has 5 µs resolution). The script checks it.
+// - Tiering. V8 first runs wasm as baseline (Liftoff) code and tiers hot functions up to
+//   TurboFan in the background; BENCHMARKS.md asks a browser harness to warm up longer. Here:
+//   WARMUP_W1 untimed W1 runs per solver up front, then one more untimed run of every
+//   (workload, solver) pair right before its timed runs.
+//
+// Options (environment): RUNS (5), WARMUP_W1 (3), WORKLOADS ("W1,W2,W3"), SOLVERS (all of
+// Sim.solvers()), CHROMIUM (/usr/bin/chromium). Progress goes to stderr, result lines to stdout.
+
+import { chromium } from 'playwright-core';
+import { loadavg, cpus } from 'node:os';
+import { serve } from '../e2e/serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = [
+  '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run', '--disable-quic',
+];
+const RUNS = Number(process.env.RUNS ?? 5);
+const WARMUP_W1 = Number(process.env.WARMUP_W1 ?? 3);
+const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3').split(',').map((s) => s.trim()).filter(Boolean);
+const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+const log = (...a) => console.error(...a);
+
+/** Parses `<engine> <workload> us_per_step=<f> stretch=<e> peak_stretch=<e>`. */
+function parseLine(line) {
+  const m = /^(\S+) (\S+) us_per_step=(\S+) stretch=(\S+) peak_stretch=(\S+)$/.exec(line.trim());
+  if (!m) throw new Error(`benchmarkLine returned an unexpected line: ${JSON.stringify(line)}`);
+  return { engine: m[1], workload: m[2], us: Number(m[3]), stretch: m[4], peak: m[5], line: line.trim() };
+}
+
+async function main() {
+  const load = loadavg().map((x) => x.toFixed(2)).join(' ');
+  log(`# load average ${load} on ${cpus().length} cores`);
+  const server = await serve(undefined, { headers: ISOLATION });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.ropelab?.ready === true, null, { timeout: 30000 });
+    const info = await page.evaluate(() => {
+      window.ropelab.pause(true); // the playground's own sim stays still between calls
+      let last = performance.now();
+      let tick = Infinity;
+      for (let i = 0; i < 100000 && tick > 0.006; i++) {
+        const t = performance.now();
+        if (t !== last) { tick = Math.min(tick, t - last); last = t; }
+      }
+      return {
+        isolated: window.crossOriginIsolated,
+        tickUs: tick * 1000,
+        hasBench: typeof window.wasmBindings?.benchmarkLine === 'function',
+        solvers: window.wasmBindings.Sim.solvers(),
+        ua: navigator.userAgent,
+      };
+    });
+    if (!info.hasBench) throw new Error('window.wasmBindings.benchmarkLine is missing: is dist/ a current `make web` build?');
+    log(`# ${info.ua.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}; cross-origin isolated: ${info.isolated}; performance.now() tick ≈ ${info.tickUs.toFixed(1)} µs`);
+    if (!info.isolated) log('# warning: not cross-origin isolated, the clock is coarse (100 µs)');
+    const solvers = process.env.SOLVERS ? process.env.SOLVERS.split(',').map((s) => s.trim()) : info.solvers;
+
+    const bench = (w, s) => page.evaluate(([w, s]) => {
+      const t0 = performance.now();
+      const line = window.wasmBindings.benchmarkLine(w, s, () => performance.now());
+      return { line, ms: performance.now() - t0 };
+    }, [w, s]);
+
+    // Warm-up: let V8 tier every solver's hot loops up from Liftoff.
+    for (const s of solvers) {
+      const times = [];
+      for (let i = 0; i < WARMUP_W1; i++) times.push(parseLine((await bench('W1', s)).line).us.toFixed(1));
+      log(`# warm-up ${s}: W1 us_per_step ${times.join(' → ')}`);
+    }
+
+    const results = [];
+    for (const w of WORKLOADS) {
+      for (const s of solvers) {
+        const warm = await bench(w, s);
+        const runs = [];
+        for (let i = 0; i < RUNS; i++) runs.push(parseLine((await bench(w, s)).line));
+        const sorted = [...runs].sort((a, b) => a.us - b.us);
+        const med = sorted[(sorted.length - 1) >> 1];
+        const line = med.line.replace(/^ropelab-(\S+)/, 'ropelab-$1-wasm');
+        log(`# ${w} ${s}: warm-up ${parseLine(warm.line).us.toFixed(1)}, runs ${runs.map((r) => r.us.toFixed(1)).join(' ')} µs/step (${warm.ms.toFixed(0)} ms per run)`);
+        console.log(line);
+        results.push(line);
+      }
+    }
+    if (errors.length) throw new Error(`page errors during the benchmark:\n${errors.join('\n')}`);
+    log(`# load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
