@@ -29,8 +29,9 @@ impl FixedClock {
             self.accumulator += elapsed;
         }
         let h = self.h as f64;
-        // A tiny tolerance so that e.g. 3 × (1/60) of frame time gives 3 steps despite rounding.
-        let due = ((self.accumulator + 1e-9) / h).floor();
+        // A tolerance of 0.1 % of a step so that e.g. 3 × (1/60) s of frame time gives 3 steps
+        // even though `h` is the f32 nearest 1/60 (slightly longer than 1/60).
+        let due = (self.accumulator / h + 1e-3).floor();
         let steps = due.min(self.max_steps as f64) as u32;
         self.accumulator -= steps as f64 * h;
         if due > self.max_steps as f64 {
