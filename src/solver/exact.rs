@@ -64,29 +64,32 @@ use crate::constraints::distance::{self, Packed};
 use crate::constraints::Direct;
 use crate::world::World;
 
-use super::topology::NONE;
+use super::topology::{MANY_CHILDREN, NONE, ONLY_CHILD, SINGLE_CHILD};
 use super::Ctx;
 
 /// Relative residual below which a Newton pass is skipped (the solve has converged).
-pub const TOLERANCE: f32 = 5e-5;
+pub const TOLERANCE: f32 = 8e-5;
 
-/// Work arrays of the direct solve: per forest link n, -res/b, v, 1/D, Δλ.
+/// Work arrays of the direct solve, per forest slot: direction n, cosine with the link
+/// above, right-hand side b, 1/D, Δλ, and (at branch points only) the coupling vector v.
 #[derive(Clone, Debug, Default)]
 pub struct ExactScratch {
     n: Vec<Vec3>,
+    cos: Vec<f32>,
     b: Vec<f32>,
-    v: Vec<Vec3>,
     inv_d: Vec<f32>,
     dl: Vec<f32>,
+    v: Vec<Vec3>,
 }
 
 impl ExactScratch {
     pub fn ensure(&mut self, tree_links: usize) {
         self.n.resize(tree_links, Vec3::ZERO);
+        self.cos.resize(tree_links, 0.0);
         self.b.resize(tree_links, 0.0);
-        self.v.resize(tree_links, Vec3::ZERO);
         self.inv_d.resize(tree_links, 0.0);
         self.dl.resize(tree_links, 0.0);
+        self.v.resize(tree_links, Vec3::ZERO);
     }
 }
 
@@ -113,10 +116,11 @@ pub fn substep(world: &mut World, h: f32) {
         let forest = Forest {
             links: &sc.packed[..n_tree],
             up: &sc.topo.tree_up,
+            shape: &sc.topo.tree_shape,
             child_start: &sc.topo.child_start,
             child_count: &sc.topo.child_count,
         };
-        let corrected = direct_pass(&mut c.p.pos, &c.p.inv_mass, &forest, &mut sc.lambda[..n_tree], &mut sc.exact);
+        let corrected = direct_pass(&mut c.p.pos, &forest, &mut sc.lambda[..n_tree], &mut sc.exact);
         if !corrected && !iterative {
             break; // converged (with iterative constraints, keep iterating those)
         }
@@ -129,36 +133,50 @@ struct Forest<'a> {
     /// Slot j: a = parent particle, b = child particle.
     links: &'a [Packed],
     up: &'a [u32],
+    /// Per slot, `SINGLE_CHILD` / `MANY_CHILDREN` (of the child particle) and
+    /// `ONLY_CHILD` (the link is its parent particle's only child link).
+    shape: &'a [u8],
     child_start: &'a [u32],
     child_count: &'a [u32],
 }
 
 /// One Newton pass over the forest; returns false (and changes nothing) if every link's
 /// residual was already below [`TOLERANCE`].
-fn direct_pass(pos: &mut [Vec3], w: &[f32], f: &Forest, lambda: &mut [f32], ex: &mut ExactScratch) -> bool {
-    let m = f.links.len().min(lambda.len()).min(f.up.len());
-    let ExactScratch { n: nn, b, v: vv, inv_d, dl } = ex;
-    let (nn, b, vv, inv_d, dl) = (&mut nn[..m], &mut b[..m], &mut vv[..m], &mut inv_d[..m], &mut dl[..m]);
+///
+/// Along chains (a link that is its parent particle's only child, below a particle with
+/// one child) the coupling vectors are v = -w n, so every quantity the elimination and
+/// the back-substitution need reduces to scalars and the cosine between consecutive
+/// links: that is the Thomas algorithm. Only at branch points are v and the sibling
+/// couplings formed as vectors.
+fn direct_pass(pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], ex: &mut ExactScratch) -> bool {
+    let m = f.links.len().min(lambda.len()).min(f.up.len()).min(f.shape.len());
+    let ExactScratch { n: nn, cos, b, inv_d, dl, v: vv } = ex;
+    let (nn, cos, b, inv_d, dl, vv) =
+        (&mut nn[..m], &mut cos[..m], &mut b[..m], &mut inv_d[..m], &mut dl[..m], &mut vv[..m]);
 
-    // 1. Geometry: directions and residuals (independent per link). An inactive link (a
-    //    slack rope, a degenerate one) gets n = 0, which decouples it below.
-    let mut max_res = 0.0f32;
+    // 1. Geometry: directions, residuals and cosines with the link above (independent per
+    //    link; parents come first). An inactive link (a slack rope, a degenerate one) gets
+    //    n = 0, which decouples it below.
+    let mut unconverged = false;
     for j in 0..m {
         let l = &f.links[j];
         let d = pos[l.b as usize] - pos[l.a as usize];
         let len = d.length();
         let c = len - l.rest;
-        if len < 1e-9 || (l.rope && c <= 0.0) {
-            nn[j] = Vec3::ZERO;
+        let n = if len < 1e-9 || (l.rope && c <= 0.0) {
             b[j] = 0.0;
-            continue;
-        }
-        let res = c + l.alpha * lambda[j];
-        max_res = max_res.max(res.abs() / l.rest);
-        nn[j] = d / len;
-        b[j] = -res;
+            Vec3::ZERO
+        } else {
+            let res = c + l.alpha * lambda[j];
+            unconverged |= res.abs() > TOLERANCE * l.rest;
+            b[j] = -res;
+            d * (1.0 / len)
+        };
+        nn[j] = n;
+        let up = f.up[j];
+        cos[j] = if up != NONE { n.dot(nn[up as usize]) } else { 0.0 };
     }
-    if max_res < TOLERANCE {
+    if !unconverged {
         return false;
     }
 
@@ -166,68 +184,78 @@ fn direct_pass(pos: &mut [Vec3], w: &[f32], f: &Forest, lambda: &mut [f32], ex: 
     for j in (0..m).rev() {
         let l = &f.links[j];
         let n = nn[j];
-        if n == Vec3::ZERO {
-            vv[j] = Vec3::ZERO;
-            inv_d[j] = 0.0;
-            b[j] = 0.0;
-            continue;
-        }
-        let (p, c) = (l.a as usize, l.b as usize);
-        let (wp, wc) = (w[p], w[c]);
+        let shape = f.shape[j];
+        let (wp, wc) = (l.wa, l.wb);
         let mut bj = b[j];
         // Child side: G_c = w_c I - Σ_children v_i v_iᵀ / D_i, r_c = Σ v_i b_i / D_i.
         let mut qc = wc;
-        let cs = f.child_start[c] as usize;
-        for i in cs..cs + f.child_count[c] as usize {
-            let t = vv[i].dot(n);
+        if shape & SINGLE_CHILD != 0 {
+            let i = f.child_start[l.b as usize] as usize;
+            let t = -wc * cos[i]; // v_i·n with v_i = -w_c n_i
             let ti = t * inv_d[i];
             qc -= t * ti;
             bj -= ti * b[i];
+        } else if shape & MANY_CHILDREN != 0 {
+            let cs = f.child_start[l.b as usize] as usize;
+            for i in cs..cs + f.child_count[l.b as usize] as usize {
+                let t = vv[i].dot(n);
+                let ti = t * inv_d[i];
+                qc -= t * ti;
+                bj -= ti * b[i];
+            }
         }
         // Parent side: G_P so far (siblings eliminated before this link: higher slots).
-        let mut v = n * -wp;
-        let ps = f.child_start[p] as usize;
-        for i in j + 1..ps + f.child_count[p] as usize {
-            let t = vv[i].dot(n);
-            let ti = t * inv_d[i];
-            v += vv[i] * ti;
-            bj += ti * b[i];
-        }
-        let dd = l.alpha + qc - v.dot(n);
-        if dd <= 1e-20 {
-            // Both ends immovable and the link rigid: nothing can be done.
+        let qp = if shape & ONLY_CHILD != 0 {
+            wp
+        } else {
+            let mut v = n * -wp;
+            let ps = f.child_start[l.a as usize] as usize;
+            for i in j + 1..ps + f.child_count[l.a as usize] as usize {
+                let t = vv[i].dot(n);
+                let ti = t * inv_d[i];
+                v += vv[i] * ti;
+                bj += ti * b[i];
+            }
+            vv[j] = v;
+            -v.dot(n)
+        };
+        let dd = l.alpha + qc + qp;
+        if n == Vec3::ZERO || dd <= 1e-20 {
+            // Inactive, or both ends immovable and the link rigid: Δλ = 0.
             vv[j] = Vec3::ZERO;
             inv_d[j] = 0.0;
             b[j] = 0.0;
             continue;
         }
-        vv[j] = v;
         inv_d[j] = 1.0 / dd;
         b[j] = bj;
     }
 
-    // 3. Back-substitution, roots first.
-    for j in 0..m {
-        let mut x = b[j];
-        let up = f.up[j];
-        if up != NONE {
-            x -= vv[j].dot(nn[up as usize]) * dl[up as usize];
-        }
-        let ps = f.child_start[f.links[j].a as usize] as usize;
-        for i in ps..j {
-            x += vv[j].dot(nn[i]) * dl[i];
-        }
-        dl[j] = x * inv_d[j];
-    }
-
-    // 4. Δx = W Jᵀ Δλ.
+    // 3. Back-substitution, roots first, applying Δx = W Jᵀ Δλ as it goes (positions are
+    //    not read any more in this pass).
     for j in 0..m {
         let l = &f.links[j];
-        let (p, c) = (l.a as usize, l.b as usize);
-        lambda[j] += dl[j];
-        let g = nn[j] * dl[j];
-        pos[c] += g * w[c];
-        pos[p] -= g * w[p];
+        let mut x = b[j];
+        let up = f.up[j];
+        if f.shape[j] & ONLY_CHILD != 0 {
+            if up != NONE {
+                x += l.wa * cos[j] * dl[up as usize]; // -(v·n_up) Δλ_up with v = -w_P n
+            }
+        } else {
+            if up != NONE {
+                x -= vv[j].dot(nn[up as usize]) * dl[up as usize];
+            }
+            let ps = f.child_start[l.a as usize] as usize;
+            for i in ps..j {
+                x += vv[j].dot(nn[i]) * dl[i];
+            }
+        }
+        let d = x * inv_d[j];
+        dl[j] = d;
+        lambda[j] += d;
+        let g = nn[j] * d;
+        pos[l.b as usize] += g * l.wb;
+        pos[l.a as usize] -= g * l.wa;
     }
     true
 }
@@ -279,10 +307,11 @@ mod tests {
         let forest = Forest {
             links: &packed,
             up: &topo.tree_up,
+            shape: &topo.tree_shape,
             child_start: &topo.child_start,
             child_count: &topo.child_count,
         };
-        assert!(direct_pass(&mut w.particles.pos, &w.particles.inv_mass, &forest, &mut lambda, &mut ex));
+        assert!(direct_pass(&mut w.particles.pos, &forest, &mut lambda, &mut ex));
         for (j, l) in packed.iter().enumerate() {
             let (p, c) = (l.a as usize, l.b as usize);
             let d = before[c] - before[p];
@@ -290,6 +319,56 @@ mod tests {
             let dx = (w.particles.pos[c] - before[c]) - (w.particles.pos[p] - before[p]);
             let lin = d.length() - l.rest + n.dot(dx) + l.alpha * lambda[j];
             assert!(lin.abs() < 1e-6, "link slot {j}: linearised residual {lin}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use crate::links::LinkDef;
+    use crate::particles::ParticleDef;
+    use crate::settings::Settings;
+    use crate::solver::topology::Topology;
+
+    #[test]
+    fn centre_rooted_chain_linear_solve_is_exact() {
+        let mut w = World::new(Settings::default());
+        for i in 0..9 {
+            let pos = Vec3::new(0.1 * i as f32, 0.03 * (i as f32 * 1.3).sin(), 0.0);
+            w.add_particle(&ParticleDef { pos, locked: i == 0, mass: 1.0 + i as f32, ..Default::default() }).unwrap();
+        }
+        for i in 0..8 {
+            w.add_link(&LinkDef { a: i, b: i + 1, rest: Some(0.09), ..Default::default() }).unwrap();
+        }
+        let mut topo = Topology::default();
+        topo.refresh(&w.particles, &w.links);
+        let wv = &w.particles.inv_mass;
+        let packed: Vec<Packed> = (0..topo.tree_link.len())
+            .map(|j| {
+                let (a, b) = (topo.tree_parent[j], topo.tree_child[j]);
+                Packed::new(a, b, 0.09, 0.0, 1.0, wv[a as usize], wv[b as usize], false)
+            })
+            .collect();
+        let mut lambda = vec![0.0; packed.len()];
+        let mut ex = ExactScratch::default();
+        ex.ensure(packed.len());
+        let before = w.particles.pos.clone();
+        let forest = Forest {
+            links: &packed,
+            up: &topo.tree_up,
+            shape: &topo.tree_shape,
+            child_start: &topo.child_start,
+            child_count: &topo.child_count,
+        };
+        assert!(direct_pass(&mut w.particles.pos, &forest, &mut lambda, &mut ex));
+        for (j, l) in packed.iter().enumerate() {
+            let (p, c) = (l.a as usize, l.b as usize);
+            let d = before[c] - before[p];
+            let n = d.normalize();
+            let dx = (w.particles.pos[c] - before[c]) - (w.particles.pos[p] - before[p]);
+            let lin = d.length() - l.rest + n.dot(dx);
+            assert!(lin.abs() < 1e-6, "slot {j} shape {}: linearised residual {lin}", topo.tree_shape[j]);
         }
     }
 }

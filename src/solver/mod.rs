@@ -143,43 +143,48 @@ pub fn begin_step(world: &mut World, h: f32) {
     let inv_h2 = 1.0 / (h * h);
     let xpbd = matches!(settings.solver, SolverKind::Xpbd | SolverKind::Exact);
     let w = &particles.inv_mass;
+    let n = particles.len();
+    let iterations = settings.iterations;
     let pack = |k: u32, a: u32, b: u32| {
         let k = k as usize;
-        Packed::new(
-            a,
-            b,
-            links.rest[k],
-            if xpbd { links.compliance[k] * inv_h2 } else { 0.0 },
-            if xpbd { 1.0 } else { pbd_stiffness(links.give[k], settings.iterations) },
-            w[a as usize],
-            w[b as usize],
-            links.kind[k] == LinkKind::Rope,
-        )
+        let (alpha, stiff) =
+            if xpbd { (links.compliance[k] * inv_h2, 1.0) } else { (0.0, pbd_stiffness(links.give[k], iterations)) };
+        Packed::new(a, b, links.rest[k], alpha, stiff, w[a as usize], w[b as usize], links.kind[k] == LinkKind::Rope)
     };
-    scratch.packed.clear();
-    scratch.slot_link.clear();
     let topo = &scratch.topo;
+    let (packed, slot_link) = (&mut scratch.packed, &mut scratch.slot_link);
     if settings.solver == SolverKind::Exact {
-        for j in 0..topo.tree_link.len() {
+        let (n_tree, n_loop) = (topo.tree_link.len(), topo.loop_links.len());
+        packed.resize(n_tree + n_loop, Packed::default());
+        slot_link.resize(n_tree + n_loop, 0);
+        for j in 0..n_tree {
             let k = topo.tree_link[j];
-            scratch.packed.push(pack(k, topo.tree_parent[j], topo.tree_child[j]));
-            scratch.slot_link.push(k);
+            packed[j] = pack(k, topo.tree_parent[j], topo.tree_child[j]);
+            slot_link[j] = k;
         }
-        scratch.n_tree = topo.tree_link.len();
-        for &k in &topo.loop_links {
+        for (j, &k) in topo.loop_links.iter().enumerate() {
             let [a, b] = links.ends[k as usize];
-            scratch.packed.push(pack(k, a, b));
-            scratch.slot_link.push(k);
+            packed[n_tree + j] = pack(k, a, b);
+            slot_link[n_tree + j] = k;
         }
-        scratch.exact.ensure(scratch.n_tree);
+        scratch.n_tree = n_tree;
+        scratch.exact.ensure(n_tree);
     } else {
+        // The topology lists only links with valid ends.
+        let m = topo.colour_order.len();
+        packed.resize(m, Packed::default());
+        slot_link.resize(m, 0);
+        let mut j = 0;
         for &k in &topo.colour_order {
             let [a, b] = links.ends[k as usize];
-            if (a as usize) < particles.len() && (b as usize) < particles.len() && a != b {
-                scratch.packed.push(pack(k, a, b));
-                scratch.slot_link.push(k);
+            if (a as usize) < n && (b as usize) < n && a != b {
+                packed[j] = pack(k, a, b);
+                slot_link[j] = k;
+                j += 1;
             }
         }
+        packed.truncate(j);
+        slot_link.truncate(j);
     }
     scratch.lambda.resize(scratch.packed.len(), 0.0);
     scratch.bend_lambda.resize(topo.bends.len(), 0.0);

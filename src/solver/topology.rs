@@ -26,6 +26,12 @@ use crate::particles::Particles;
 
 /// "No such slot or particle."
 pub const NONE: u32 = u32::MAX;
+/// `tree_shape` bit: the slot's child particle has exactly one child link.
+pub const SINGLE_CHILD: u8 = 1;
+/// `tree_shape` bit: the slot's child particle has two or more child links.
+pub const MANY_CHILDREN: u8 = 2;
+/// `tree_shape` bit: the slot is its parent particle's only child link.
+pub const ONLY_CHILD: u8 = 4;
 
 #[derive(Clone, Debug, Default)]
 pub struct Topology {
@@ -55,6 +61,8 @@ pub struct Topology {
     /// particle's children together).
     pub child_start: Vec<u32>,
     pub child_count: Vec<u32>,
+    /// Per forest slot: `SINGLE_CHILD` | `MANY_CHILDREN` | `ONLY_CHILD` bits.
+    pub tree_shape: Vec<u8>,
     /// Links that close a loop (not in the spanning forest).
     pub loop_links: Vec<u32>,
     /// Tethers from free particles to their nearest anchor (by path rest length).
@@ -225,6 +233,19 @@ impl Topology {
             }
             self.clear_component(&mut up_slot);
             self.grow_tree(root, &mut up_slot);
+        }
+        self.tree_shape.clear();
+        for j in 0..self.tree_link.len() {
+            let (p, c) = (self.tree_parent[j] as usize, self.tree_child[j] as usize);
+            let mut shape = match self.child_count[c] {
+                0 => 0,
+                1 => SINGLE_CHILD,
+                _ => MANY_CHILDREN,
+            };
+            if self.child_count[p] == 1 {
+                shape |= ONLY_CHILD;
+            }
+            self.tree_shape.push(shape);
         }
         self.valid_links = true;
         self.links_version = links.version;
