@@ -121,8 +121,9 @@ impl World {
         let h = dt / substeps as f32;
         self.stage_hold_masses();
         solver::begin_step(self, h);
-        for _ in 0..substeps {
+        for s in 0..substeps {
             self.stage_holds(h);
+            self.scratch.last_substep = s + 1 == substeps;
             solver::substep(self, h);
         }
         solver::end_step(self, h);
@@ -180,6 +181,10 @@ impl World {
         let links = &self.links;
         let pos = &self.particles.pos;
         let force = &self.scratch.force;
+        // Most worlds have no thresholds at all: a quick scan (vectorised) skips the rest.
+        if !links.tear_stretch.iter().chain(&links.tear_force).any(|t| t.is_finite()) {
+            return;
+        }
         let tears = |k: usize| {
             (links.tear_stretch[k].is_finite() && stretch_of(pos, links.ends[k], links.rest[k]) > links.tear_stretch[k])
                 || (links.tear_force[k].is_finite() && force.get(k).is_some_and(|&f| f > links.tear_force[k]))

@@ -49,6 +49,8 @@ pub struct Packed {
 
 impl Packed {
     /// Prepares link a–b; `stiff` = k (1 for XPBD), `alpha` = α̃.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn new(a: u32, b: u32, rest: f32, alpha: f32, stiff: f32, wa: f32, wb: f32, rope: bool) -> Packed {
         let denom = wa + wb + alpha;
         let gain = if wa + wb > 0.0 && denom > 0.0 { stiff / denom } else { 0.0 };
@@ -93,7 +95,7 @@ pub fn sweep<A: Apply>(pos: &mut [Vec3], links: &[Packed], lambda: &mut [f32], a
 }
 
 /// Müller et al.'s iteration-count correction of a PBD stiffness `k = 1 - give`.
-#[inline]
+#[inline(always)]
 pub fn pbd_stiffness(give: f32, iterations: u32) -> f32 {
     if give <= 0.0 {
         1.0

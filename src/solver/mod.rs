@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
 use crate::constraints::distance::{pbd_stiffness, Packed};
 use crate::constraints::{bending, pin, tether, Apply};
-use crate::links::LinkKind;
+use crate::links::{LinkKind, Links};
 use crate::particles::Particles;
 use crate::settings::Settings;
 use crate::world::{Hold, World};
@@ -111,6 +111,11 @@ pub struct Scratch {
     pub(crate) force: Vec<f32>,
     /// The direct solver's per-link work arrays.
     pub(crate) exact: exact::ExactScratch,
+    /// Set by `World::step` before each substep: whether it is the step's last.
+    pub(crate) last_substep: bool,
+    /// The previous substep left its velocity stage to be fused with this substep's
+    /// integration (one pass over the particles instead of two).
+    velocity_pending: bool,
 }
 
 impl Scratch {
@@ -145,12 +150,14 @@ pub fn begin_step(world: &mut World, h: f32) {
     let w = &particles.inv_mass;
     let n = particles.len();
     let iterations = settings.iterations;
-    let pack = |k: u32, a: u32, b: u32| {
+    #[inline(always)]
+    fn pack(links: &Links, w: &[f32], k: u32, a: u32, b: u32, xpbd: bool, inv_h2: f32, iterations: u32) -> Packed {
         let k = k as usize;
         let (alpha, stiff) =
             if xpbd { (links.compliance[k] * inv_h2, 1.0) } else { (0.0, pbd_stiffness(links.give[k], iterations)) };
         Packed::new(a, b, links.rest[k], alpha, stiff, w[a as usize], w[b as usize], links.kind[k] == LinkKind::Rope)
-    };
+    }
+    let pack = |k: u32, a: u32, b: u32| pack(links, w, k, a, b, xpbd, inv_h2, iterations);
     let topo = &scratch.topo;
     let (packed, slot_link) = (&mut scratch.packed, &mut scratch.slot_link);
     if settings.solver == SolverKind::Exact {
@@ -256,9 +263,24 @@ impl<'a> Ctx<'a> {
         let h = self.h;
         let gh = self.s.gravity * h;
         let damp = if self.s.damping > 0.0 { (-self.s.damping * h).exp() } else { 1.0 };
+        let pending = std::mem::take(&mut self.sc.velocity_pending);
         let p = &mut *self.p;
         let n = p.len();
-        let (pos, prev, vel, w) = (&mut p.pos[..n], &mut p.prev[..n], &p.vel[..n], &p.inv_mass[..n]);
+        let (pos, prev, vel, w) = (&mut p.pos[..n], &mut p.prev[..n], &mut p.vel[..n], &p.inv_mass[..n]);
+        if pending {
+            // The previous substep's velocity stage, fused with this integration.
+            let inv_h = 1.0 / h;
+            for i in 0..n {
+                let v = (pos[i] - prev[i]) * inv_h;
+                vel[i] = v;
+                if w[i] == 0.0 {
+                    continue;
+                }
+                prev[i] = pos[i];
+                pos[i] += (v * damp + gh) * h;
+            }
+            return;
+        }
         for i in 0..n {
             if w[i] == 0.0 {
                 continue;
@@ -337,6 +359,11 @@ impl<'a> Ctx<'a> {
     pub fn velocities(&mut self) {
         let h = self.h;
         let contacts = self.has_contacts();
+        if !contacts && !self.sc.last_substep {
+            // Deferred: the next substep's integration computes it on its way.
+            self.sc.velocity_pending = true;
+            return;
+        }
         let p = &mut *self.p;
         if contacts {
             let threshold = 2.0 * self.s.gravity.length() * h;
