@@ -222,7 +222,7 @@ impl World {
         let mut m = 0.0f32;
         for k in 0..self.links.len() {
             let [a, b] = self.links.ends[k];
-            let d = self.particles.pos[a as usize].distance(self.particles.pos[b as usize]);
+            let d = self.particles.pos[a as usize].distance_squared(self.particles.pos[b as usize]).sqrt();
             let rest = self.links.rest[k];
             let s = if self.links.kind[k] == crate::links::LinkKind::Rope {
                 ((d - rest) / rest).max(0.0)
@@ -295,7 +295,7 @@ impl World {
 
 #[inline]
 fn stretch_of(pos: &[Vec3], [a, b]: [u32; 2], rest: f32) -> f32 {
-    (pos[a as usize].distance(pos[b as usize]) - rest) / rest
+    (pos[a as usize].distance_squared(pos[b as usize]).sqrt() - rest) / rest
 }
 
 pub(crate) fn check_vec(what: &'static str, v: Vec3) -> Result<Vec3> {

@@ -160,7 +160,7 @@ fn contact(i: usize, pos: &mut [Vec3], prev: &[Vec3], pen: f32, normal: Vec3, m:
     let mut x = pos[i] + normal * pen;
     let dx = x - prev[i];
     let slip = dx - normal * dx.dot(normal);
-    let s = slip.length();
+    let s = slip.length_squared().sqrt();
     if s < m.mu_s * pen {
         x -= slip;
     } else if s > 0.0 {

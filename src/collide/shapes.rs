@@ -63,7 +63,7 @@ impl Shape {
                 let sign = Vec3::select(l.cmplt(Vec3::ZERO), Vec3::NEG_ONE, Vec3::ONE);
                 let (d, nl) = if e.max_element() > 0.0 {
                     let out = e.max(Vec3::ZERO);
-                    let d = out.length();
+                    let d = out.length_squared().sqrt();
                     (d, sign * out / d)
                 } else {
                     let k = if e.x >= e.y && e.x >= e.z {
@@ -162,7 +162,7 @@ impl Shape {
 /// Distance and normal for a point at offset `v` from the core of a rounded shape.
 #[inline]
 fn round(v: Vec3, radius: f32) -> (f32, Vec3) {
-    let len = v.length();
+    let len = v.length_squared().sqrt();
     if len > 1e-12 {
         (len - radius, v / len)
     } else {

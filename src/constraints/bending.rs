@@ -47,13 +47,13 @@ pub fn project<A: Apply>(pos: &mut [Vec3], w: &[f32], [a, m, b]: [u32; 3], alpha
     }
     let e1 = pos[m] - pos[a];
     let e2 = pos[b] - pos[m];
-    let (l1, l2) = (e1.length(), e2.length());
+    let (l1, l2) = (e1.length_squared().sqrt(), e2.length_squared().sqrt());
     if l1 < 1e-9 || l2 < 1e-9 {
         return;
     }
     let (t1, t2) = (e1 / l1, e2 / l2);
     let cross = t1.cross(t2);
-    let s = cross.length();
+    let s = cross.length_squared().sqrt();
     if s < 1e-6 {
         return;
     }

@@ -94,7 +94,7 @@ fn relax_seed(pos: &mut [Vec3], w: &[f32], ends: &[[u32; 2]], rest: &[f32], give
         let [a, b] = ends[k];
         let (a, b) = (a as usize, b as usize);
         let delta = pos[a] - pos[b];
-        let d = delta.length();
+        let d = delta.length_squared().sqrt();
         if d < 1e-9 || (kind[k] == LinkKind::Rope && d <= rest[k]) {
             continue;
         }
@@ -122,7 +122,7 @@ fn relax_mass_weighted(pos: &mut [Vec3], w: &[f32], ends: &[[u32; 2]], rest: &[f
             continue;
         }
         let delta = pos[a] - pos[b];
-        let d = delta.length();
+        let d = delta.length_squared().sqrt();
         if d < 1e-9 || (kind[k] == LinkKind::Rope && d <= rest[k]) {
             continue;
         }

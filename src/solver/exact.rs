@@ -161,7 +161,7 @@ fn direct_pass(pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], ex: &mut ExactS
     for j in 0..m {
         let l = &f.links[j];
         let d = pos[l.b as usize] - pos[l.a as usize];
-        let len = d.length();
+        let len = d.length_squared().sqrt();
         let c = len - l.rest;
         let n = if len < 1e-9 || (l.rope && c <= 0.0) {
             b[j] = 0.0;
