@@ -63,6 +63,8 @@ pub struct Topology {
     pub child_count: Vec<u32>,
     /// Per forest slot: `SINGLE_CHILD` | `MANY_CHILDREN` | `ONLY_CHILD` bits.
     pub tree_shape: Vec<u8>,
+    /// The forest's trees as ranges of slots (each tree's slots are consecutive).
+    pub tree_ranges: Vec<(u32, u32)>,
     /// Links that close a loop (not in the spanning forest).
     pub loop_links: Vec<u32>,
     /// Tethers from free particles to their nearest anchor (by path rest length).
@@ -199,6 +201,7 @@ impl Topology {
         self.tree_parent.clear();
         self.tree_link.clear();
         self.tree_up.clear();
+        self.tree_ranges.clear();
         self.loop_links.clear();
         self.child_start.clear();
         self.child_start.resize(n, 0);
@@ -232,7 +235,12 @@ impl Topology {
                 root = up_slot[root] as usize;
             }
             self.clear_component(&mut up_slot);
+            let first = self.tree_link.len() as u32;
             self.grow_tree(root, &mut up_slot);
+            let end = self.tree_link.len() as u32;
+            if end > first {
+                self.tree_ranges.push((first, end));
+            }
         }
         self.tree_shape.clear();
         for j in 0..self.tree_link.len() {
