@@ -332,3 +332,36 @@ fn switching_solvers_mid_run_is_seamless() {
     }
     println!("largest velocity change on a switch: {:.2}% of the largest speed", worst * 100.0);
 }
+
+/// Every preset scene the page ships runs under every solver: finite, inside its walls,
+/// and (for the PBD family, which collides with the walls using particle radii) not
+/// stretched apart.
+#[test]
+fn presets_run_under_every_solver() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/www/scenes")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let scene = ropelab::scene::Scene::from_json(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        for &solver in SolverKind::ALL {
+            let mut w = scene.build().unwrap();
+            w.settings.solver = solver;
+            for _ in 0..240 {
+                w.step(DT).unwrap();
+            }
+            assert!(w.particles.pos.iter().all(|p| p.is_finite()), "{path:?} {solver:?}: non-finite");
+            if let Some(walls) = w.settings.walls {
+                assert!(
+                    w.particles.pos.iter().all(|p| p.y >= walls.min.y - 1e-3 && p.x >= walls.min.x - 1e-3),
+                    "{path:?} {solver:?}: left the walls"
+                );
+            }
+            if solver != SolverKind::Classic {
+                let s = w.max_stretch();
+                assert!(s < 0.5, "{path:?} {solver:?}: stretch {s}");
+            }
+        }
+    }
+}
