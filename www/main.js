@@ -8,10 +8,16 @@
 //
 // Loop: requestAnimationFrame with an accumulator of real elapsed time, advanced in fixed
 // steps of H = 1/60 s by `sim.step(H)`. At most MAX_STEPS per frame: a frame that owes more
-// (a background tab, a debugger pause) drops the rest instead of spiralling.
+// (a background tab, a debugger pause) drops the rest instead of spiralling. In the comparison
+// view (compare.js) the same step count goes to every sim of the comparison instead.
+//
+// Scenes: `loadSceneText` is the one way a world is replaced (presets, ?scene= URLs, import,
+// paste, drop: see sceneio.js); a bad scene throws and the current world stays.
 
 import { Camera, Renderer } from './render.js';
 import { Ui } from './ui.js';
+import { Compare, bindComparePanel, formatCompare, parseCompare } from './compare.js';
+import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneName } from './sceneio.js';
 
 export const H = 1 / 60;
 export const MAX_STEPS = 5;
@@ -54,6 +60,10 @@ class App {
     this.acc = 0;
     this.last = null;
     this.preset = null;
+    this.scene = null; // { text, name, preset, source }: what Reset reloads
+    this.compare = null; // the comparison view, when on
+    this.compareLayout = 'side';
+    this.embed = false;
     this.sceneTexts = new Map();
     this.sceneWalls = []; // the loaded scene's walls, for the walls toggle
     this.stats = {
@@ -71,6 +81,8 @@ class App {
       time: 0,
     };
     this.ui = new Ui(this);
+    this.sceneIo = new SceneIo(this);
+    this.comparePanel = bindComparePanel(this);
     this.layout();
     addEventListener('resize', () => this.layout());
   }
@@ -92,6 +104,27 @@ class App {
     const Hh = this.renderer.cssH;
     const side = this.ui.panelInset(W, Hh);
     this.camera.setViewport(side.left, side.top, W - side.left - side.right, Hh - side.top - side.bottom);
+    this.compare?.layout();
+  }
+
+  /** The camera and the sim (or the comparison's group of sims) under (px, py) CSS px. */
+  viewAt(px, py) {
+    return this.compare ? this.compare.viewAt(px, py) : { camera: this.camera, sim: this.sim };
+  }
+
+  /** What pointer input acts on: the sim, or every sim of the comparison. */
+  inputSim() {
+    return this.compare ? this.compare.group : this.sim;
+  }
+
+  /** A camera was zoomed or panned by the user (the comparison's regions move together). */
+  viewChanged(cam) {
+    this.compare?.viewChanged(cam);
+  }
+
+  resetView() {
+    this.camera.resetView();
+    this.compare?.resetView();
   }
 
   /** Frames the scene: its camera, else its walls, else the bounding box of its points. */
@@ -136,20 +169,124 @@ class App {
    */
   async loadPreset(name, { keepSettings = false } = {}) {
     const text = await this.sceneText(name);
+    this.loadSceneText(text, { preset: name, source: name, keepSettings });
+    return name;
+  }
+
+  /**
+   * `?scene=` values: a preset name, else a URL of a JSON scene (relative to the page).
+   * Throws (keeping the world) if it cannot be fetched or is not a valid scene.
+   */
+  async loadSceneRef(ref) {
+    if (isPresetName(ref)) return this.loadPreset(ref);
+    const text = await fetchScene(ref);
+    this.loadSceneText(text, { source: ref, label: ref });
+    return ref;
+  }
+
+  /**
+   * Replaces the world (and every sim of the comparison) with the scene in `text`. Throws the
+   * sim's error (naming the JSON path) and keeps the current world if the scene is bad.
+   * `preset`: the preset it came from; `source`: what `?scene=` should say (null: the scene
+   * has no address, e.g. an imported file).
+   */
+  loadSceneText(text, { preset = null, source = null, label = null, keepSettings = false } = {}) {
     this.ui.releaseAll();
     this.sim.loadScene(text); // throws (and keeps the old world) on a bad scene
-    this.preset = name;
+    this.scene = { text, name: sceneName(text, preset ?? 'scene'), preset, source, label };
+    this.preset = preset;
     this.sceneWalls = this.sim.walls();
     this.acc = 0;
     if (keepSettings) this.ui.applyControls();
     else this.ui.syncFromSim();
     this.frameScene();
-    this.ui.presetLoaded(name);
-    return name;
+    if (this.compare) {
+      this.guard('compare', () => this.compare.load(text));
+      this.compare.frame();
+    }
+    this.ui.sceneLoaded(this.scene);
+    this.updateUrl();
+    return this.scene;
   }
 
-  reset() {
-    return this.loadPreset(this.preset ?? PRESETS[0], { keepSettings: true });
+  async reset() {
+    if (!this.scene) return this.loadPreset(PRESETS[0]);
+    const { text, preset, source, label } = this.scene;
+    this.loadSceneText(text, { preset, source, label, keepSettings: true });
+    return preset ?? source ?? label;
+  }
+
+  /** Scene text for Export: the world now, or in the comparison the scene it started from. */
+  exportText() {
+    return this.compare ? this.compare.text : this.sim.exportScene();
+  }
+
+  /**
+   * Turns the comparison view on with `specs` (see compare.js `parseCompare`) or off (null).
+   * Every sim starts from the loaded scene file.
+   */
+  setCompare(specs, layout = this.compareLayout) {
+    if (this.compare) {
+      this.ui.releaseAll();
+      this.compare.destroy();
+      this.compare = null;
+    }
+    if (specs) {
+      const c = new Compare(this, specs, layout);
+      try {
+        c.load(this.scene.text);
+      } catch (e) {
+        c.destroy();
+        throw e;
+      }
+      this.compare = c;
+      this.compareLayout = c.layoutMode;
+      this.ui.setMode('drag');
+      c.frame();
+    }
+    document.body.classList.toggle('comparing', !!this.compare);
+    this.acc = 0;
+    this.layout();
+    this.comparePanel.sync();
+    this.updateUrl();
+    return this.compare;
+  }
+
+  setCompareLayout(mode) {
+    this.compareLayout = mode === 'overlay' ? 'overlay' : 'side';
+    if (this.compare) {
+      this.compare.setLayout(this.compareLayout);
+      this.compare.frame();
+    }
+    this.comparePanel.sync();
+    this.updateUrl();
+  }
+
+  /** Slot settings changed in the comparison (the URL follows). */
+  compareChanged() {
+    this.updateUrl();
+  }
+
+  /** URL parameters describing what is on screen. */
+  urlParams() {
+    return {
+      scene: this.scene?.source ?? null,
+      compare: this.compare ? formatCompare(this.compare.specs()) : null,
+      layout: this.compare && this.compare.layoutMode !== 'side' ? this.compare.layoutMode : null,
+      embed: this.embed,
+    };
+  }
+
+  /** A link to this view (`embed`: without the panel). */
+  shareUrl({ embed = this.embed } = {}) {
+    return pageUrl({ ...this.urlParams(), scene: this.scene?.source ?? this.preset ?? PRESETS[0], embed });
+  }
+
+  updateUrl() {
+    const url = pageUrl(this.urlParams());
+    if (url !== location.href) history.replaceState(null, '', url);
+    const full = document.getElementById('open-full');
+    if (full) full.href = this.shareUrl({ embed: false });
   }
 
   setPaused(p) {
@@ -191,7 +328,9 @@ class App {
         this.acc -= n * H;
       }
     }
-    if (n > 0) {
+    if (n > 0 && this.compare) {
+      st.steps += this.compare.step(n, H);
+    } else if (n > 0) {
       const p0 = performance.now();
       let done = 0;
       try {
@@ -207,10 +346,12 @@ class App {
     st.stepsLastFrame = n;
 
     try {
-      this.renderer.draw(this.sim, this.ui.overlay());
+      if (this.compare) this.compare.draw(this.ui.overlay(), this.paused);
+      else this.renderer.draw(this.sim, this.ui.overlay());
     } catch (e) {
       this.ui.status(`draw: ${fmtError(e)}`, 'error');
     }
+    this.compare?.tick(now);
     st.frames++;
     st.cpuMs += (performance.now() - t0 - st.cpuMs) * 0.1;
     this.ui.tick(now);
@@ -231,10 +372,14 @@ class App {
 
 async function boot() {
   const statusEl = document.getElementById('status');
+  const params = readParams();
+  if (params.embed) document.body.classList.add('embed');
   try {
     statusEl.textContent = 'loading the wasm module…';
     const bindings = await wasmBindings();
     const app = new App(bindings.Sim);
+    app.embed = params.embed;
+    if (params.layout) app.compareLayout = params.layout === 'overlay' ? 'overlay' : 'side';
     const cam = app.camera;
     window.ropelab = {
       app,
@@ -242,7 +387,10 @@ async function boot() {
       get sim() { return app.sim; },
       get stats() { return app.refreshStats(); },
       get preset() { return app.preset; },
+      get scene() { return app.scene; },
       get paused() { return app.paused; },
+      /** The comparison view (compare.js `Compare`: slots, stats(), group), or null. */
+      get compare() { return app.compare; },
       camera: cam,
       H,
       MAX_STEPS,
@@ -252,6 +400,12 @@ async function boot() {
       /** CSS pixels from the canvas's top-left corner → world (view-plane metres). */
       toWorld: (px, py) => cam.toWorld(px, py),
       loadPreset: (name) => app.loadPreset(name),
+      /** Loads scene JSON text (throws the sim's error, keeping the world, if it is bad). */
+      loadSceneText: (text) => app.loadSceneText(text, { label: 'scene' }),
+      exportScene: () => app.exportText(),
+      /** `spec`: "classic,pbd,xpbd:1i5s" or null to leave the comparison. */
+      setCompare: (spec, layout) => app.setCompare(spec == null ? null : parseCompare(spec, bindings.Sim.solvers()), layout),
+      setCompareLayout: (mode) => app.setCompareLayout(mode),
       reset: () => app.reset(),
       pause: (p = true) => app.setPaused(p),
       step: (n = 1) => app.stepOnce(n),
@@ -267,14 +421,34 @@ async function boot() {
         };
       },
     };
-    const fromHash = decodeURIComponent(location.hash.slice(1));
-    const first = PRESETS.includes(fromHash) ? fromHash : PRESETS[0];
-    await app.loadPreset(first);
+
+    // The scene: ?scene= (a preset name or a URL), else #name, else the first preset. If it
+    // fails, say why and fall back to the first preset.
+    let sceneError = null;
+    if (params.scene) {
+      try {
+        await app.loadSceneRef(params.scene);
+      } catch (e) {
+        sceneError = `scene "${params.scene}": ${fmtError(e)}`;
+      }
+    }
+    if (!app.scene) await app.loadPreset(PRESETS[0]);
+    if (params.compare) {
+      try {
+        app.setCompare(parseCompare(params.compare, bindings.Sim.solvers()), app.compareLayout);
+      } catch (e) {
+        sceneError = [sceneError, fmtError(e)].filter(Boolean).join(' · ');
+      }
+    }
     statusEl.textContent = '';
-    const coarse = matchMedia('(pointer: coarse)').matches;
-    app.ui.status(coarse
-      ? 'drag the points (a finger each) · long-press to lock · swipe empty space to cut'
-      : 'drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
+    if (sceneError) {
+      app.ui.status(sceneError, 'error');
+    } else {
+      const coarse = matchMedia('(pointer: coarse)').matches;
+      app.ui.status(coarse
+        ? 'drag the points (a finger each) · long-press to lock · swipe empty space to cut'
+        : 'drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
+    }
     requestAnimationFrame((t) => app.frame(t));
     window.ropelab.ready = true;
     dispatchEvent(new CustomEvent('ropelab-ready'));

@@ -106,6 +106,15 @@ export class Camera {
     this.update();
   }
 
+  /** Takes `other`'s frame, zoom and centre, keeping this viewport (a shared camera). */
+  follow(other) {
+    this.frame = { ...other.frame };
+    this.zoom = other.zoom;
+    this.cx = other.cx;
+    this.cy = other.cy;
+    this.update();
+  }
+
   /** Moves the view by (dx, dy) CSS pixels. */
   panBy(dx, dy) {
     this.cx -= dx / this.scale;
@@ -141,30 +150,56 @@ export class Renderer {
   }
 
   /**
-   * Draws one frame.
+   * Draws one frame of the single view.
    * @param {object} sim the wasm `Sim`
    * @param {object} o overlay: { tintStrain, hover, hoverLink, source, cursor, trails, paused, mode }
    */
   draw(sim, o) {
+    this.clear();
+    this.drawSim(sim, this.camera, o, null);
+    this.drawTrails(o.trails);
+    this.drawScaleBar(this.camera, 16, 24);
+    if (o.paused) this.drawPaused(16, 56);
+  }
+
+  /** Resets the transform to CSS pixels and paints the background. */
+  clear() {
     const ctx = this.ctx;
-    const cam = this.camera;
+    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+    ctx.fillStyle = COLORS.background;
+    ctx.fillRect(0, 0, this.cssW, this.cssH);
+  }
+
+  /**
+   * Draws `sim` through `cam`, clipped to `rect` (CSS px `{ x, y, w, h }`, null = the whole
+   * canvas). Options beyond the overlay's: `grid` (default true: grid, axes and walls first),
+   * `color` (draw every link and free point in this one colour instead of the stretch tint:
+   * the overlaid comparison), `alpha`.
+   */
+  drawSim(sim, cam, o, rect) {
+    const ctx = this.ctx;
     const { scale } = cam;
+    const R = rect ?? { x: 0, y: 0, w: this.cssW, h: this.cssH };
 
     // Every call into the sim comes before the views are built.
-    const walls = sim.walls();
+    const walls = o.grid === false ? null : sim.walls();
     const top = sim.view === 'top';
     sim.refreshRender();
     const pos = sim.positions();
     const links = sim.links();
     const flags = sim.pointFlags();
-    const strain = o.tintStrain ? sim.linkStrain() : null;
+    const strain = o.tintStrain && !o.color ? sim.linkStrain() : null;
     const n = (pos.length / 3) | 0;
     const yOff = top ? 2 : 1; // which coordinate is the view's vertical axis
 
-    ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
-    ctx.fillStyle = COLORS.background;
-    ctx.fillRect(0, 0, this.cssW, this.cssH);
-    this.drawGrid(walls);
+    ctx.save();
+    if (rect) {
+      ctx.beginPath();
+      ctx.rect(R.x, R.y, R.w, R.h);
+      ctx.clip();
+    }
+    if (o.grid !== false) this.drawGrid(walls, cam, R);
+    if (o.alpha != null) ctx.globalAlpha = o.alpha;
 
     const sx = (i) => cam.ox + pos[3 * i] * scale;
     const sy = (i) => cam.oy - pos[3 * i + yOff] * scale;
@@ -182,10 +217,11 @@ export class Renderer {
       p.lineTo(sx(b), sy(b));
     }
     ctx.lineCap = 'round';
+    ctx.lineJoin = 'round';
     ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(cam.zoom), 1), 4);
     paths.forEach((p, s) => {
       if (!p) return;
-      ctx.strokeStyle = STRAIN_BUCKETS[s].color;
+      ctx.strokeStyle = o.color ?? STRAIN_BUCKETS[s].color;
       ctx.stroke(p);
     });
 
@@ -214,7 +250,8 @@ export class Renderer {
       }
       typical = sum / probe;
     }
-    const r = Math.min(Math.max(Math.min(4 * Math.sqrt(cam.zoom), typical / 3), 1.5), 8);
+    let r = Math.min(Math.max(Math.min(4 * Math.sqrt(cam.zoom), typical / 3), 1.5), 8);
+    if (o.color) r = Math.max(r * 0.75, 1.5); // overlaid: smaller dots, the links carry the colour
     const halo = new Path2D();
     const free = new Path2D();
     const locked = new Path2D();
@@ -222,7 +259,7 @@ export class Renderer {
     for (let i = 0; i < n; i++) {
       const x = sx(i);
       const y = sy(i);
-      if (x < -30 || y < -30 || x > this.cssW + 30 || y > this.cssH + 30) continue;
+      if (x < R.x - 30 || y < R.y - 30 || x > R.x + R.w + 30 || y > R.y + R.h + 30) continue;
       const f = i < flags.length ? flags[i] : 0;
       if (f & FLAG_HELD) {
         halo.moveTo(x + 20, y);
@@ -237,7 +274,7 @@ export class Renderer {
       ctx.fillStyle = COLORS.halo;
       ctx.fill(halo);
     }
-    ctx.fillStyle = COLORS.point;
+    ctx.fillStyle = o.color ?? COLORS.point;
     ctx.fill(free);
     ctx.fillStyle = COLORS.locked;
     ctx.fill(locked);
@@ -265,40 +302,38 @@ export class Renderer {
       ctx.stroke();
     }
     // The views are not used past this point.
-
-    this.drawTrails(o.trails);
-    this.drawScaleBar();
-    if (o.paused) {
-      ctx.fillStyle = '#c8c8c8';
-      ctx.font = '600 13px system-ui, sans-serif';
-      ctx.textAlign = 'left';
-      ctx.fillText('❚❚ paused', 16, 56);
-    }
+    ctx.restore();
   }
 
-  drawGrid(walls) {
+  drawPaused(x, y) {
     const ctx = this.ctx;
-    const cam = this.camera;
-    const W = this.cssW;
-    const H = this.cssH;
+    ctx.fillStyle = '#c8c8c8';
+    ctx.font = '600 13px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText('❚❚ paused', x, y);
+  }
+
+  /** Grid, axes and walls of `cam` inside the CSS-px rectangle `R` (default: the canvas). */
+  drawGrid(walls, cam = this.camera, R = { x: 0, y: 0, w: this.cssW, h: this.cssH }) {
+    const ctx = this.ctx;
     // Spacing: the smallest "nice" step at least 40 px apart.
     const steps = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
     const step = steps.find((s) => s * cam.scale >= 40) ?? 100;
-    const [x0, y1] = cam.toWorld(0, 0);
-    const [x1, y0] = cam.toWorld(W, H);
+    const [x0, y1] = cam.toWorld(R.x, R.y);
+    const [x1, y0] = cam.toWorld(R.x + R.w, R.y + R.h);
     const grid = new Path2D();
     const axis = new Path2D();
     for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) {
       const px = Math.round(cam.toScreen(x, 0)[0]) + 0.5;
       const p = Math.abs(x) < step / 2 ? axis : grid;
-      p.moveTo(px, 0);
-      p.lineTo(px, H);
+      p.moveTo(px, R.y);
+      p.lineTo(px, R.y + R.h);
     }
     for (let y = Math.ceil(y0 / step) * step; y <= y1; y += step) {
       const py = Math.round(cam.toScreen(0, y)[1]) + 0.5;
       const p = Math.abs(y) < step / 2 ? axis : grid;
-      p.moveTo(0, py);
-      p.lineTo(W, py);
+      p.moveTo(R.x, py);
+      p.lineTo(R.x + R.w, py);
     }
     ctx.lineWidth = 1;
     ctx.strokeStyle = COLORS.grid;
@@ -312,7 +347,7 @@ export class Renderer {
       // Shade outside the box, then outline it; the floor is the bottom wall.
       ctx.fillStyle = COLORS.outside;
       ctx.beginPath();
-      ctx.rect(0, 0, W, H);
+      ctx.rect(R.x, R.y, R.w, R.h);
       ctx.rect(ax, ay, bx - ax, by - ay);
       ctx.fill('evenodd');
       ctx.strokeStyle = COLORS.wall;
@@ -338,15 +373,13 @@ export class Renderer {
     }
   }
 
-  /** A "1 m"-style scale bar in the top-left corner. */
-  drawScaleBar() {
+  /** A "1 m"-style scale bar of `cam` at (x, y) CSS px (the single view: the top-left corner). */
+  drawScaleBar(cam = this.camera, x = 16, y = 24) {
     const ctx = this.ctx;
-    const s = this.camera.scale;
+    const s = cam.scale;
     const lengths = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100];
     const len = lengths.find((l) => l * s >= 60) ?? 100;
     const px = len * s;
-    const x = 16;
-    const y = 24;
     ctx.strokeStyle = COLORS.text;
     ctx.lineWidth = 1.5;
     ctx.beginPath();

@@ -13,6 +13,10 @@
 //
 // Every sim call from here goes through `app.guard`, which shows a thrown JS Error in the status
 // line. Views of wasm memory are built, used and dropped within one handler.
+//
+// Comparison view (compare.js): `app.viewAt(px, py)` gives the camera and the sim to pick in
+// (the region under the pointer), and gestures act on `app.inputSim()`, which then applies
+// grab / drag / release / cut / lock to every sim of the comparison. Edit mode is off there.
 
 const PICK_PX = 20;       // pick radius in CSS px
 const LINK_PICK_PX = 10;  // link pick distance in CSS px (edit mode)
@@ -21,7 +25,7 @@ const CLICK_MS = 400;     // a longer press is not a click
 const LONG_PRESS_MS = 500;
 
 const HINTS = {
-  drag: 'Drag points. Click a point to lock / unlock it (touch: long-press). Swipe empty space to cut.',
+  drag: 'Drag points. Click one to lock it (touch: long-press). Swipe empty space to cut.',
   cut: 'Every swipe cuts the links it crosses.',
   edit: 'Click empty space: add a point. Click two points: connect. Click a link: subdivide. Shift-click / long-press a point: remove.',
 };
@@ -115,6 +119,7 @@ export class Ui {
 
     el.preset.addEventListener('change', () => {
       el.preset.blur();
+      if (!el.preset.value) return; // the imported scene's entry
       app.loadPreset(el.preset.value).catch((e) => this.status(`preset: ${e.message}`, 'error'));
     });
     el.reset.addEventListener('click', () => this.resetScene());
@@ -148,6 +153,7 @@ export class Ui {
   panelInset(W) {
     const p = this.el.panel;
     const none = { left: 0, right: 0, top: 0, bottom: 0 };
+    if (this.app.embed || getComputedStyle(p).display === 'none') return none; // ?embed=1: no panel
     if (W <= 640) return { ...none, bottom: p.offsetHeight + 16 };
     if (p.classList.contains('collapsed')) return none;
     return { ...none, right: p.offsetWidth + 20 };
@@ -204,13 +210,27 @@ export class Ui {
     this.syncFromSim();
   }
 
-  presetLoaded(name) {
-    this.el.preset.value = name;
+  /** After a scene loaded: the preset select shows it (or the imported scene's name). */
+  sceneLoaded(scene) {
+    const sel = this.el.preset;
+    let custom = sel.querySelector('option[data-custom]');
+    if (scene.preset && sel.querySelector(`option[value="${CSS.escape(scene.preset)}"]`)) {
+      custom?.remove();
+      sel.value = scene.preset;
+    } else {
+      if (!custom) {
+        custom = document.createElement('option');
+        custom.dataset.custom = '1';
+        custom.value = '';
+        sel.append(custom);
+      }
+      custom.textContent = `${scene.name} (file)`;
+      sel.value = '';
+    }
     this.source = -1;
     this.hover = -1;
     this.hoverLink = -1;
     this.lastStats = 0;
-    if (location.hash.slice(1) !== name) history.replaceState(null, '', `#${name}`);
   }
 
   resetScene() {
@@ -225,6 +245,7 @@ export class Ui {
 
   setMode(mode) {
     if (!HINTS[mode]) throw new Error(`unknown mode ${mode}`);
+    if (mode === 'edit' && this.app.compare) mode = 'drag'; // no editing across a comparison
     this.mode = mode;
     this.source = -1;
     this.hoverLink = -1;
@@ -258,10 +279,10 @@ export class Ui {
   }
 
   renderStats() {
+    if (this.app.compare) return; // the comparison has its own table (compare.js)
     const st = this.app.refreshStats();
     const rows = [
-      ['points', st.points],
-      ['links', st.links],
+      ['points · links', `${st.points} · ${st.links}`],
       ['max stretch', `${(st.maxStretch * 100).toFixed(2)} %`],
       ['energy', `${st.energy.toFixed(2)} J`],
       ['sim time', `${st.time.toFixed(2)} s`],
@@ -288,18 +309,27 @@ export class Ui {
 
   // ---- pointer -------------------------------------------------------------------------
 
-  /** Event → CSS px relative to the canvas and world coordinates. */
-  where(e) {
+  /**
+   * Event → CSS px relative to the canvas and world coordinates, through the view under the
+   * pointer (`view`: camera and sim), or through the gesture's view `s.view` once it started.
+   */
+  where(e, s = null) {
     const r = this.canvas.getBoundingClientRect();
     const px = e.clientX - r.left;
     const py = e.clientY - r.top;
-    const [x, y] = this.app.camera.toWorld(px, py);
-    return { px, py, x, y };
+    const view = s?.view ?? this.app.viewAt(px, py);
+    const [x, y] = view.camera.toWorld(px, py);
+    return { px, py, x, y, view };
   }
 
-  pickAt(x, y) {
-    const radius = PICK_PX / this.app.camera.scale;
-    return this.app.guard('pick', () => this.app.sim.pick(x, y, radius)) ?? -1;
+  /** The sim pointer actions go to (every sim of a comparison). */
+  target() {
+    return this.app.inputSim();
+  }
+
+  pickAt(w) {
+    const radius = PICK_PX / w.view.camera.scale;
+    return this.app.guard('pick', () => w.view.sim.pick(w.x, w.y, radius)) ?? -1;
   }
 
   bindPointer() {
@@ -313,8 +343,9 @@ export class Ui {
     c.addEventListener('contextmenu', (e) => e.preventDefault());
     c.addEventListener('wheel', (e) => {
       e.preventDefault();
-      const { px, py } = this.where(e);
-      this.app.camera.zoomAt(px, py, Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)));
+      const { px, py, view } = this.where(e);
+      view.camera.zoomAt(px, py, Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)));
+      this.app.viewChanged(view.camera);
     }, { passive: false });
   }
 
@@ -326,7 +357,7 @@ export class Ui {
     const s = {
       id: e.pointerId, type: e.pointerType, kind: 'press', index: -1,
       downPx: w.px, downPy: w.py, downT: performance.now(), last: w,
-      moved: false, consumed: false, shift: e.shiftKey, timer: 0,
+      moved: false, consumed: false, shift: e.shiftKey, timer: 0, view: w.view,
     };
     this.pointers.set(e.pointerId, s);
     if (e.button === 1) {
@@ -338,9 +369,9 @@ export class Ui {
       s.kind = 'cut';
       return;
     }
-    const i = this.pickAt(w.x, w.y);
+    const i = this.pickAt(w);
     if (i >= 0) {
-      const ok = this.app.guard('grab', () => { this.app.sim.grab(e.pointerId, i); return true; });
+      const ok = this.app.guard('grab', () => { this.target().grab(e.pointerId, i); return true; });
       if (ok) {
         s.kind = 'grab';
         s.index = i;
@@ -374,15 +405,16 @@ export class Ui {
     const pinch = this.pinch;
     if (!pinch || (pinch.a !== s && pinch.b !== s)) return;
     const f = this.pinchFrame(pinch.a.cur, pinch.b.cur);
-    const cam = this.app.camera;
+    const cam = pinch.a.view.camera;
     cam.panBy(f.mx - pinch.mx, f.my - pinch.my);
     cam.zoomAt(f.mx, f.my, f.d / pinch.d);
+    this.app.viewChanged(cam);
     Object.assign(pinch, f);
   }
 
   onMove(e) {
-    const w = this.where(e);
     const s = this.pointers.get(e.pointerId);
+    const w = this.where(e, s);
     if (e.pointerType === 'mouse' || e.pointerType === 'pen') {
       this.cursor = [w.px, w.py];
       if (!s) this.updateHover(w);
@@ -400,12 +432,13 @@ export class Ui {
     // Coalesced events give the full path of fast swipes (cuts) on browsers that have them.
     const events = s.kind === 'cut' && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
     if (s.kind === 'grab') {
-      this.app.guard('drag', () => this.app.sim.dragTo(e.pointerId, w.x, w.y));
+      this.app.guard('drag', () => this.target().dragTo(e.pointerId, w.x, w.y));
     } else if (s.kind === 'pan') {
-      this.app.camera.panBy(w.px - s.last.px, w.py - s.last.py);
-      s.last = this.where(e);
+      s.view.camera.panBy(w.px - s.last.px, w.py - s.last.py);
+      this.app.viewChanged(s.view.camera);
+      s.last = this.where(e, s);
     } else if (s.kind === 'cut' && s.moved) {
-      const pts = events.length ? events.map((ce) => this.where(ce)) : [w];
+      const pts = events.length ? events.map((ce) => this.where(ce, s)) : [w];
       for (const p of pts) this.cutSegment(s, p);
     }
   }
@@ -413,7 +446,7 @@ export class Ui {
   cutSegment(s, w) {
     const a = s.last;
     if (a.px === w.px && a.py === w.py) return;
-    const n = this.app.guard('cut', () => this.app.sim.cut(a.x, a.y, w.x, w.y)) ?? 0;
+    const n = this.app.guard('cut', () => this.target().cut(a.x, a.y, w.x, w.y)) ?? 0;
     s.cuts = (s.cuts ?? 0) + n;
     this.trails.push({ x0: a.px, y0: a.py, x1: w.px, y1: w.py, t: performance.now() });
     s.last = w;
@@ -426,7 +459,7 @@ export class Ui {
     if (this.mode === 'edit') {
       this.removePoint(s.index);
     } else {
-      const locked = this.app.guard('lock', () => this.app.sim.toggleLock(s.index));
+      const locked = this.app.guard('lock', () => this.target().toggleLock(s.index));
       if (locked !== undefined) this.status(`point ${s.index} ${locked ? 'locked' : 'unlocked'}`, 'info', 1500);
     }
   }
@@ -438,7 +471,7 @@ export class Ui {
     clearTimeout(s.timer);
     try { this.canvas.releasePointerCapture(e.pointerId); } catch { /* already released */ }
     if (![...this.pointers.values()].some((p) => p.kind === 'grab')) this.canvas.classList.remove('dragging');
-    const sim = this.app.sim;
+    const sim = this.target();
     if (s.kind === 'grab') sim.release(e.pointerId);
     if (s.kind === 'pinch') {
       // The other finger does nothing more until it lifts.
@@ -448,7 +481,7 @@ export class Ui {
     }
     if (cancelled || s.consumed) return;
 
-    const w = this.where(e);
+    const w = this.where(e, s);
     if (s.kind === 'cut') {
       if (s.moved) this.cutSegment(s, w);
       if (s.cuts) this.status(`cut ${s.cuts} link${s.cuts === 1 ? '' : 's'}`, 'info', 1500);
@@ -513,7 +546,7 @@ export class Ui {
   }
 
   updateHover(w) {
-    const i = this.pickAt(w.x, w.y);
+    const i = this.pickAt(w);
     this.hover = i;
     this.hoverLink = this.mode === 'edit' && i < 0 && this.source < 0
       ? nearestLink(this.app.sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale)
@@ -525,7 +558,7 @@ export class Ui {
   releaseAll() {
     for (const s of this.pointers.values()) {
       clearTimeout(s.timer);
-      if (s.kind === 'grab') this.app.sim.release(s.id);
+      if (s.kind === 'grab') this.target().release(s.id);
     }
     this.pointers.clear();
     this.pinch = null;
@@ -554,7 +587,7 @@ export class Ui {
         case 'c': this.setMode('cut'); break;
         case 'e': this.setMode('edit'); break;
         case 'h': this.togglePanel(); break;
-        case '0': app.camera.resetView(); break;
+        case '0': app.resetView(); break;
         case 'Escape': this.source = -1; break;
         default: return;
       }

@@ -1,0 +1,679 @@
+// Comparison view (issue 3 §4): the same scene under several solvers at once.
+//
+// One `Sim` per slot, each loaded from the same scene text and then given its solver and its own
+// iterations / substeps. The page's loop (main.js) decides how many fixed steps of H are due
+// and calls `step(n)`: every sim takes the same n steps, so they stay in lockstep (equal
+// `sim.time`); `performance.now()` around each sim's steps gives its physics µs/step. After the
+// steps each sim's max stretch and energy are sampled into ring buffers (plot.js) for
+// sparklines of the last PLOT_SECONDS of sim time.
+//
+// Layouts: "side" (small multiples: one canvas region per sim, the regions in the grid of
+// columns that shows the scene largest, one shared camera) or "overlay" (one region, every sim
+// drawn in its solver's colour). A table below the view (the HUD, outside the panel so it stays
+// in embeds) is the legend: colour, solver, iterations and substeps inputs, live max stretch,
+// energy, µs/step and the two sparklines (shared scales down each column, stretch on a log
+// scale).
+//
+// Input: ui.js asks `viewAt(px, py)` for the camera and the sim to pick in, and sends grab /
+// dragTo / release / cut / lock to `group`, which applies each to every sim with the same point
+// index, so all solvers get the same input.
+//
+// URL: ?compare=classic,pbd,xpbd:1i5s,exact&layout=side|overlay — per slot `name[:<n>i][<n>s]`
+// sets iterations (i) and substeps (s); omitted values come from the scene.
+
+import { Camera } from './render.js';
+import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';
+
+/** A fixed colour per solver, so the same solver looks the same in every embed. */
+export const SOLVER_COLORS = {
+  classic: '#d6d6d6',
+  pbd: '#4dd6ff',
+  jacobi: '#a3e635',
+  xpbd: '#ff9f43',
+  exact: '#f472b6',
+};
+const SPARE_COLORS = ['#c084fc', '#facc15', '#34d399', '#fb7185', '#60a5fa', '#fdba74'];
+export const DEFAULT_SOLVERS = ['classic', 'pbd', 'xpbd', 'exact'];
+export const MAX_SLOTS = 8;
+export const PLOT_SECONDS = 10;
+const LABEL_H = 24; // px: the label strip above each region (side by side)
+// µs/step is the mean over the last TIMING_FRAMES frames, not a per-frame reading: outside a
+// cross-origin isolated page Chromium coarsens performance.now() to 100 µs (with jitter that
+// averages out), far coarser than one step of a small scene.
+const TIMING_FRAMES = 240;
+
+const fmtError = (e) => (e && e.message) || String(e);
+
+/**
+ * Parses a comparison spec, `classic,pbd:10i,xpbd:1i5s`, into
+ * `[{ solver, iterations, substeps }]` (null = the scene's value). Throws on unknown names.
+ */
+export function parseCompare(text, known) {
+  const specs = [];
+  for (const part of String(text).split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^([a-z][a-z0-9_-]*)(?::(?:(\d+)i)?(?:(\d+)s)?)?$/i.exec(part);
+    const solver = m?.[1].toLowerCase();
+    if (!m || !known.includes(solver)) {
+      throw new Error(`compare: "${part}" is not a solver spec (solvers: ${known.join(', ')}; settings as xpbd:10i, xpbd:1i5s)`);
+    }
+    specs.push({
+      solver,
+      iterations: m[2] != null ? Number(m[2]) : null,
+      substeps: m[3] != null ? Number(m[3]) : null,
+    });
+  }
+  if (!specs.length) throw new Error('compare: no solvers given');
+  if (specs.length > MAX_SLOTS) throw new Error(`compare: at most ${MAX_SLOTS} solvers`);
+  return specs;
+}
+
+/** The inverse of `parseCompare`. */
+export function formatCompare(specs) {
+  return specs.map((s) => {
+    const it = s.iterations != null ? `${s.iterations}i` : '';
+    const sub = s.substeps != null ? `${s.substeps}s` : '';
+    return it || sub ? `${s.solver}:${it}${sub}` : s.solver;
+  }).join(',');
+}
+
+/** Relative stretch as a percentage, readable from 1e-7 to 1e3. */
+export function fmtStretch(s) {
+  if (!Number.isFinite(s)) return String(s);
+  const p = s * 100;
+  if (p === 0) return '0 %';
+  if (p >= 10) return `${p.toFixed(1)} %`;
+  if (p >= 0.01) return `${p.toFixed(2)} %`;
+  return `${p.toExponential(1).replace('e', 'e')} %`;
+}
+
+const fmtEnergy = (e) => (Number.isFinite(e) ? `${Math.abs(e) >= 1000 ? e.toFixed(0) : e.toFixed(1)} J` : String(e));
+const fmtUs = (us) => `${us >= 100 ? us.toFixed(0) : us.toFixed(1)} µs`;
+const fmtExp = (x) => {
+  const e = Math.round(x);
+  return e === 0 ? '1' : `1e${e}`;
+};
+
+/** Every sim of the comparison behind the one-sim input API ui.js uses. */
+class SimGroup {
+  constructor(compare) {
+    this.compare = compare;
+  }
+
+  get sims() {
+    return this.compare.slots.map((s) => s.sim).filter(Boolean);
+  }
+
+  get view() {
+    return this.sims[0]?.view ?? 'side';
+  }
+
+  /** The nearest point to (x, y) over all sims (overlaid view), or -1. */
+  pick(x, y, radius) {
+    let best = -1;
+    let bestD = Infinity;
+    for (const sim of this.sims) {
+      const i = sim.pick(x, y, radius);
+      if (i < 0) continue;
+      const yOff = sim.view === 'top' ? 2 : 1; // (a call into the sim: before the view is built)
+      const pos = sim.positions();
+      const d = Math.hypot(pos[3 * i] - x, pos[3 * i + yOff] - y);
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** Grabs point `index` in every sim; throws only if no sim could take it. */
+  grab(pointerId, index) {
+    let first = null;
+    let ok = 0;
+    for (const sim of this.sims) {
+      try {
+        sim.grab(pointerId, index);
+        ok++;
+      } catch (e) {
+        first ??= e;
+      }
+    }
+    if (!ok && first) throw first;
+  }
+
+  dragTo(pointerId, x, y) {
+    for (const sim of this.sims) if (sim.heldBy(pointerId) >= 0) sim.dragTo(pointerId, x, y);
+  }
+
+  release(pointerId) {
+    let any = false;
+    for (const sim of this.sims) any = sim.release(pointerId) || any;
+    return any;
+  }
+
+  /** Cuts the same swipe in every sim; returns the most links any one sim lost. */
+  cut(x0, y0, x1, y1) {
+    let most = 0;
+    for (const sim of this.sims) most = Math.max(most, sim.cut(x0, y0, x1, y1));
+    return most;
+  }
+
+  isLocked(index) {
+    return this.sims[0].isLocked(index);
+  }
+
+  /** Flips the lock of point `index` in every sim to the same new state. */
+  toggleLock(index) {
+    const locked = !this.isLocked(index);
+    for (const sim of this.sims) sim.setLocked(index, locked);
+    return locked;
+  }
+}
+
+export class Compare {
+  /**
+   * @param app the page's App (main.js): `Sim`, `renderer`, `camera` (the scene's framing),
+   *   `ui` (panelInset, status), `guard`
+   * @param specs from `parseCompare`
+   * @param layout "side" or "overlay"
+   */
+  constructor(app, specs, layout = 'side') {
+    this.app = app;
+    this.layoutMode = layout === 'overlay' ? 'overlay' : 'side';
+    this.group = new SimGroup(this);
+    this.master = new Camera(); // the shared view (zoom, centre); each region's camera follows it
+    this.regions = [];
+    this.text = null;
+    this.lastNumbers = 0;
+    this.lastPlots = 0;
+    const used = new Set();
+    this.slots = specs.map((sp) => {
+      let color = SOLVER_COLORS[sp.solver];
+      if (!color || used.has(color)) color = SPARE_COLORS.find((c) => !used.has(c)) ?? '#bbb';
+      used.add(color);
+      return {
+        solver: sp.solver,
+        iterations: sp.iterations, // null = the scene's
+        substeps: sp.substeps,
+        color,
+        sim: null,
+        camera: new Camera(),
+        us: 0,
+        steps: 0,
+        timing: new Series(TIMING_FRAMES), // per frame: (steps, ms)
+        error: null,
+        stretch: new Series(),
+        energy: new Series(),
+        el: null,
+      };
+    });
+    this.hud = this.buildHud();
+    document.body.append(this.hud);
+  }
+
+  /** The specs of the current slots (for the URL). */
+  specs() {
+    return this.slots.map(({ solver, iterations, substeps }) => ({ solver, iterations, substeps }));
+  }
+
+  /**
+   * (Re)creates every sim from `text`. All or nothing: if any sim rejects the scene, the new
+   * sims are freed, the old ones kept, and the error is thrown.
+   */
+  load(text) {
+    const created = [];
+    try {
+      for (const slot of this.slots) {
+        const sim = new this.app.Sim();
+        created.push(sim);
+        sim.loadScene(text);
+        sim.setSolver(slot.solver);
+        if (slot.iterations != null) sim.setIterations(slot.iterations);
+        if (slot.substeps != null) sim.setSubsteps(slot.substeps);
+      }
+    } catch (e) {
+      for (const sim of created) sim.free();
+      throw e;
+    }
+    this.slots.forEach((slot, k) => {
+      slot.sim?.free();
+      slot.sim = created[k];
+      slot.us = 0;
+      slot.steps = 0;
+      slot.timing.clear();
+      slot.error = null;
+      slot.stretch.clear();
+      slot.energy.clear();
+      slot.el.row.classList.remove('failed');
+      slot.el.row.title = '';
+    });
+    this.text = text;
+    this.sample();
+    this.syncInputs();
+    this.refreshHud(true);
+  }
+
+  /** Frees every sim and removes the HUD. */
+  destroy() {
+    for (const slot of this.slots) {
+      slot.sim?.free();
+      slot.sim = null;
+    }
+    this.hud.remove();
+  }
+
+  // ---- stepping ------------------------------------------------------------------------
+
+  /**
+   * Advances every sim by `n` fixed steps of `h`; returns n. A sim that throws stops alone.
+   * The order rotates frame by frame so no solver is always the one stepped first (cold caches
+   * after drawing) in the timings.
+   */
+  step(n, h) {
+    const N = this.slots.length;
+    this.turn = ((this.turn ?? -1) + 1) % N;
+    for (let j = 0; j < N; j++) {
+      const slot = this.slots[(this.turn + j) % N];
+      if (!slot.sim || slot.error) continue;
+      const t0 = performance.now();
+      let done = 0;
+      try {
+        for (; done < n; done++) slot.sim.step(h);
+      } catch (e) {
+        slot.error = fmtError(e);
+        slot.el.row.classList.add('failed');
+        slot.el.row.title = `stopped: ${slot.error}`;
+        this.app.ui.status(`${slot.solver}: step failed, that sim stopped: ${slot.error}`, 'error');
+      }
+      if (done) {
+        slot.timing.push(done, performance.now() - t0);
+        let steps = 0;
+        let ms = 0;
+        slot.timing.forEach((n, t) => { steps += n; ms += t; });
+        slot.us = (ms * 1000) / steps;
+        slot.steps += done;
+      }
+    }
+    this.sample();
+    return n;
+  }
+
+  /** Records each sim's max stretch and energy at its current time. */
+  sample() {
+    for (const slot of this.slots) {
+      if (!slot.sim) continue;
+      const t = slot.sim.time;
+      slot.stretch.push(t, slot.sim.maxStretch());
+      slot.energy.push(t, slot.sim.energy());
+    }
+  }
+
+  /** Live numbers per slot (tests and the console). */
+  stats() {
+    return this.slots.map((s) => ({
+      solver: s.solver,
+      color: s.color,
+      iterations: s.sim?.iterations,
+      substeps: s.sim?.substeps,
+      time: s.sim?.time,
+      maxStretch: s.sim?.maxStretch(),
+      energy: s.sim?.energy(),
+      usPerStep: s.us,
+      steps: s.steps,
+      error: s.error,
+    }));
+  }
+
+  // ---- layout and camera ---------------------------------------------------------------
+
+  setLayout(mode) {
+    this.layoutMode = mode === 'overlay' ? 'overlay' : 'side';
+    this.layout();
+  }
+
+  /** Places the HUD, then splits the rest of the free area into regions. */
+  layout() {
+    const { renderer, ui, camera } = this.app;
+    const W = renderer.cssW;
+    const Hh = renderer.cssH;
+    const inset = ui.panelInset(W, Hh);
+    const hud = this.hud;
+    hud.style.left = `${inset.left + 10}px`;
+    hud.style.bottom = `${inset.bottom + 10}px`;
+    hud.style.maxWidth = `${Math.max(W - inset.left - inset.right - 20, 100)}px`;
+    const hudH = hud.offsetHeight ? hud.offsetHeight + 16 : 0;
+    const area = {
+      x: inset.left,
+      y: inset.top,
+      w: Math.max(W - inset.left - inset.right, 1),
+      h: Math.max(Hh - inset.top - inset.bottom - hudH, 1),
+    };
+    const N = this.slots.length;
+    const f = camera.frame;
+    this.regions = [];
+    if (this.layoutMode === 'overlay') {
+      this.grid = { cols: 1, rows: 1 };
+      for (const slot of this.slots) slot.camera.setViewport(area.x, area.y, area.w, area.h);
+      this.regions.push({ ...area, slot: null });
+    } else {
+      // The column count that shows the scene largest (ties: more columns).
+      let best = null;
+      for (let cols = 1; cols <= N; cols++) {
+        const rows = Math.ceil(N / cols);
+        const cw = area.w / cols;
+        const ch = area.h / rows - LABEL_H;
+        const s = Math.min(ch / f.height, f.minWidth > 0 ? cw / f.minWidth : Infinity);
+        if (!best || s >= best.s) best = { cols, rows, s };
+      }
+      this.grid = best;
+      const cw = area.w / best.cols;
+      const ch = area.h / best.rows;
+      this.slots.forEach((slot, k) => {
+        const r = { x: area.x + (k % best.cols) * cw, y: area.y + Math.floor(k / best.cols) * ch, w: cw, h: ch, slot };
+        this.regions.push(r);
+        slot.camera.setViewport(r.x, r.y + LABEL_H, r.w, Math.max(r.h - LABEL_H, 1));
+      });
+    }
+    for (const slot of this.slots) slot.camera.follow(this.master);
+  }
+
+  /** Takes the scene's framing from the page camera (after a scene loads or on entry). */
+  frame() {
+    this.master.follow(this.app.camera);
+    for (const slot of this.slots) slot.camera.follow(this.master);
+  }
+
+  /** Every region follows `cam` (one was zoomed or panned). */
+  viewChanged(cam) {
+    this.master.follow(cam);
+    for (const slot of this.slots) if (slot.camera !== cam) slot.camera.follow(this.master);
+  }
+
+  resetView() {
+    this.master.resetView();
+    for (const slot of this.slots) slot.camera.follow(this.master);
+  }
+
+  /** The camera and the input target under (px, py) CSS px. */
+  viewAt(px, py) {
+    if (this.layoutMode === 'overlay' || !this.regions.length) {
+      return { camera: this.slots[0].camera, sim: this.group, slot: null };
+    }
+    let best = this.regions[0];
+    let bestD = Infinity;
+    for (const r of this.regions) {
+      const dx = Math.max(r.x - px, 0, px - (r.x + r.w));
+      const dy = Math.max(r.y - py, 0, py - (r.y + r.h));
+      const d = dx * dx + dy * dy;
+      if (d < bestD) {
+        bestD = d;
+        best = r;
+      }
+    }
+    return { camera: best.slot.camera, sim: best.slot.sim, slot: best.slot };
+  }
+
+  // ---- drawing -------------------------------------------------------------------------
+
+  draw(o, paused) {
+    const r = this.app.renderer;
+    const ctx = r.ctx;
+    r.clear();
+    if (this.layoutMode === 'overlay') {
+      const reg = this.regions[0];
+      const cam = this.slots[0].camera;
+      this.slots.forEach((slot, k) => {
+        if (!slot.sim) return;
+        r.drawSim(slot.sim, cam, { ...o, grid: k === 0, color: slot.color, alpha: 0.9 }, reg);
+      });
+      r.drawScaleBar(cam, reg.x + 16, reg.y + 24);
+      if (paused) r.drawPaused(reg.x + 16, reg.y + 52);
+    } else {
+      for (const reg of this.regions) {
+        const slot = reg.slot;
+        if (slot.sim) r.drawSim(slot.sim, slot.camera, { ...o, tintStrain: true }, reg);
+        this.drawLabel(ctx, reg, slot);
+      }
+      // Separators between regions.
+      ctx.strokeStyle = '#2e2e2e';
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      for (const reg of this.regions) {
+        ctx.rect(Math.round(reg.x) + 0.5, Math.round(reg.y) + 0.5, Math.round(reg.w) - 1, Math.round(reg.h) - 1);
+      }
+      ctx.stroke();
+      const first = this.regions[0];
+      if (first) {
+        r.drawScaleBar(first.slot.camera, first.x + 14, first.y + first.h - 12);
+        if (paused) r.drawPaused(first.x + 14, first.y + LABEL_H + 20);
+      }
+    }
+    r.drawTrails(o.trails);
+  }
+
+  /**
+   * The strip above a region: colour, solver, live max stretch (right) and the settings
+   * between them when there is room (narrow regions drop the settings, then shorten the rest).
+   */
+  drawLabel(ctx, reg, slot) {
+    const x = reg.x + 10;
+    const y = reg.y + 16;
+    const right = reg.x + reg.w - 10;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(reg.x, reg.y, reg.w, LABEL_H);
+    ctx.clip();
+    ctx.fillStyle = 'rgba(20,20,20,0.85)';
+    ctx.fillRect(reg.x, reg.y, reg.w, LABEL_H);
+    ctx.fillStyle = slot.color;
+    ctx.fillRect(x, y - 9, 10, 10);
+    ctx.font = '600 13px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.fillText(slot.solver, x + 16, y);
+    const left = x + 16 + ctx.measureText(slot.solver).width + 8;
+    ctx.font = '12px system-ui, sans-serif';
+    let stretchW = 0;
+    const last = slot.stretch.last();
+    if (last) {
+      const long = `stretch ${fmtStretch(last.v)}`;
+      const text = ctx.measureText(long).width <= right - left ? long : fmtStretch(last.v);
+      stretchW = ctx.measureText(text).width;
+      ctx.textAlign = 'right';
+      ctx.fillStyle = slot.color;
+      ctx.fillText(text, right, y);
+      ctx.textAlign = 'left';
+    }
+    const sim = slot.sim;
+    let settings = sim ? `${sim.iterations} it × ${sim.substeps} sub` : '';
+    if (slot.error) settings += ' · stopped';
+    if (settings && left + ctx.measureText(settings).width <= right - stretchW - 10) {
+      ctx.fillStyle = '#8a8a8a';
+      ctx.fillText(settings, left, y);
+    }
+    ctx.restore();
+  }
+
+  // ---- HUD (legend, numbers, sparklines) -----------------------------------------------
+
+  buildHud() {
+    const hud = document.createElement('div');
+    hud.id = 'compare-hud';
+    hud.className = 'cmp-hud';
+    hud.innerHTML = `<table>
+      <thead><tr>
+        <th class="name">solver <span class="time"></span></th>
+        <th title="Constraint iterations per substep">it</th>
+        <th title="Substeps per 1/60 s step">sub</th>
+        <th class="num" title="Largest relative link stretch |d − L| / L">max stretch</th>
+        <th class="num" title="Kinetic plus gravitational potential energy">energy</th>
+        <th class="num" title="Physics time per 1/60 s step: performance.now() around the sim's steps, mean of the last ${TIMING_FRAMES} frames">physics</th>
+        <th class="spark" title="Max stretch over the last ${PLOT_SECONDS} s, log scale, shared by every row">stretch · ${PLOT_SECONDS} s <span class="range" data-range="stretch"></span></th>
+        <th class="spark" title="Energy over the last ${PLOT_SECONDS} s, shared scale">energy · ${PLOT_SECONDS} s <span class="range" data-range="energy"></span></th>
+      </tr></thead><tbody></tbody></table>`;
+    const body = hud.querySelector('tbody');
+    this.el = {
+      time: hud.querySelector('.time'),
+      rangeS: hud.querySelector('[data-range="stretch"]'),
+      rangeE: hud.querySelector('[data-range="energy"]'),
+    };
+    for (const slot of this.slots) {
+      const tr = document.createElement('tr');
+      tr.dataset.solver = slot.solver;
+      tr.innerHTML = `
+        <td class="name"><i class="swatch" style="background:${slot.color}"></i>${slot.solver}</td>
+        <td><input class="it" type="number" min="1" max="1000" step="1" aria-label="${slot.solver} iterations"></td>
+        <td><input class="sub" type="number" min="1" max="1000" step="1" aria-label="${slot.solver} substeps"></td>
+        <td class="num stretch"></td><td class="num energy"></td><td class="num us"></td>
+        <td class="spark"><canvas class="spark-stretch"></canvas></td>
+        <td class="spark"><canvas class="spark-energy"></canvas></td>`;
+      body.append(tr);
+      slot.el = {
+        row: tr,
+        it: tr.querySelector('.it'),
+        sub: tr.querySelector('.sub'),
+        stretch: tr.querySelector('.stretch'),
+        energy: tr.querySelector('.energy'),
+        us: tr.querySelector('.us'),
+        sparkS: tr.querySelector('.spark-stretch'),
+        sparkE: tr.querySelector('.spark-energy'),
+      };
+      const bind = (input, key, set) => {
+        input.addEventListener('change', () => {
+          const v = Number(input.value);
+          const ok = slot.sim && this.app.guard(`${slot.solver} ${key}`, () => { set(slot.sim, v); return true; });
+          if (ok) slot[key] = v;
+          if (slot.sim) input.value = String(slot.sim[key]); // refused: back to the sim's value
+          this.syncInputs();
+          this.app.compareChanged?.();
+        });
+        // Keys typed here are numbers, not shortcuts.
+        input.addEventListener('keydown', (e) => e.stopPropagation());
+      };
+      bind(slot.el.it, 'iterations', (sim, v) => sim.setIterations(v));
+      bind(slot.el.sub, 'substeps', (sim, v) => sim.setSubsteps(v));
+    }
+    return hud;
+  }
+
+  /** Inputs ← sims. */
+  syncInputs() {
+    for (const slot of this.slots) {
+      if (!slot.sim) continue;
+      if (document.activeElement !== slot.el.it) slot.el.it.value = String(slot.sim.iterations);
+      if (document.activeElement !== slot.el.sub) slot.el.sub.value = String(slot.sim.substeps);
+    }
+  }
+
+  /** Called once per frame: numbers ~4×/s, sparklines ~15×/s. */
+  tick(now) {
+    if (now - this.lastPlots > 66) {
+      this.lastPlots = now;
+      this.drawPlots();
+    }
+    if (now - this.lastNumbers > 250) {
+      this.lastNumbers = now;
+      this.refreshHud();
+    }
+  }
+
+  refreshHud(plots = false) {
+    let time = 0;
+    for (const slot of this.slots) {
+      if (!slot.sim) continue;
+      time = Math.max(time, slot.sim.time);
+      const s = slot.stretch.last();
+      const e = slot.energy.last();
+      const set = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+      set(slot.el.stretch, s ? fmtStretch(s.v) : '');
+      set(slot.el.energy, e ? fmtEnergy(e.v) : '');
+      set(slot.el.us, slot.error ? 'stopped' : slot.steps ? fmtUs(slot.us) : '–');
+    }
+    this.el.time.textContent = `· t = ${time.toFixed(1)} s`;
+    if (plots) this.drawPlots();
+  }
+
+  drawPlots() {
+    const live = this.slots.filter((s) => s.sim);
+    if (!live.length) return;
+    const t1 = Math.max(...live.map((s) => s.stretch.last()?.t ?? 0), PLOT_SECONDS);
+    const t0 = t1 - PLOT_SECONDS;
+    const rs = sharedRange(live.map((s) => s.stretch.range(t0, logStretch)), 1);
+    const re = sharedRange(live.map((s) => s.energy.range(t0)), 1);
+    if (rs) this.el.rangeS.textContent = `${fmtExp(rs[0] + 0.04 * (rs[1] - rs[0]))}–${fmtExp(rs[1] - 0.04 * (rs[1] - rs[0]))}`;
+    if (re) this.el.rangeE.textContent = `${Math.round(re[0])}…${Math.round(re[1])} J`;
+    for (const slot of live) {
+      if (rs) drawSparkline(slot.el.sparkS, slot.stretch, { t0, t1, y0: rs[0], y1: rs[1], color: slot.color, f: logStretch });
+      if (re) drawSparkline(slot.el.sparkE, slot.energy, { t0, t1, y0: re[0], y1: re[1], color: slot.color, zero: true });
+    }
+  }
+}
+
+/**
+ * Wires the panel's compare section (index.html): the on/off switch, layout buttons, the
+ * solver checkboxes and "copy embed link". The app owns the state (`app.setCompare`).
+ */
+export function bindComparePanel(app) {
+  const $ = (id) => document.getElementById(id);
+  const toggle = $('compare');
+  const box = $('compare-solvers');
+  const solvers = app.Sim.solvers();
+  for (const name of solvers) {
+    const label = document.createElement('label');
+    label.innerHTML = `<input type="checkbox" value="${name}"><i class="swatch" style="background:${SOLVER_COLORS[name] ?? '#bbb'}"></i>${name}`;
+    box.append(label);
+  }
+  const checks = [...box.querySelectorAll('input')];
+  const layoutButtons = [...document.querySelectorAll('[data-layout]')];
+
+  const chosen = () => checks.filter((c) => c.checked).map((c) => c.value);
+  const apply = () => {
+    const names = chosen();
+    if (!toggle.checked) {
+      app.setCompare(null);
+      return;
+    }
+    if (!names.length) {
+      app.ui.status('compare: choose at least one solver', 'error');
+      return;
+    }
+    // Keep the settings of solvers that stay; new ones take the scene's.
+    const old = app.compare ? app.compare.specs() : [];
+    // XPBD joining from the panel gets "n substeps × 1 iteration" with the scene's pass count
+    // (Macklin et al. 2019), so it does not merely repeat PBD (which it equals at 0 compliance).
+    const passes = app.sim.iterations;
+    const fresh = (solver) => (solver === 'xpbd' && passes > 1
+      ? { solver, iterations: 1, substeps: passes }
+      : { solver, iterations: null, substeps: null });
+    const specs = names.map((solver) => old.find((s) => s.solver === solver) ?? fresh(solver));
+    app.guard('compare', () => app.setCompare(specs, app.compare?.layoutMode ?? app.compareLayout));
+  };
+  toggle.addEventListener('change', apply);
+  for (const c of checks) c.addEventListener('change', apply);
+  for (const b of layoutButtons) {
+    b.addEventListener('click', () => {
+      app.compareLayout = b.dataset.layout;
+      if (app.compare) app.setCompareLayout(b.dataset.layout);
+      sync();
+    });
+  }
+  $('embed-link').addEventListener('click', () => {
+    const url = app.shareUrl({ embed: true });
+    const done = () => app.ui.status(`embed link copied: ${url}`, 'info', 6000);
+    if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(done, () => app.ui.status(url, 'info', 10000));
+    else app.ui.status(url, 'info', 10000);
+  });
+
+  /** Panel ← app state. */
+  function sync() {
+    const c = app.compare;
+    toggle.checked = !!c;
+    const names = c ? c.slots.map((s) => s.solver) : DEFAULT_SOLVERS.filter((n) => solvers.includes(n));
+    for (const ch of checks) ch.checked = names.includes(ch.value);
+    const mode = c?.layoutMode ?? app.compareLayout;
+    for (const b of layoutButtons) {
+      b.classList.toggle('on', b.dataset.layout === mode);
+      b.setAttribute('aria-checked', String(b.dataset.layout === mode));
+    }
+  }
+  sync();
+  return { sync };
+}

@@ -1,0 +1,197 @@
+// Scene files on the page (issue 3 §3): URL parameters, export, import.
+//
+// URL (all optional; the page keeps them current with history.replaceState, so the address bar
+// can be copied):
+//   ?scene=bridge          a preset by name (www/scenes/<name>.json)
+//   ?scene=<url>           a JSON scene fetched from a URL (relative to the page, or absolute)
+//   ?compare=classic,pbd,xpbd:1i5s,exact   the comparison view (www/compare.js)
+//   &layout=side|overlay   its layout
+//   &embed=1               no panel (for embedding in a blog post)
+//   #rope                  (older links) a preset by name
+//
+// Export downloads the current world as `<name>.json` (`sim.exportScene()`). Import: the file
+// picker, the paste dialog, a paste (Ctrl/Cmd+V) anywhere outside a text field, or a .json file
+// (or JSON text) dropped onto the canvas. A bad scene shows the sim's error (it names the JSON
+// path) in the status line and the current world stays.
+
+const PRESET_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The page's URL parameters. */
+export function readParams(search = location.search, hash = location.hash) {
+  const q = new URLSearchParams(search);
+  const flag = (v) => v != null && !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
+  return {
+    scene: q.get('scene') || decodeURIComponent(hash.slice(1)) || null,
+    compare: q.get('compare'),
+    layout: q.get('layout'),
+    embed: flag(q.get('embed')),
+  };
+}
+
+/** Query-string value escaping that leaves `, : /` readable. */
+const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
+
+/** A page URL with `params` (null/undefined/false values are left out), no hash. */
+export function pageUrl(params, base = location.href) {
+  const u = new URL(base);
+  const order = ['scene', 'compare', 'layout', 'embed'];
+  const keys = [...order.filter((k) => k in params), ...Object.keys(params).filter((k) => !order.includes(k))];
+  const parts = [];
+  for (const k of keys) {
+    const v = params[k];
+    if (v == null || v === false || v === '') continue;
+    parts.push(v === true ? `${k}=1` : `${k}=${enc(String(v))}`);
+  }
+  u.search = parts.length ? `?${parts.join('&')}` : '';
+  u.hash = '';
+  return u.href;
+}
+
+/** Whether a `?scene=` value names a preset rather than a URL. */
+export const isPresetName = (ref) => PRESET_NAME.test(ref);
+
+/** Fetches scene text from a URL (relative to the page). */
+export async function fetchScene(ref) {
+  const url = new URL(ref, location.href);
+  let res;
+  try {
+    res = await fetch(url);
+  } catch (e) {
+    throw new Error(`scene ${ref}: ${e.message}`);
+  }
+  if (!res.ok) throw new Error(`scene ${ref}: ${res.status} ${res.statusText}`);
+  return res.text();
+}
+
+/** The `name` field of scene JSON text, or `fallback`. */
+export function sceneName(text, fallback = 'scene') {
+  try {
+    const n = JSON.parse(text)?.name;
+    return typeof n === 'string' && n.trim() ? n.trim() : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Export, import, paste and drop, wired to the panel and the canvas. */
+export class SceneIo {
+  constructor(app) {
+    this.app = app;
+    const $ = (id) => document.getElementById(id);
+    this.el = {
+      exportBtn: $('export'),
+      importBtn: $('import'),
+      pasteBtn: $('paste'),
+      file: $('import-file'),
+      dialog: $('paste-dialog'),
+      text: $('paste-text'),
+      error: $('paste-error'),
+      load: $('paste-load'),
+      cancel: $('paste-cancel'),
+    };
+    const el = this.el;
+    el.exportBtn.addEventListener('click', () => this.exportScene());
+    el.importBtn.addEventListener('click', () => el.file.click());
+    el.file.addEventListener('change', () => {
+      const f = el.file.files?.[0];
+      el.file.value = '';
+      if (f) this.importFile(f);
+    });
+    el.pasteBtn.addEventListener('click', () => this.openPaste());
+    el.load.addEventListener('click', (e) => {
+      e.preventDefault();
+      if (this.load(el.text.value, 'pasted scene', el.error)) el.dialog.close();
+    });
+    el.cancel.addEventListener('click', (e) => {
+      e.preventDefault();
+      el.dialog.close();
+    });
+    el.text.addEventListener('keydown', (e) => {
+      e.stopPropagation(); // typing is not a shortcut
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) el.load.click();
+    });
+
+    // Ctrl/Cmd+V anywhere outside a text field: load pasted JSON.
+    document.addEventListener('paste', (e) => {
+      const t = e.target;
+      if (t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range')) return;
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (!text.trim().startsWith('{')) return;
+      e.preventDefault();
+      this.load(text, 'pasted scene');
+    });
+
+    // A .json file (or JSON text) dropped onto the canvas.
+    const canvas = app.canvas;
+    let depth = 0;
+    const over = (on) => canvas.classList.toggle('drop-target', on);
+    canvas.addEventListener('dragenter', (e) => { e.preventDefault(); depth++; over(true); });
+    canvas.addEventListener('dragover', (e) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; });
+    canvas.addEventListener('dragleave', () => { depth = Math.max(depth - 1, 0); if (!depth) over(false); });
+    canvas.addEventListener('drop', (e) => {
+      e.preventDefault();
+      depth = 0;
+      over(false);
+      const f = e.dataTransfer?.files?.[0];
+      if (f) this.importFile(f);
+      else {
+        const text = e.dataTransfer?.getData('text/plain') ?? '';
+        if (text.trim()) this.load(text, 'dropped text');
+      }
+    });
+  }
+
+  /** Downloads the current scene as `<name>.json`. */
+  exportScene() {
+    const text = this.app.guard('export', () => this.app.exportText());
+    if (text == null) return null;
+    const name = sceneName(text).replace(/[^\w.-]+/g, '_');
+    const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${name}.json`;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    this.app.ui.status(`exported ${name}.json`, 'info', 2000);
+    return text;
+  }
+
+  async importFile(file) {
+    let text;
+    try {
+      text = await file.text();
+    } catch (e) {
+      this.app.ui.status(`import ${file.name}: ${e.message}`, 'error');
+      return false;
+    }
+    return this.load(text, file.name);
+  }
+
+  openPaste() {
+    const el = this.el;
+    el.error.textContent = '';
+    if (typeof el.dialog.showModal === 'function') el.dialog.showModal();
+    else el.dialog.setAttribute('open', '');
+    el.text.focus();
+    el.text.select();
+  }
+
+  /**
+   * Loads scene text; on error shows the sim's message (with the JSON path) in the status
+   * line (and `errorEl`), keeping the current world. Returns whether it loaded.
+   */
+  load(text, label, errorEl = null) {
+    try {
+      this.app.loadSceneText(text, { label });
+    } catch (e) {
+      const msg = `${label}: ${(e && e.message) || e}`;
+      this.app.ui.status(`${msg} — the current scene is kept`, 'error');
+      if (errorEl) errorEl.textContent = msg;
+      return false;
+    }
+    this.app.ui.status(`loaded ${label}`, 'info', 2000);
+    return true;
+  }
+}
