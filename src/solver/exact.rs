@@ -176,6 +176,7 @@ fn solve_tree(
     //    link; parents come first). An inactive link (a slack rope, a degenerate one) gets
     //    n = 0, which decouples it below.
     let mut unconverged = false;
+    let (mut max_res, mut extent) = (0.0f32, 0.0f32);
     for j in slots.clone() {
         let l = &f.links[j];
         let d = pos[l.b as usize] - pos[l.a as usize];
@@ -186,11 +187,9 @@ fn solve_tree(
             Vec3::ZERO
         } else {
             let res = c + l.alpha * lambda[j];
-            // Converged within TOLERANCE, or within a few f32 spacings of the coordinates
-            // (2·ε·|x|: 2.4e-4 m at 1 km from the origin, where positions are spaced
-            // 6e-5 m apart and no update can place a particle more finely).
-            let floor = 2.0 * f32::EPSILON * pos[l.a as usize].abs().max_element();
-            unconverged |= res.abs() > (TOLERANCE * l.rest).max(floor);
+            unconverged |= res.abs() > TOLERANCE * l.rest;
+            max_res = max_res.max(res.abs());
+            extent += l.rest;
             b[j] = -res;
             d * (1.0 / len)
         };
@@ -198,7 +197,13 @@ fn solve_tree(
         let up = f.up[j];
         cos[j] = if up != NONE { n.dot(nn[up as usize]) } else { 0.0 };
     }
-    if !unconverged {
+    // Converged within TOLERANCE, or within a few f32 spacings of the coordinates (2·ε·|x|,
+    // |x| bounded by the first link's parent and the tree's length: 2.4e-4 m at 1 km
+    // from the origin, where positions are spaced 6e-5 m apart and no update can place a
+    // particle more finely).
+    let root = f.links[slots.start].a as usize;
+    let floor = 2.0 * f32::EPSILON * (pos[root].abs().max_element() + extent);
+    if !unconverged || max_res <= floor {
         return false;
     }
 
