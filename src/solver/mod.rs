@@ -219,17 +219,21 @@ pub fn end_step(world: &mut World, h: f32) {
         return;
     }
     let inv_h2 = 1.0 / (h * h);
-    for (&k, &lam) in slot_link.iter().zip(lambda.iter()) {
-        let k = k as usize;
-        let mut f = -lam * inv_h2;
-        if settings.solver == SolverKind::Jacobi {
-            // Jacobi applies each correction averaged over the particle's constraints.
+    if settings.solver == SolverKind::Jacobi {
+        // Jacobi applies each correction averaged over the particle's constraints.
+        for (&k, &lam) in slot_link.iter().zip(lambda.iter()) {
+            let k = k as usize;
             let [a, b] = links.ends[k];
             let deg = topo.degree(a as usize).max(topo.degree(b as usize)).max(1);
-            f *= settings.omega / deg as f32;
+            if k < force.len() {
+                force[k] = -lam * inv_h2 * settings.omega / deg as f32;
+            }
         }
-        if k < force.len() {
-            force[k] = f;
+    } else {
+        for (&k, &lam) in slot_link.iter().zip(lambda.iter()) {
+            if let Some(f) = force.get_mut(k as usize) {
+                *f = -lam * inv_h2;
+            }
         }
     }
 }
