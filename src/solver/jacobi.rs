@@ -30,7 +30,7 @@ pub fn substep(world: &mut World, h: f32) {
     c.integrate();
     c.start_multipliers();
     let n = c.p.len();
-    for _ in 0..iterations {
+    for it in 0..iterations {
         {
             let sc = &mut *c.sc;
             let mut acc = Accumulate { delta: &mut sc.delta[..n], count: &mut sc.count[..n] };
@@ -52,7 +52,7 @@ pub fn substep(world: &mut World, h: f32) {
                 count[i] = 0.0;
             }
         }
-        c.local(true);
+        c.local(it + 1 == iterations);
     }
     c.velocities();
 }

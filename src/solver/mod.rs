@@ -315,8 +315,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// Particle-local constraints, applied at once: tethers (when `tethers`), pins, the
-    /// mouse and contacts.
+    /// Particle-local constraints, applied at once: tethers (when `tethers`: the solvers
+    /// pass it on the last iteration of a substep, so the bound holds at its end for one
+    /// pass over the particles), pins, the mouse and contacts.
     pub fn local(&mut self, tethers: bool) {
         if tethers && self.s.tethers {
             tether::project_all(&mut self.p.pos, &self.sc.topo.tethers);

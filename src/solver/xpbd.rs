@@ -30,10 +30,10 @@ pub fn substep(world: &mut World, h: f32) {
     let mut c = Ctx::new(world, h);
     c.integrate();
     c.start_multipliers();
-    for _ in 0..iterations {
+    for it in 0..iterations {
         distance::sweep(&mut c.p.pos, &c.sc.packed, &mut c.sc.lambda, &mut Direct);
         c.bending(&mut Direct);
-        c.local(true);
+        c.local(it + 1 == iterations);
     }
     c.velocities();
 }
