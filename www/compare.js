@@ -83,7 +83,7 @@ export function fmtStretch(s) {
   if (p === 0) return '0 %';
   if (p >= 10) return `${p.toFixed(1)} %`;
   if (p >= 0.01) return `${p.toFixed(2)} %`;
-  return `${p.toExponential(1).replace('e', 'e')} %`;
+  return `${p.toExponential(1)} %`;
 }
 
 const fmtEnergy = (e) => (Number.isFinite(e) ? `${Math.abs(e) >= 1000 ? e.toFixed(0) : e.toFixed(1)} J` : String(e));

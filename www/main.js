@@ -226,23 +226,26 @@ class App {
    * Every sim starts from the loaded scene file.
    */
   setCompare(specs, layout = this.compareLayout) {
+    // The new comparison loads first: if that throws, the current view stays as it is.
+    let next = null;
+    if (specs) {
+      next = new Compare(this, specs, layout);
+      try {
+        next.load(this.scene.text);
+      } catch (e) {
+        next.destroy();
+        throw e;
+      }
+    }
     if (this.compare) {
       this.ui.releaseAll();
       this.compare.destroy();
-      this.compare = null;
     }
-    if (specs) {
-      const c = new Compare(this, specs, layout);
-      try {
-        c.load(this.scene.text);
-      } catch (e) {
-        c.destroy();
-        throw e;
-      }
-      this.compare = c;
-      this.compareLayout = c.layoutMode;
+    this.compare = next;
+    if (next) {
+      this.compareLayout = next.layoutMode;
       this.ui.setMode('drag');
-      c.frame();
+      next.frame();
     }
     document.body.classList.toggle('comparing', !!this.compare);
     this.acc = 0;
