@@ -151,6 +151,7 @@ pub fn begin_step(world: &mut World, h: f32) {
     let n = particles.len();
     let iterations = settings.iterations;
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn pack(links: &Links, w: &[f32], k: u32, a: u32, b: u32, xpbd: bool, inv_h2: f32, iterations: u32) -> Packed {
         let k = k as usize;
         let (alpha, stiff) =

@@ -17,6 +17,9 @@
 //!   anchor and the path's rest length.
 //! - **Pins**: the particles with a pin.
 
+// Rebuilds walk several parallel per-particle and per-link arrays by index.
+#![allow(clippy::needless_range_loop)]
+
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
