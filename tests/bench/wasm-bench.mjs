@@ -16,10 +16,11 @@
 //   COOP/COEP headers (the page then has 5 µs resolution). The script checks it.
 // - Tiering. V8 first runs wasm as baseline (Liftoff) code and tiers hot functions up to
 //   TurboFan in the background; BENCHMARKS.md asks a browser harness to warm up longer. Here:
-//   WARMUP_W1 untimed W1 runs per solver up front, then one more untimed run of every
-//   (workload, solver) pair right before its timed runs.
+//   WARMUP_W1 untimed W1 runs per solver up front, then untimed runs of every (workload,
+//   solver) pair right before its timed runs (3 for W1 and W3, which take ~10 ms each; 1 for
+//   W2, which takes ~0.5–3 s).
 //
-// Options (environment): RUNS (5), WARMUP_W1 (3), WORKLOADS ("W1,W2,W3"), SOLVERS (all of
+// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3"), SOLVERS (all of
 // Sim.solvers()), CHROMIUM (/usr/bin/chromium). Progress goes to stderr, result lines to stdout.
 
 import { chromium } from 'playwright-core';
@@ -33,7 +34,7 @@ const ARGS = [
   '--no-first-run', '--disable-quic',
 ];
 const RUNS = Number(process.env.RUNS ?? 5);
-const WARMUP_W1 = Number(process.env.WARMUP_W1 ?? 3);
+const WARMUP_W1 = Number(process.env.WARMUP_W1 ?? 10);
 const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3').split(',').map((s) => s.trim()).filter(Boolean);
 const ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -92,13 +93,14 @@ async function main() {
     for (const s of solvers) {
       const times = [];
       for (let i = 0; i < WARMUP_W1; i++) times.push(parseLine((await bench('W1', s)).line).us.toFixed(1));
-      log(`# warm-up ${s}: W1 us_per_step ${times.join(' → ')}`);
+      log(`# warm-up ${s}: W1 us_per_step ${times.join(' ')}`);
     }
 
     const results = [];
     for (const w of WORKLOADS) {
       for (const s of solvers) {
-        const warm = await bench(w, s);
+        let warm;
+        for (let i = 0; i < (w === 'W2' ? 1 : 3); i++) warm = await bench(w, s);
         const runs = [];
         for (let i = 0; i < RUNS; i++) runs.push(parseLine((await bench(w, s)).line));
         const sorted = [...runs].sort((a, b) => a.us - b.us);
