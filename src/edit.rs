@@ -51,6 +51,7 @@ impl World {
             last_target: p,
             since_move: 0.0,
             vel: Vec3::ZERO,
+            step_from: p,
         });
         self.particles.held[i] = true;
         self.particles.refresh_inv_mass(i);
@@ -125,6 +126,12 @@ impl World {
             }
         }
         self.particles.remove(i);
+        // Ropes through the point are cut there; the leash follows the shifted indices.
+        self.ropes.remove_particle(iu);
+        if let Some(l) = &mut self.leash {
+            l.remove_particle(iu);
+        }
+        self.sync_ropes();
         Ok(())
     }
 
@@ -148,6 +155,7 @@ impl World {
         match self.links.find(ia, ib) {
             Some(k) => {
                 self.links.remove(k);
+                self.sync_ropes();
                 Ok(true)
             }
             None => Ok(false),
@@ -199,6 +207,9 @@ impl World {
             let def = LinkDef { a: w[0], b: w[1], ..template };
             self.links.push(&def, template.rest.unwrap_or(1.0));
         }
+        // A rope along the link keeps running through the new points.
+        self.ropes.insert_between(a, b, &chain[1..chain.len() - 1]);
+        self.sync_ropes();
         Ok(first)
     }
 
@@ -212,7 +223,9 @@ impl World {
         let keep: Vec<bool> = (self.links.ends.iter())
             .map(|&[a, b]| !segments_cross(s0, s1, view.project(pos[a as usize]), view.project(pos[b as usize])))
             .collect();
-        Ok(self.links.retain_flags(&keep))
+        let n = self.links.retain_flags(&keep);
+        self.sync_ropes();
+        Ok(n)
     }
 }
 

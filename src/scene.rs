@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::collide::Obstacle;
 use crate::error::{Result, SimError};
+use crate::leash::{Dog, Leash, Wander, WanderSpec};
 use crate::links::{LinkDef, LinkKind};
 use crate::particles::ParticleDef;
 use crate::settings::Settings;
@@ -48,6 +49,111 @@ pub struct Scene {
     /// world points.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pins: Vec<PinSpec>,
+    /// The three-dog leash scene (built after `grids`): a hand, leashes, dogs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leash: Option<LeashSpec>,
+    /// Ropes over existing particles, as index lists in order (consecutive ones must be
+    /// linked). `ropes` entries register their ropes themselves; exported worlds use this.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rope_points: Vec<Vec<u32>>,
+    /// A leash over existing particles and `rope_points` (what an exported leash world holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leash_points: Option<LeashPoints>,
+}
+
+/// The leash scene builder: a hand (a locked particle, draggable) holding one leash per dog;
+/// leash k runs from the hand to dog k's collar. Leash links are rope links (they go slack).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeashSpec {
+    /// The hand (m; y is its height).
+    pub hand: Vec3,
+    /// Horizontal direction the handler faces (the braid's reference; the seam is behind).
+    #[serde(default = "front_z")]
+    pub front: Vec3,
+    /// Horizontal radius (m) of the hand region whose crossings the braid remembers.
+    #[serde(default = "default_hand_radius")]
+    pub hand_radius: f32,
+    pub dogs: Vec<DogSpec>,
+    /// Particles per leash, the hand and the dog included (≥ 3).
+    #[serde(default = "default_leash_points")]
+    pub points: u32,
+    /// Leash length (m).
+    #[serde(default = "default_leash_length")]
+    pub length: f32,
+    #[serde(default = "default_leash_mass")]
+    pub mass_per_meter: f32,
+    /// Leash radius (m): half its thickness, the rope–rope contact radius.
+    #[serde(default = "default_leash_radius")]
+    pub radius: f32,
+    /// Link compliance (m/N).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub compliance: f32,
+    #[serde(default)]
+    pub wander: WanderSpec,
+}
+
+/// One dog of a [`LeashSpec`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DogSpec {
+    /// The collar (m; y is the collar height, held by the dog's legs).
+    pub at: Vec3,
+    /// kg.
+    #[serde(default = "default_dog_mass")]
+    pub mass: f32,
+    /// Radius (m) of the dog's body (a vertical cylinder up to the collar the other leashes
+    /// go around; 0 = none).
+    #[serde(default = "default_body_radius")]
+    pub body_radius: f32,
+}
+
+/// A leash over existing particles (see [`Scene::leash_points`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeashPoints {
+    pub hand: u32,
+    pub dogs: Vec<DogPoint>,
+    #[serde(default = "front_z")]
+    pub front: Vec3,
+    #[serde(default = "default_hand_radius")]
+    pub hand_radius: f32,
+    #[serde(default)]
+    pub wander: WanderSpec,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DogPoint {
+    pub particle: u32,
+    pub height: f32,
+    #[serde(default)]
+    pub body_radius: f32,
+}
+
+fn front_z() -> Vec3 {
+    Vec3::Z
+}
+fn default_hand_radius() -> f32 {
+    0.05
+}
+fn default_leash_points() -> u32 {
+    20
+}
+fn default_leash_length() -> f32 {
+    1.8
+}
+fn default_leash_mass() -> f32 {
+    0.15
+}
+fn default_leash_radius() -> f32 {
+    0.01
+}
+fn default_dog_mass() -> f32 {
+    8.0
+}
+fn default_body_radius() -> f32 {
+    0.12
 }
 
 /// A particle pinned to a world point, optionally compliant (a zero-length spring).
@@ -137,6 +243,12 @@ pub struct RopeSpec {
     /// Tension (N) past which each link tears (PBD-family solvers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tear_force: Option<f32>,
+    /// Mass (kg) of the first point instead of its share of the rope (a weight at the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_mass: Option<f32>,
+    /// Mass (kg) of the last point instead of its share of the rope.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_mass: Option<f32>,
 }
 
 /// Which points of a grid start locked.
@@ -254,6 +366,9 @@ impl Scene {
         for (i, g) in self.grids.iter().enumerate() {
             build_grid(&mut w, g).map_err(at(format!("grids[{i}]")))?;
         }
+        if let Some(l) = &self.leash {
+            build_leash(&mut w, l).map_err(at("leash".to_string()))?;
+        }
         for (i, o) in self.obstacles.iter().enumerate() {
             let o = o.validated().map_err(|(field, reason)| scene_err(format!("obstacles[{i}].{field}"), reason))?;
             w.obstacles.push(o);
@@ -278,6 +393,14 @@ impl Scene {
             }
             w.pin(p.point as i64, target, p.compliance).map_err(at(format!("pins[{i}]")))?;
         }
+        for (i, r) in self.rope_points.iter().enumerate() {
+            check_rope_points(&w, r).map_err(|reason| scene_err(format!("rope_points[{i}]"), reason))?;
+            w.ropes.push(r);
+        }
+        if let Some(l) = &self.leash_points {
+            build_leash_points(&mut w, l).map_err(at("leash_points".to_string()))?;
+        }
+        w.sync_ropes();
         Ok(w)
     }
 
@@ -319,6 +442,19 @@ impl Scene {
                 .filter(|&i| p.is_pinned(i))
                 .map(|i| PinSpec { point: i as u32, target: Some(p.pin_target[i]), compliance: p.pin_compliance[i] })
                 .collect(),
+            leash: None,
+            rope_points: (0..world.ropes.len()).map(|k| world.ropes.points(k).to_vec()).collect(),
+            leash_points: world.leash.as_ref().filter(|l| l.hand != u32::MAX).map(|l| LeashPoints {
+                hand: l.hand,
+                dogs: l
+                    .dogs
+                    .iter()
+                    .map(|d| DogPoint { particle: d.particle, height: d.height, body_radius: d.body_radius })
+                    .collect(),
+                front: l.tracker.frame.front,
+                hand_radius: l.tracker.frame.hand_radius,
+                wander: world.wander.spec,
+            }),
         }
     }
 }
@@ -354,6 +490,15 @@ fn validate_settings(s: &Settings) -> Result<()> {
     nonneg("bending_compliance", s.bending_compliance, " rad/(N·m)")?;
     nonneg("wall_friction", s.wall_friction, "")?;
     nonneg("drag_compliance", s.drag_compliance, " m/N")?;
+    nonneg("rope_friction", s.rope_friction, "")?;
+    if let Some(k) = s.rope_dynamic_friction {
+        nonneg("rope_dynamic_friction", k, "")?;
+    }
+    if let Some(c) = s.tangle_cap {
+        if !(c.is_finite() && c >= 1.0) {
+            return Err(err("tangle_cap", format!("{c} is out of range (≥ 1)")));
+        }
+    }
     if !(s.omega > 0.0 && s.omega < 2.0) {
         return Err(err("omega", format!("{} is out of range (0 < omega < 2)", s.omega)));
     }
@@ -382,6 +527,13 @@ fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
     if !(r.slack.is_finite() && r.slack > 0.0) {
         return Err(scene_err("slack", "must be > 0"));
     }
+    for (name, m) in [("start_mass", r.start_mass), ("end_mass", r.end_mass)] {
+        if let Some(m) = m {
+            if !(m.is_finite() && m > 0.0) {
+                return Err(scene_err(name, format!("{m} is out of range (> 0 kg)")));
+            }
+        }
+    }
     let n = r.points as usize;
     let seg = length / (n - 1) as f32;
     let mass = r.mass_per_meter * length * r.slack / n as f32;
@@ -389,7 +541,12 @@ fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
     for i in 0..n {
         let t = i as f32 / (n - 1) as f32;
         let locked = (i == 0 && r.lock_start) || (i == n - 1 && r.lock_end);
-        let def = ParticleDef { pos: r.from.lerp(r.to, t), mass, radius: r.radius, locked, ..Default::default() };
+        let m = match i {
+            0 => r.start_mass.unwrap_or(mass),
+            _ if i == n - 1 => r.end_mass.unwrap_or(mass),
+            _ => mass,
+        };
+        let def = ParticleDef { pos: r.from.lerp(r.to, t), mass: m, radius: r.radius, locked, ..Default::default() };
         w.add_particle(&def).map_err(at(format!("points[{i}]")))?;
     }
     for i in 0..n - 1 {
@@ -408,6 +565,176 @@ fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
             w.links.tear_force[k] = f;
         }
     }
+    let points: Vec<u32> = (first as u32..(first + n) as u32).collect();
+    w.ropes.push(&points);
+    Ok(())
+}
+
+fn check_rope_points(w: &World, r: &[u32]) -> std::result::Result<(), String> {
+    if r.len() < 2 {
+        return Err("a rope needs at least 2 points".into());
+    }
+    let n = w.particles.len();
+    for (k, &p) in r.iter().enumerate() {
+        if p as usize >= n {
+            return Err(format!("point {p} (entry {k}) does not exist (there are {n})"));
+        }
+        if k > 0 && w.links.find(r[k - 1], p).is_none() {
+            return Err(format!("points {} and {p} (entries {} and {k}) are not linked", r[k - 1], k - 1));
+        }
+    }
+    Ok(())
+}
+
+fn check_horizontal(front: Vec3) -> Result<Vec3> {
+    let f = Vec3::new(front.x, 0.0, front.z);
+    if !f.is_finite() || f.length() < 1e-6 {
+        return Err(scene_err("front", "must be a finite direction with a horizontal part"));
+    }
+    Ok(f.normalize())
+}
+
+fn check_wander(wd: &WanderSpec) -> Result<()> {
+    if !(wd.accel.is_finite() && wd.accel >= 0.0) {
+        return Err(scene_err("wander.accel", format!("{} is out of range (≥ 0 m/s²)", wd.accel)));
+    }
+    if !(wd.damping.is_finite() && wd.damping >= 0.0) {
+        return Err(scene_err("wander.damping", format!("{} is out of range (≥ 0 1/s)", wd.damping)));
+    }
+    Ok(())
+}
+
+fn check_hand_radius(r: f32) -> Result<()> {
+    if !(r.is_finite() && (0.0..=1.0).contains(&r)) {
+        return Err(scene_err("hand_radius", format!("{r} is out of range (0..=1 m)")));
+    }
+    Ok(())
+}
+
+fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
+    use crate::tangle::braid::MAX_STRANDS;
+    use crate::tangle::crossings::BraidFrame;
+    if !l.hand.is_finite() {
+        return Err(scene_err("hand", "must be finite"));
+    }
+    let front = check_horizontal(l.front)?;
+    check_hand_radius(l.hand_radius)?;
+    if l.dogs.is_empty() || l.dogs.len() > MAX_STRANDS {
+        return Err(scene_err("dogs", format!("1..={MAX_STRANDS} dogs (got {})", l.dogs.len())));
+    }
+    if !(3..=1000).contains(&l.points) {
+        return Err(scene_err("points", format!("{} is out of range (3..=1000)", l.points)));
+    }
+    if !(l.length.is_finite() && l.length > 0.0) {
+        return Err(scene_err("length", "must be > 0 m"));
+    }
+    if !(l.mass_per_meter.is_finite() && l.mass_per_meter > 0.0) {
+        return Err(scene_err("mass_per_meter", "must be > 0"));
+    }
+    if !(l.radius.is_finite() && l.radius >= 0.0) {
+        return Err(scene_err("radius", "must be ≥ 0 m"));
+    }
+    if !(l.compliance.is_finite() && l.compliance >= 0.0) {
+        return Err(scene_err("compliance", "must be ≥ 0 m/N"));
+    }
+    check_wander(&l.wander)?;
+    for (k, d) in l.dogs.iter().enumerate() {
+        let e = |f: &str, r: String| scene_err(format!("dogs[{k}].{f}"), r);
+        if !d.at.is_finite() {
+            return Err(e("at", "must be finite".into()));
+        }
+        if d.at.distance(l.hand) >= l.length {
+            return Err(e(
+                "at",
+                format!("{:.3} m from the hand: beyond the leash ({} m)", d.at.distance(l.hand), l.length),
+            ));
+        }
+        if d.at.distance(l.hand) < 1e-3 {
+            return Err(e("at", "at the hand".into()));
+        }
+        if !(d.mass.is_finite() && d.mass > 0.0) {
+            return Err(e("mass", format!("{} is out of range (> 0 kg)", d.mass)));
+        }
+        if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
+            return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
+        }
+    }
+    let n = l.points as usize;
+    let rest = l.length / (n - 1) as f32;
+    let m = l.mass_per_meter * l.length / (n - 1) as f32;
+    let hand =
+        w.add_particle(&ParticleDef { pos: l.hand, mass: m, radius: l.radius, locked: true, ..Default::default() })?
+            as u32;
+    let mut dogs = Vec::new();
+    for d in &l.dogs {
+        let mut chain = vec![hand];
+        for i in 1..n {
+            let t = i as f32 / (n - 1) as f32;
+            let last = i == n - 1;
+            let def = ParticleDef {
+                pos: l.hand.lerp(d.at, t),
+                mass: if last { d.mass } else { m },
+                radius: l.radius,
+                ..Default::default()
+            };
+            chain.push(w.add_particle(&def)? as u32);
+        }
+        for p in chain.windows(2) {
+            let def = LinkDef {
+                a: p[0],
+                b: p[1],
+                rest: Some(rest),
+                compliance: l.compliance,
+                kind: LinkKind::Rope,
+                ..Default::default()
+            };
+            w.add_link(&def)?;
+        }
+        let rope = w.ropes.push(&chain) as u32;
+        dogs.push(Dog { particle: *chain.last().expect("n ≥ 3"), rope, height: d.at.y, body_radius: d.body_radius });
+    }
+    let frame = BraidFrame { hub: l.hand, front, hand_radius: l.hand_radius };
+    w.leash = Some(Leash::new(hand, dogs, frame));
+    w.wander = Wander::new(l.wander);
+    Ok(())
+}
+
+fn build_leash_points(w: &mut World, l: &LeashPoints) -> Result<()> {
+    use crate::tangle::braid::MAX_STRANDS;
+    use crate::tangle::crossings::BraidFrame;
+    let n = w.particles.len();
+    if l.hand as usize >= n {
+        return Err(scene_err("hand", format!("point {} does not exist (there are {n})", l.hand)));
+    }
+    let front = check_horizontal(l.front)?;
+    check_hand_radius(l.hand_radius)?;
+    check_wander(&l.wander)?;
+    if l.dogs.is_empty() || l.dogs.len() > MAX_STRANDS {
+        return Err(scene_err("dogs", format!("1..={MAX_STRANDS} dogs (got {})", l.dogs.len())));
+    }
+    let mut dogs = Vec::new();
+    for (k, d) in l.dogs.iter().enumerate() {
+        let e = |f: &str, r: String| scene_err(format!("dogs[{k}].{f}"), r);
+        if d.particle as usize >= n {
+            return Err(e("particle", format!("point {} does not exist (there are {n})", d.particle)));
+        }
+        if !d.height.is_finite() {
+            return Err(e("height", "must be finite".into()));
+        }
+        if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
+            return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
+        }
+        dogs.push(Dog { particle: d.particle, rope: u32::MAX, height: d.height, body_radius: d.body_radius });
+    }
+    let hub = w.particles.pos[l.hand as usize];
+    let mut leash = Leash::new(l.hand, dogs, BraidFrame { hub, front, hand_radius: l.hand_radius });
+    w.ropes.sync(&w.particles, &w.links);
+    leash.revalidate(&w.ropes);
+    if !leash.valid {
+        return Err(scene_err("dogs", "every dog needs a rope (in rope_points) from the hand to it"));
+    }
+    w.leash = Some(leash);
+    w.wander = Wander::new(l.wander);
     Ok(())
 }
 

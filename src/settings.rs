@@ -95,6 +95,27 @@ pub struct Settings {
     /// follows the pointer exactly (kinematic, as in the seed); > 0 = a soft pin pulls it
     /// toward the pointer, so dragging feels the rope's weight.
     pub drag_compliance: f32,
+    /// PBD-family solvers: rope–rope contacts between the world's ropes (capsules of the
+    /// particles' radii, Coulomb friction, swept crossing test so they never tunnel).
+    pub rope_collisions: bool,
+    /// Rope–rope static friction coefficient μs (also the μ of the tangles' capstan lock
+    /// test).
+    pub rope_friction: f32,
+    /// Rope–rope dynamic friction coefficient μk; omitted = `rope_friction`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rope_dynamic_friction: Option<f32>,
+    /// Optional cap on the tangles' holding ratio e^{μΘ} (the 000 seed's gameplay clamp of 3);
+    /// omitted = the physics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tangle_cap: Option<f32>,
+}
+
+impl Settings {
+    /// Rope–rope dynamic friction μk.
+    #[inline]
+    pub fn rope_mu_k(&self) -> f32 {
+        self.rope_dynamic_friction.unwrap_or(self.rope_friction)
+    }
 }
 
 impl Default for Settings {
@@ -117,6 +138,10 @@ impl Default for Settings {
             bending_compliance: 1e-2,
             wall_friction: 0.3,
             drag_compliance: 0.0,
+            rope_collisions: false,
+            rope_friction: 0.5,
+            rope_dynamic_friction: None,
+            tangle_cap: None,
         }
     }
 }

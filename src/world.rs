@@ -4,10 +4,14 @@ use glam::Vec3;
 
 use crate::collide::Obstacle;
 use crate::error::{self, Result, SimError};
+use crate::leash::{self, Leash, Wander};
 use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
+use crate::ropes::Ropes;
 use crate::settings::Settings;
 use crate::solver::{self, Scratch};
+use crate::tangle::lifecycle::{TangleEvent, TangleState};
+use crate::tangle::stage::TangleStage;
 
 /// A pointer (mouse button, finger, pen) holding a particle. The particle follows `target`
 /// exactly; `vel` is a smoothed estimate of the pointer's velocity, measured in simulated
@@ -20,6 +24,10 @@ pub struct Hold {
     pub(crate) last_target: Vec3,
     pub(crate) since_move: f32,
     pub vel: Vec3,
+    /// Where the held particle was when this step began: a kinematic hold moves it from here
+    /// to `target` linearly over the step's substeps, so the rope–rope contacts' swept test
+    /// sees the whole motion (a drag never teleports a rope through another).
+    pub(crate) step_from: Vec3,
 }
 
 /// Something that happened during a step, queued for the page to read.
@@ -27,6 +35,17 @@ pub struct Hold {
 pub enum Event {
     /// Link `link` (joining `a` and `b`) stretched past its tear threshold and was removed.
     LinkTorn { a: u32, b: u32, stretch: f32 },
+    /// A tangle formed where rope `over` lies on rope `under` (fires once per tangle).
+    TangleFormed { id: u32, over: u32, under: u32, point: Vec3 },
+    /// A tangle started or stopped holding by friction (`Locked` / `Tight`).
+    TangleStateChanged { id: u32, state: TangleState },
+    /// A tangle came undone (fires once per tangle).
+    TangleBroken { id: u32, over: u32, under: u32 },
+    /// Leash scene: two dogs traded places; generator `gen` (signed index: +i = σᵢ, -i = σᵢ⁻¹)
+    /// was appended to the braid; `dogs` were at positions i and i+1 before.
+    DogsSwapped { gen: i8, dogs: [u32; 2] },
+    /// Leash scene: the braid changed in a way dog swaps do not explain (re-derived).
+    BraidResync,
 }
 
 /// At most this many events wait in the queue; older ones are dropped first.
@@ -40,6 +59,14 @@ pub struct World {
     pub holds: Vec<Hold>,
     /// Static obstacles (PBD-family solvers collide with them).
     pub obstacles: Vec<Obstacle>,
+    /// Which particles form each rope (rope–rope contacts, tangles, braids).
+    pub ropes: Ropes,
+    /// The leash scene (hand, dogs, braid), if this world is one.
+    pub leash: Option<Leash>,
+    /// The dogs' random walk and the world's PRNG.
+    pub wander: Wander,
+    /// Tangles between ropes (lifecycle and events).
+    pub tangles: TangleStage,
     pub events: Vec<Event>,
     /// Simulated time (s).
     pub time: f64,
@@ -52,7 +79,19 @@ pub struct World {
 
 impl World {
     pub fn new(settings: Settings) -> Self {
-        Self { settings, last_h: 1.0 / 60.0, ..Default::default() }
+        Self { settings, last_h: 1.0 / 60.0, ropes: Ropes::new(), ..Default::default() }
+    }
+
+    /// Brings the rope metadata up to date with the links (cuts ropes whose links are gone)
+    /// and re-checks the leash. Called by `step` and by edits; cheap when nothing changed.
+    pub fn sync_ropes(&mut self) {
+        if self.ropes.is_empty() && self.leash.is_none() {
+            return;
+        }
+        self.ropes.sync(&self.particles, &self.links);
+        if let Some(l) = &mut self.leash {
+            l.revalidate(&self.ropes);
+        }
     }
 
     /// Adds a particle after validating it.
@@ -115,23 +154,76 @@ impl World {
     }
 
     /// Advances the world by exactly `dt` seconds.
+    ///
+    /// Stages: ropes (metadata in sync with the links) → wander (dogs' random walk) → hold
+    /// masses → per substep: holds, then the solver's substep (integrate, rope–rope broad
+    /// phase, iterations of links, bending, tethers, pins, mouse, dog support, obstacle and
+    /// rope–rope contacts, velocities) → link tensions → tearing → tangles → braid.
     pub fn step(&mut self, dt: f32) -> Result<()> {
         error::time_step(dt)?;
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
+        self.sync_ropes();
+        self.stage_wander(dt);
         self.stage_hold_masses();
         solver::begin_step(self, h);
         for s in 0..substeps {
-            self.stage_holds(h);
+            self.stage_holds(h, s, substeps);
             self.scratch.last_substep = s + 1 == substeps;
             solver::substep(self, h);
         }
         solver::end_step(self, h);
+        let links_version = self.links.version;
         self.stage_tearing();
+        if self.links.version == links_version {
+            // (After a tear the contact pairs name stale links: skip one step.)
+            self.stage_tangles(h);
+        }
+        self.stage_braid();
         self.last_h = h;
         self.time += dt as f64;
         self.steps += 1;
         Ok(())
+    }
+
+    /// Stage: dogs wander (random acceleration, damping), see [`crate::leash`].
+    fn stage_wander(&mut self, dt: f32) {
+        if let Some(l) = &self.leash {
+            leash::wander(&l.dogs, &mut self.wander, &mut self.particles.vel, &self.particles.inv_mass, dt);
+        }
+    }
+
+    /// Stage: tangles from this step's rope–rope contacts (see [`crate::tangle::stage`]).
+    fn stage_tangles(&mut self, h: f32) {
+        if !self.settings.rope_collisions || self.settings.solver == solver::SolverKind::Classic {
+            return;
+        }
+        let World { tangles, ropes, particles, links, scratch, settings, events, .. } = self;
+        let ev = tangles.update(ropes, particles, links, scratch, settings, h);
+        for e in ev {
+            let e = match *e {
+                TangleEvent::Formed { id, over, under, point } => Event::TangleFormed { id, over, under, point },
+                TangleEvent::StateChanged { id, state } => Event::TangleStateChanged { id, state },
+                TangleEvent::Broken { id, over, under } => Event::TangleBroken { id, over, under },
+            };
+            push_event(events, e);
+        }
+    }
+
+    /// Stage: the leash braid, re-read from the positions.
+    fn stage_braid(&mut self) {
+        let World { leash, particles, ropes, events, .. } = self;
+        if let Some(l) = leash {
+            for e in l.update_braid(&particles.pos, ropes) {
+                let e = match *e {
+                    crate::tangle::crossings::BraidEvent::DogsSwapped { gen, dogs } => {
+                        Event::DogsSwapped { gen: gen.signed(), dogs }
+                    }
+                    crate::tangle::crossings::BraidEvent::Resync => Event::BraidResync,
+                };
+                push_event(events, e);
+            }
+        }
     }
 
     /// Stage: held particles are kinematic (inverse mass 0), or — with a soft mouse
@@ -151,10 +243,16 @@ impl World {
     }
 
     /// Stage: held particles follow their pointers; pointer velocity is estimated in
-    /// simulated time so that a release keeps the fling.
-    fn stage_holds(&mut self, h: f32) {
+    /// simulated time so that a release keeps the fling. A kinematic hold moves its particle
+    /// from where it was at the start of the step to the target in equal parts over the
+    /// `substeps` substeps (this is substep `s`), so every substep's motion is short and
+    /// linear (what the rope–rope swept test assumes).
+    fn stage_holds(&mut self, h: f32, s: u32, substeps: u32) {
         let soft = solver::soft_holds(&self.settings);
         for hold in &mut self.holds {
+            if s == 0 {
+                hold.step_from = hold.last_target;
+            }
             hold.since_move += h;
             if hold.target != hold.last_target {
                 let sample = (hold.target - hold.last_target) / hold.since_move;
@@ -169,9 +267,18 @@ impl World {
             if soft || i >= self.particles.len() {
                 continue; // the solver's mouse constraint pulls it
             }
-            self.particles.pos[i] = hold.target;
-            self.particles.prev[i] = hold.target - hold.vel * h;
-            self.particles.vel[i] = hold.vel;
+            let (f0, f1) = (s as f32 / substeps as f32, (s + 1) as f32 / substeps as f32);
+            let (from, to) = (hold.step_from, hold.target);
+            if from == to {
+                self.particles.pos[i] = to;
+                self.particles.prev[i] = to - hold.vel * h;
+                self.particles.vel[i] = hold.vel;
+            } else {
+                let (p0, p1) = (from.lerp(to, f0), if s + 1 == substeps { to } else { from.lerp(to, f1) });
+                self.particles.pos[i] = p1;
+                self.particles.prev[i] = p0;
+                self.particles.vel[i] = (p1 - p0) / h;
+            }
         }
     }
 
@@ -210,10 +317,12 @@ impl World {
     }
 
     pub fn push_event(&mut self, e: Event) {
-        if self.events.len() >= EVENT_QUEUE_CAP {
-            self.events.remove(0);
-        }
-        self.events.push(e);
+        push_event(&mut self.events, e);
+    }
+
+    /// Takes every queued event, oldest first.
+    pub fn drain_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.events)
     }
 
     /// Largest relative stretch `|d - L| / L` over all distance links (rope links count only
@@ -239,6 +348,12 @@ impl World {
     /// first step).
     pub fn link_force(&self, k: usize) -> f32 {
         self.scratch.force.get(k).copied().unwrap_or(0.0)
+    }
+
+    /// The rope–rope contacts of the last substep: candidate segment pairs (indices into
+    /// `ropes.segs()`) and their accumulated multipliers.
+    pub fn rope_contacts(&self) -> &solver::RopeContacts {
+        &self.scratch.rope
     }
 
     /// Tensions of all links (N), as [`World::link_force`]; empty before the first step.
@@ -291,6 +406,14 @@ impl World {
     pub fn energy(&self) -> f64 {
         self.particles.energy(self.settings.gravity)
     }
+}
+
+/// Queues an event, dropping the oldest when the queue is full (no allocation once grown).
+fn push_event(events: &mut Vec<Event>, e: Event) {
+    if events.len() >= EVENT_QUEUE_CAP {
+        events.remove(0);
+    }
+    events.push(e);
 }
 
 #[inline]

@@ -425,6 +425,19 @@ pub fn segment_contact_deltas(
 ) -> Option<(ContactReport, [Vec3; 4])> {
     let c = closest_points(x[0], x[1], x[2], x[3]);
     let r = p.radius_sum;
+    let tol = 0.5 * r.max(1e-6);
+    // Early out (exact): every point of a segment moves at most as far as its farther end
+    // over the substep, so the axis distance changes at most by m_a + m_b. If they are now
+    // farther apart than that plus the crossing tolerance, they never met: no crossing, and
+    // no overlap either.
+    if c.dist_sq >= r * r {
+        let m = |k: usize| (x[k] - x_prev[k]).length_squared();
+        let (ma, mb) = (m(0).max(m(1)).sqrt(), m(2).max(m(3)).sqrt());
+        let reach = tol + ma + mb;
+        if !p.ccd || c.dist_sq > reach * reach {
+            return None;
+        }
+    }
     let crossing = if p.ccd {
         swept_crossing([x_prev[0], x_prev[1]], [x_prev[2], x_prev[3]], [x[0], x[1]], [x[2], x[3]], 0.5 * r.max(1e-6))
     } else {

@@ -13,7 +13,9 @@
 //! Averaging keeps a particle pulled by several constraints from overshooting (plain
 //! Jacobi summation diverges on stiff chains); ω > 1 wins back some of the speed that
 //! averaging costs. Tethers, pins, the mouse and contacts touch one particle each and
-//! are applied directly after the averaged step. Converges to the same constraint
+//! are applied directly after the averaged step; rope–rope contacts are computed from the
+//! same positions as the links (`collide::segments::segment_contact_deltas`) and averaged
+//! with them. Converges to the same constraint
 //! manifold as Gauss–Seidel, more slowly (tested: same static equilibrium).
 
 use glam::Vec3;
@@ -35,6 +37,11 @@ pub fn substep(world: &mut World, h: f32) {
             let sc = &mut *c.sc;
             let mut acc = Accumulate { delta: &mut sc.delta[..n], count: &mut sc.count[..n] };
             distance::sweep(&mut c.p.pos, &sc.packed, &mut sc.lambda, &mut acc);
+            // Rope–rope contacts from the same positions, averaged with the links.
+            if sc.rope.active {
+                let rope = &mut sc.rope;
+                super::project_rope_contacts(&mut c.p.pos, &c.p.prev, &c.p.inv_mass, c.ropes, rope, c.s, c.h, &mut acc);
+            }
         }
         if c.s.bending {
             let (delta, count) = (std::mem::take(&mut c.sc.delta), std::mem::take(&mut c.sc.count));

@@ -37,10 +37,15 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
+use crate::collide::segments::{
+    segment_contact_deltas, BroadPhaseParams, ContactParams, ContactState, SegmentBroadPhase,
+};
 use crate::constraints::distance::{pbd_stiffness, Packed};
-use crate::constraints::{bending, pin, tether, Apply};
+use crate::constraints::{bending, pin, tether, Apply, Direct};
+use crate::leash::Dog;
 use crate::links::{LinkKind, Links};
 use crate::particles::Particles;
+use crate::ropes::Ropes;
 use crate::settings::Settings;
 use crate::world::{Hold, World};
 use topology::Topology;
@@ -116,6 +121,41 @@ pub struct Scratch {
     /// The previous substep left its velocity stage to be fused with this substep's
     /// integration (one pass over the particles instead of two).
     velocity_pending: bool,
+    /// Rope–rope contacts of the current substep.
+    pub(crate) rope: RopeContacts,
+}
+
+/// Rope–rope contact state of one substep: the broad phase's candidate pairs (segment
+/// indices into `Ropes::segs`) and each pair's accumulated multipliers. After a step they
+/// describe its last substep (the tangle stage reads them).
+#[derive(Clone, Debug, Default)]
+pub struct RopeContacts {
+    pub(crate) broad: SegmentBroadPhase,
+    pub(crate) states: Vec<ContactState>,
+    /// Pairs are valid for this substep.
+    pub(crate) active: bool,
+    /// The broad phase's box margin this substep (m).
+    pub(crate) expand: f32,
+}
+
+impl RopeContacts {
+    /// Candidate pairs of the last substep (empty when rope contacts are off).
+    pub fn pairs(&self) -> &[[u32; 2]] {
+        if self.active {
+            self.broad.pairs()
+        } else {
+            &[]
+        }
+    }
+
+    /// Accumulated multipliers per pair over the last substep (λ_n / h² is the normal force).
+    pub fn states(&self) -> &[ContactState] {
+        if self.active {
+            &self.states
+        } else {
+            &[]
+        }
+    }
 }
 
 impl Scratch {
@@ -253,12 +293,121 @@ pub(crate) struct Ctx<'a> {
     pub obstacles: &'a [Obstacle],
     pub sc: &'a mut Scratch,
     pub h: f32,
+    /// The world's ropes (segments for rope–rope contacts).
+    pub ropes: &'a Ropes,
+    /// Dogs of the leash scene (held at collar height, bodies the other leashes go around).
+    pub dogs: &'a [Dog],
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(world: &'a mut World, h: f32) -> Ctx<'a> {
-        let World { particles, settings, holds, obstacles, scratch, .. } = world;
-        Ctx { p: particles, s: settings, holds, obstacles, sc: scratch, h }
+        let World { particles, settings, holds, obstacles, scratch, ropes, leash, .. } = world;
+        let dogs = leash.as_ref().map_or(&[][..], |l| &l.dogs[..]);
+        Ctx { p: particles, s: settings, holds, obstacles, sc: scratch, h, ropes, dogs }
+    }
+
+    /// Rope–rope contacts are on for this world and solver.
+    #[inline]
+    fn rope_contacts_on(&self) -> bool {
+        self.s.rope_collisions && self.s.solver != SolverKind::Classic && self.ropes.segs.len() >= 2
+    }
+
+    /// Once per substep, after the prediction: the rope–rope broad phase (sweep and prune on
+    /// boxes covering each segment at the start of the substep and predicted, grown by the
+    /// largest segment radius plus 1.5× the largest distance any particle moves this substep
+    /// — predicted, dragged, or pulled by a soft mouse — so the solver's corrections, which
+    /// drag neighbours along by about as much, stay inside the boxes), and fresh multipliers.
+    pub fn rope_broad_phase(&mut self) {
+        let rc = &mut self.sc.rope;
+        if !(self.s.rope_collisions && self.s.solver != SolverKind::Classic && self.ropes.segs.len() >= 2) {
+            rc.active = false;
+            return;
+        }
+        let p = &*self.p;
+        let n = p.len();
+        let (pos, prev) = (&p.pos[..n], &p.prev[..n]);
+        let mut m2 = 0.0f32;
+        for i in 0..n {
+            m2 = m2.max((pos[i] - prev[i]).length_squared());
+        }
+        for hold in self.holds {
+            if let Some(&x) = pos.get(hold.particle as usize) {
+                m2 = m2.max((hold.target - x).length_squared());
+            }
+        }
+        let expand = self.ropes.max_radius + 1.5 * m2.sqrt() + 1e-3;
+        let params = BroadPhaseParams { expand, swept: true, self_gap: None };
+        let pairs = rc.broad.update(pos, prev, &self.ropes.segs, &self.ropes.seg_rope, &params);
+        rc.states.clear();
+        rc.states.resize(pairs.len(), ContactState::default());
+        rc.active = true;
+        rc.expand = expand;
+    }
+
+    /// Every iteration, after the links: projects every candidate pair's capsule contact
+    /// (XPBD, rigid, swept crossing test, static/dynamic Coulomb friction clamped by the
+    /// accumulated normal multiplier; `collide::segments`), through `acc` (at once for
+    /// Gauss–Seidel, into the averaged sums for Jacobi).
+    pub fn rope_contacts<A: Apply>(&mut self, acc: &mut A) {
+        if !self.sc.rope.active {
+            return;
+        }
+        let Scratch { rope, .. } = &mut *self.sc;
+        project_rope_contacts(&mut self.p.pos, &self.p.prev, &self.p.inv_mass, self.ropes, rope, self.s, self.h, acc);
+    }
+
+    /// Dogs: the collar stays at its height (the legs hold it; a leash can neither lift nor
+    /// drop it), and the dog's body — a vertical cylinder from the ground to the collar —
+    /// pushes the other leashes' particles out horizontally (mass-weighted, frictionless),
+    /// so a leash can wrap around a dog.
+    pub fn dogs(&mut self) {
+        if self.dogs.is_empty() {
+            return;
+        }
+        let (pos, w, radius) = (&mut self.p.pos, &self.p.inv_mass, &self.p.radius);
+        for d in self.dogs {
+            let di = d.particle as usize;
+            if di >= pos.len() {
+                continue;
+            }
+            if w[di] > 0.0 {
+                pos[di].y = d.height;
+            }
+            if d.body_radius <= 0.0 {
+                continue;
+            }
+            for r in 0..self.ropes.len() {
+                if r as u32 == d.rope {
+                    continue;
+                }
+                for &i in self.ropes.points(r) {
+                    let i = i as usize;
+                    if i == di || w[i] == 0.0 && w[di] == 0.0 {
+                        continue;
+                    }
+                    let (x, c) = (pos[i], pos[di]);
+                    let rr = d.body_radius + radius[i];
+                    if x.y > d.height + radius[i] || x.y < -radius[i] {
+                        continue;
+                    }
+                    let off = glam::Vec2::new(x.x - c.x, x.z - c.z);
+                    let d2 = off.length_squared();
+                    if d2 >= rr * rr {
+                        continue;
+                    }
+                    let dist = d2.sqrt();
+                    let dir = if dist > 1e-6 { off / dist } else { glam::Vec2::X };
+                    let wsum = w[i] + w[di];
+                    if wsum <= 0.0 {
+                        continue;
+                    }
+                    let push = (rr - dist) / wsum;
+                    let dv = Vec3::new(dir.x, 0.0, dir.y) * push;
+                    pos[i] += dv * w[i];
+                    pos[di] -= dv * w[di];
+                }
+            }
+        }
     }
 
     /// Stage 1: v ← v·exp(-damping h) + h g; prev ← x; x ← x + h v. (Damping acts on the
@@ -284,16 +433,17 @@ impl<'a> Ctx<'a> {
                 prev[i] = pos[i];
                 pos[i] += (v * damp + gh) * h;
             }
-            return;
-        }
-        for i in 0..n {
-            if w[i] == 0.0 {
-                continue;
+        } else {
+            for i in 0..n {
+                if w[i] == 0.0 {
+                    continue;
+                }
+                let v = vel[i] * damp + gh;
+                prev[i] = pos[i];
+                pos[i] += v * h;
             }
-            let v = vel[i] * damp + gh;
-            prev[i] = pos[i];
-            pos[i] += v * h;
         }
+        self.rope_broad_phase();
     }
 
     /// Restarts every multiplier for a new substep (XPBD: λ = 0 at the start of each).
@@ -338,6 +488,7 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        self.dogs();
         if self.has_contacts() {
             let walls = self.s.walls.map(|walls| WallContacts {
                 walls,
@@ -353,6 +504,11 @@ impl<'a> Ctx<'a> {
                 walls.as_ref(),
                 &mut rec,
             );
+        }
+        // Rope–rope contacts last, so the no-crossing guarantee has the last word (the
+        // Jacobi solver averages them with its links instead).
+        if self.s.solver != SolverKind::Jacobi && self.rope_contacts_on() {
+            self.rope_contacts(&mut Direct);
         }
     }
 
@@ -382,6 +538,36 @@ impl<'a> Ctx<'a> {
             let (pos, prev, vel) = (flat(&p.pos[..n]), flat(&p.prev[..n]), flat_mut(&mut p.vel[..n]));
             for k in 0..vel.len().min(pos.len()).min(prev.len()) {
                 vel[k] = (pos[k] - prev[k]) * inv_h;
+            }
+        }
+    }
+}
+
+/// One pass of rope–rope contact projections over the substep's candidate pairs.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn project_rope_contacts<A: Apply>(
+    pos: &mut [Vec3],
+    prev: &[Vec3],
+    inv_mass: &[f32],
+    ropes: &Ropes,
+    rc: &mut RopeContacts,
+    s: &Settings,
+    h: f32,
+    acc: &mut A,
+) {
+    let (mu_s, mu_k) = (s.rope_friction, s.rope_mu_k());
+    let (segs, radius) = (&ropes.segs, &ropes.seg_radius);
+    for (pair, state) in rc.broad.pairs().iter().zip(rc.states.iter_mut()) {
+        let (i, j) = (pair[0] as usize, pair[1] as usize);
+        let (a, b) = (segs[i], segs[j]);
+        let idx = [a[0] as usize, a[1] as usize, b[0] as usize, b[1] as usize];
+        let params = ContactParams { radius_sum: radius[i] + radius[j], mu_s, mu_k, compliance: 0.0, h, ccd: true };
+        let x = idx.map(|q| pos[q]);
+        let xp = idx.map(|q| prev[q]);
+        let w = idx.map(|q| inv_mass[q]);
+        if let Some((_, dx)) = segment_contact_deltas(x, xp, w, &params, state) {
+            for q in 0..4 {
+                acc.apply(pos, idx[q], dx[q]);
             }
         }
     }

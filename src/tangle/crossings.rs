@@ -241,7 +241,7 @@ impl BraidReader {
         rd.start_order.clear();
         rd.start_order.extend(0..n as u32);
         let ang = &rd.start_angle;
-        rd.start_order.sort_by(|&a, &b| ang[a as usize].total_cmp(&ang[b as usize]).then(a.cmp(&b)));
+        rd.start_order.sort_unstable_by(|&a, &b| ang[a as usize].total_cmp(&ang[b as usize]).then(a.cmp(&b)));
         // Events.
         self.events.clear();
         for a in 0..n {
@@ -250,7 +250,8 @@ impl BraidReader {
             }
             Self::seam_events(&self.pts, &self.start, a, r0, &mut self.events);
         }
-        self.events.sort_by(|x, y| x.r.total_cmp(&y.r).then_with(|| ev_key(x).cmp(&ev_key(y))));
+        // Unstable (no allocation): equal keys are the same crossing of the same pair.
+        self.events.sort_unstable_by(|x, y| x.r.total_cmp(&y.r).then_with(|| ev_key(x).cmp(&ev_key(y))));
         // Sweep.
         self.order.clear();
         self.order.extend_from_slice(&rd.start_order);
@@ -533,8 +534,14 @@ fn apply(
 /// The generators that take the order `from` to the order `to` by adjacent swaps (bubble
 /// sort), each signed by `left_over(left_strand, right_strand)`: true when the strand on the
 /// left passes over. `from` and `to` must be permutations of the same strands.
-pub fn order_change(from: &[u32], to: &[u32], mut left_over: impl FnMut(u32, u32) -> bool, out: &mut Vec<Gen>) {
+pub fn order_change(from: &[u32], to: &[u32], left_over: impl FnMut(u32, u32) -> bool, out: &mut Vec<Gen>) {
     let mut cur = from.to_vec();
+    order_change_in_place(&mut cur, to, left_over, out);
+}
+
+/// [`order_change`] working on `cur` (which ends equal to `to`): no allocation beyond `out`'s
+/// growth.
+fn order_change_in_place(cur: &mut [u32], to: &[u32], mut left_over: impl FnMut(u32, u32) -> bool, out: &mut Vec<Gen>) {
     let rank = |s: u32| to.iter().position(|&x| x == s).expect("orders hold the same strands");
     let n = cur.len();
     loop {
@@ -600,6 +607,10 @@ pub struct BraidTracker {
     word: Vec<Gen>,
     events: Vec<BraidEvent>,
     scratch: Vec<Gen>,
+    // Reused buffers (the update allocates nothing once they have grown).
+    work: Vec<u32>,
+    appended: Vec<Gen>,
+    predicted: Vec<Gen>,
     started: bool,
 }
 
@@ -616,6 +627,9 @@ impl BraidTracker {
             word: Vec::new(),
             events: Vec::new(),
             scratch: Vec::new(),
+            work: Vec::new(),
+            appended: Vec::new(),
+            predicted: Vec::new(),
             started: false,
         }
     }
@@ -627,7 +641,8 @@ impl BraidTracker {
         self.hub_word.clear();
     }
 
-    /// Reads this frame's geometry; returns the events since the last update.
+    /// Reads this frame's geometry; returns the events since the last update. Allocates
+    /// only while its buffers grow (so it can run every step).
     pub fn update(&mut self, strands: &[&[Vec3]]) -> &[BraidEvent] {
         self.events.clear();
         let n = strands.len();
@@ -635,34 +650,53 @@ impl BraidTracker {
             self.reset();
         }
         let frame = self.frame;
-        let reading = self.reader.read(&frame, strands).clone();
-        if self.started {
+        self.reader.read(&frame, strands);
+        let BraidTracker {
+            reader,
+            hub_word,
+            last_start,
+            last_start_angle,
+            last_end,
+            last_end_angle,
+            word,
+            events,
+            scratch,
+            work,
+            appended,
+            predicted,
+            started,
+            ..
+        } = self;
+        let reading = reader.reading();
+        if *started {
             // 1. The hand region: order changes at r = hand_radius become remembered crossings.
-            if reading.start_order != self.last_start {
+            if reading.start_order != *last_start {
                 // Strands that crossed the seam inside the hand pass under everyone.
-                let mut work = self.last_start.clone();
-                seam_moves(&mut work, &self.last_start_angle, &reading.start_angle, &mut self.hub_word);
+                work.clear();
+                work.extend_from_slice(last_start);
+                seam_moves(work, last_start_angle, &reading.start_angle, hub_word);
                 let h = &reading.start_height;
-                order_change(&work, &reading.start_order, |l, r| h[l as usize] >= h[r as usize], &mut self.hub_word);
-                braid::free_reduce_in_place(&mut self.hub_word);
+                order_change_in_place(work, &reading.start_order, |l, r| h[l as usize] >= h[r as usize], hub_word);
+                braid::free_reduce_in_place(hub_word);
             }
         }
         // 2. The word: remembered hand-region crossings, then the geometry.
-        self.scratch.clear();
-        self.scratch.extend_from_slice(&self.hub_word);
-        self.scratch.extend_from_slice(&reading.word);
-        braid::free_reduce_in_place(&mut self.scratch);
-        if self.started {
+        scratch.clear();
+        scratch.extend_from_slice(hub_word);
+        scratch.extend_from_slice(&reading.word);
+        braid::free_reduce_in_place(scratch);
+        if *started {
             // 3. Events: dog-end order changes, checked against the re-derived braid.
-            let mut appended = Vec::new();
-            if reading.end_order != self.last_end {
-                let rd = self.reader.reading();
-                let pts = &self.reader;
+            appended.clear();
+            if reading.end_order != *last_end {
+                let rd = reading;
+                let pts = &*reader;
                 // A dog crossing behind the handler: under everyone (the seam rule).
-                let mut work = self.last_end.clone();
-                seam_moves(&mut work, &self.last_end_angle, &reading.end_angle, &mut appended);
-                order_change(
-                    &work,
+                work.clear();
+                work.extend_from_slice(last_end);
+                seam_moves(work, last_end_angle, &reading.end_angle, appended);
+                order_change_in_place(
+                    work,
                     &reading.end_order,
                     |l, r| {
                         // The dog nearer the hand passes under the other's leash unless that
@@ -674,28 +708,34 @@ impl BraidTracker {
                         let far_over = leash >= collar;
                         (far == l) == far_over
                     },
-                    &mut appended,
+                    appended,
                 );
             }
-            let mut predicted = self.word.clone();
-            predicted.extend_from_slice(&appended);
-            if braid::equal(n.max(2), &predicted, &self.scratch) {
-                let mut order = self.last_end.clone();
-                for &g in &appended {
+            predicted.clear();
+            predicted.extend_from_slice(word);
+            predicted.extend_from_slice(appended);
+            if *predicted == *scratch || braid::equal(n.max(2), predicted, scratch) {
+                work.clear();
+                work.extend_from_slice(last_end);
+                for &g in appended.iter() {
                     let i = g.index() as usize - 1;
-                    self.events.push(BraidEvent::DogsSwapped { gen: g, dogs: [order[i], order[i + 1]] });
-                    order.swap(i, i + 1);
+                    events.push(BraidEvent::DogsSwapped { gen: g, dogs: [work[i], work[i + 1]] });
+                    work.swap(i, i + 1);
                 }
             } else {
-                self.events.push(BraidEvent::Resync);
+                events.push(BraidEvent::Resync);
             }
         }
-        std::mem::swap(&mut self.word, &mut self.scratch);
-        self.last_start = reading.start_order.clone();
-        self.last_start_angle = reading.start_angle.clone();
-        self.last_end = reading.end_order.clone();
-        self.last_end_angle = reading.end_angle.clone();
-        self.started = true;
+        std::mem::swap(word, scratch);
+        last_start.clear();
+        last_start.extend_from_slice(&reading.start_order);
+        last_start_angle.clear();
+        last_start_angle.extend_from_slice(&reading.start_angle);
+        last_end.clear();
+        last_end.extend_from_slice(&reading.end_order);
+        last_end_angle.clear();
+        last_end_angle.extend_from_slice(&reading.end_angle);
+        *started = true;
         &self.events
     }
 

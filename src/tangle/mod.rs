@@ -8,7 +8,9 @@
 //!   the tracker that reconciles the two;
 //! - [`capstan`]: e^{μθ}, the lock test, wrap angles of polylines;
 //! - [`lifecycle`]: tangles with stable ids matched frame to frame, formed/locked/broken, with
-//!   events that fire once per tangle.
+//!   events that fire once per tangle;
+//! - [`stage`]: the world's tangle stage — candidates built from the solver's rope–rope
+//!   contacts (clusters per crossing, wrap, tensions, tightening), run every step.
 //!
 //! Rope–rope contacts themselves (closest points, capsules, the swept crossing test, the
 //! broad phase, and the position-level contact with Coulomb friction that the solver calls
@@ -61,3 +63,4 @@ pub mod braid;
 pub mod capstan;
 pub mod crossings;
 pub mod lifecycle;
+pub mod stage;
