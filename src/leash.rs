@@ -6,14 +6,21 @@
 //!
 //! A dog is its collar: a heavy particle at the end of its leash. Its legs hold the collar
 //! at `height` (a vertical support the PBD-family solvers enforce every iteration, so a
-//! leash cannot lift a dog and gravity cannot drop it), and move it horizontally:
+//! leash cannot lift a dog and gravity cannot drop it), and walk it: the random walk drives
+//! the dog's *intended* velocity `walk`,
 //!
 //! ```text
-//! per step dt:  v.xz += a·dt,  a = accel·(U(-1, 1), 0, U(-1, 1))     (the seed's random_accel)
-//!               v.xz *= exp(-damping·dt)                              (the seed's v *= 0.95)
+//! per step dt:  walk.xz += a·dt,  a = accel·(U(-1, 1), 0, U(-1, 1))  (the seed's random_accel)
+//!               walk.xz *= exp(-damping·dt)                           (the seed's v *= 0.95)
 //! ```
 //!
-//! with U drawn from the world's own PRNG ([`Rng`], SplitMix64, seeded from the scene), so
+//! and the feet's Coulomb friction on the ground (coefficient `grip`, normal force m·g) moves
+//! the collar at that velocity as long as the leash pulls with less than μ·m·g; beyond that
+//! the dog is dragged (position-level friction with the budget accumulated over each
+//! substep's iterations, as in `collide::contact`).
+//!
+//! (plus an optional pull back to where the dog started, `home_pull`, so a demo's dogs stay
+//! roughly in front of the handler) with U drawn from the world's own PRNG ([`Rng`], SplitMix64, seeded from the scene), so
 //! the same seed and the same inputs replay the same walk bit for bit. The seed's 0.95 per
 //! 60 Hz frame is a damping rate of 3.1/s; the scene's default (1.5/s with accel 12 m/s²)
 //! gives a brisker walk of about 1 m/s. Leash tension acts on the collar through the links
@@ -78,11 +85,14 @@ pub struct WanderSpec {
     pub damping: f32,
     /// Seed of the world's PRNG: the same seed replays the same walk.
     pub seed: u64,
+    /// Pull of each dog back toward where it started (1/s²: a spring acceleration
+    /// -home_pull·(x - home) horizontally); 0 = the seed's free walk.
+    pub home_pull: f32,
 }
 
 impl Default for WanderSpec {
     fn default() -> Self {
-        WanderSpec { enabled: true, accel: 12.0, damping: 1.5, seed: 1 }
+        WanderSpec { enabled: true, accel: 12.0, damping: 1.5, seed: 1, home_pull: 0.0 }
     }
 }
 
@@ -110,6 +120,13 @@ pub struct Dog {
     /// Radius (m) of the dog's body, a vertical cylinder from the ground to the collar that
     /// the other leashes go around (0 = none).
     pub body_radius: f32,
+    /// Where the dog started (its wander's home).
+    pub home: Vec3,
+    /// Coulomb friction of the dog's feet on the ground (the legs hold the dog against a
+    /// leash pulling with up to μ·m·g).
+    pub grip: f32,
+    /// The dog's intended walking velocity (horizontal, m/s): the random walk's state.
+    pub walk: Vec3,
 }
 
 /// The leash scene's structure and braid.
@@ -221,25 +238,27 @@ impl Leash {
     }
 }
 
-/// The wander stage: random acceleration and damping of every free dog (see module docs).
-pub fn wander(dogs: &[Dog], w: &mut Wander, vel: &mut [Vec3], inv_mass: &[f32], dt: f32) {
+/// The wander stage: the random walk of every free dog's intended velocity (see module docs).
+pub fn wander(dogs: &mut [Dog], w: &mut Wander, pos: &[Vec3], inv_mass: &[f32], dt: f32) {
     let damp = (-w.spec.damping.max(0.0) * dt).exp();
     for d in dogs {
         let i = d.particle as usize;
         // Draw for every dog so the stream does not depend on which dogs are held.
         let (ax, az) = (w.rng.signed(), w.rng.signed());
-        if i >= vel.len() || inv_mass[i] == 0.0 {
+        if i >= pos.len() || inv_mass[i] == 0.0 {
+            d.walk = Vec3::ZERO;
             continue;
         }
-        let mut v = vel[i];
+        let mut v = d.walk;
         if w.spec.enabled {
-            v.x += ax * w.spec.accel * dt;
-            v.z += az * w.spec.accel * dt;
+            let off = pos[i] - d.home;
+            v.x += (ax * w.spec.accel - w.spec.home_pull * off.x) * dt;
+            v.z += (az * w.spec.accel - w.spec.home_pull * off.z) * dt;
         }
         v.x *= damp;
         v.z *= damp;
         v.y = 0.0;
-        vel[i] = v;
+        d.walk = v;
     }
 }
 

@@ -24,6 +24,7 @@ pub mod error;
 pub mod leash;
 pub mod links;
 pub mod particles;
+pub mod report;
 pub mod ropes;
 pub mod scene;
 pub mod settings;

@@ -106,6 +106,10 @@ pub struct DogSpec {
     /// go around; 0 = none).
     #[serde(default = "default_body_radius")]
     pub body_radius: f32,
+    /// Friction coefficient of the dog's feet on the ground: it stands against a leash
+    /// pulling with up to grip·m·g.
+    #[serde(default = "default_grip")]
+    pub grip: f32,
 }
 
 /// A leash over existing particles (see [`Scene::leash_points`]).
@@ -129,6 +133,8 @@ pub struct DogPoint {
     pub height: f32,
     #[serde(default)]
     pub body_radius: f32,
+    #[serde(default = "default_grip")]
+    pub grip: f32,
 }
 
 fn front_z() -> Vec3 {
@@ -154,6 +160,9 @@ fn default_dog_mass() -> f32 {
 }
 fn default_body_radius() -> f32 {
     0.12
+}
+fn default_grip() -> f32 {
+    0.8
 }
 
 /// A particle pinned to a world point, optionally compliant (a zero-length spring).
@@ -449,7 +458,12 @@ impl Scene {
                 dogs: l
                     .dogs
                     .iter()
-                    .map(|d| DogPoint { particle: d.particle, height: d.height, body_radius: d.body_radius })
+                    .map(|d| DogPoint {
+                        particle: d.particle,
+                        height: d.height,
+                        body_radius: d.body_radius,
+                        grip: d.grip,
+                    })
                     .collect(),
                 front: l.tracker.frame.front,
                 hand_radius: l.tracker.frame.hand_radius,
@@ -601,6 +615,9 @@ fn check_wander(wd: &WanderSpec) -> Result<()> {
     if !(wd.damping.is_finite() && wd.damping >= 0.0) {
         return Err(scene_err("wander.damping", format!("{} is out of range (≥ 0 1/s)", wd.damping)));
     }
+    if !(wd.home_pull.is_finite() && wd.home_pull >= 0.0) {
+        return Err(scene_err("wander.home_pull", format!("{} is out of range (≥ 0 1/s²)", wd.home_pull)));
+    }
     Ok(())
 }
 
@@ -658,6 +675,9 @@ fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
         if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
             return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
         }
+        if !(d.grip.is_finite() && d.grip >= 0.0) {
+            return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
+        }
     }
     let n = l.points as usize;
     let rest = l.length / (n - 1) as f32;
@@ -691,7 +711,15 @@ fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
             w.add_link(&def)?;
         }
         let rope = w.ropes.push(&chain) as u32;
-        dogs.push(Dog { particle: *chain.last().expect("n ≥ 3"), rope, height: d.at.y, body_radius: d.body_radius });
+        dogs.push(Dog {
+            particle: *chain.last().expect("n ≥ 3"),
+            rope,
+            height: d.at.y,
+            body_radius: d.body_radius,
+            home: d.at,
+            grip: d.grip,
+            walk: Vec3::ZERO,
+        });
     }
     let frame = BraidFrame { hub: l.hand, front, hand_radius: l.hand_radius };
     w.leash = Some(Leash::new(hand, dogs, frame));
@@ -724,7 +752,19 @@ fn build_leash_points(w: &mut World, l: &LeashPoints) -> Result<()> {
         if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
             return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
         }
-        dogs.push(Dog { particle: d.particle, rope: u32::MAX, height: d.height, body_radius: d.body_radius });
+        let home = w.particles.pos[d.particle as usize];
+        if !(d.grip.is_finite() && d.grip >= 0.0) {
+            return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
+        }
+        dogs.push(Dog {
+            particle: d.particle,
+            rope: u32::MAX,
+            height: d.height,
+            body_radius: d.body_radius,
+            home,
+            grip: d.grip,
+            walk: Vec3::ZERO,
+        });
     }
     let hub = w.particles.pos[l.hand as usize];
     let mut leash = Leash::new(l.hand, dogs, BraidFrame { hub, front, hand_radius: l.hand_radius });

@@ -240,6 +240,65 @@ impl Sim {
     pub fn render_buffers(&self) -> &RenderBuffers {
         &self.render
     }
+
+    /// Rope `i`'s point indices in order.
+    pub fn rope_points_checked(&self, i: i64) -> Result<Vec<u32>> {
+        let k = error::index("rope", i, self.world.ropes.len())?;
+        Ok(self.world.ropes.points(k).to_vec())
+    }
+
+    /// Sets the rope–rope friction coefficients (static μs, dynamic μk; both ≥ 0). Also the
+    /// μ of the tangles' capstan lock test (μs).
+    pub fn set_rope_friction_checked(&mut self, mu_s: f32, mu_k: f32) -> Result<()> {
+        error::finite("rope friction", mu_s)?;
+        error::finite("rope dynamic friction", mu_k)?;
+        if mu_s < 0.0 {
+            return Err(SimError::OutOfRange { what: "rope friction", value: mu_s as f64, range: "≥ 0" });
+        }
+        if mu_k < 0.0 {
+            return Err(SimError::OutOfRange { what: "rope dynamic friction", value: mu_k as f64, range: "≥ 0" });
+        }
+        self.world.settings.rope_friction = mu_s;
+        self.world.settings.rope_dynamic_friction = Some(mu_k);
+        Ok(())
+    }
+
+    /// Caps the tangles' holding ratio e^{μΘ} (the seed's gameplay clamp, e.g. 3); `None`
+    /// removes the cap.
+    pub fn set_tangle_cap_checked(&mut self, cap: Option<f32>) -> Result<()> {
+        if let Some(c) = cap {
+            error::finite("tangle cap", c)?;
+            if c < 1.0 {
+                return Err(SimError::OutOfRange { what: "tangle cap", value: c as f64, range: "≥ 1" });
+            }
+        }
+        self.world.settings.tangle_cap = cap;
+        Ok(())
+    }
+
+    /// Dogs wander (true) or stand (false). Errors when the world has no leash.
+    pub fn set_wander_checked(&mut self, on: bool) -> Result<()> {
+        if self.world.leash.is_none() {
+            return Err(SimError::Invalid("this world has no dogs (load the leash scene)".into()));
+        }
+        self.world.wander.spec.enabled = on;
+        Ok(())
+    }
+
+    /// Wander strength: random acceleration (m/s², ≥ 0) and damping rate (1/s, ≥ 0).
+    pub fn set_wander_params_checked(&mut self, accel: f32, damping: f32) -> Result<()> {
+        error::finite("wander accel", accel)?;
+        error::finite("wander damping", damping)?;
+        if accel < 0.0 {
+            return Err(SimError::OutOfRange { what: "wander accel", value: accel as f64, range: "≥ 0 m/s²" });
+        }
+        if damping < 0.0 {
+            return Err(SimError::OutOfRange { what: "wander damping", value: damping as f64, range: "≥ 0 1/s" });
+        }
+        self.world.wander.spec.accel = accel;
+        self.world.wander.spec.damping = damping;
+        Ok(())
+    }
 }
 
 fn js(e: SimError) -> JsError {
@@ -674,6 +733,137 @@ impl Sim {
         unsafe { js_sys::Float32Array::view(&self.render.tension) }
     }
 
+    // ---- Ropes, tangles, braids (the leash scene) -------------------------------------
+    //
+    // The leash view: `view === "top"`; draw the view plane's (x, y) = world (x, z) with +z
+    // DOWNWARD on screen (x right), so "counter-clockwise seen from above" is
+    // counter-clockwise on screen (the braid's convention); `pick`/`grab`/`dragTo` take
+    // the same (x, z). `leash()` names the hand and dog points; `ropePoints(k)` gives
+    // leash k; `crossings()` gives every top-view crossing with the rope on top (break the
+    // lower one there); `positions()` y is each point's height (for a side inset).
+    // Per frame: `refreshRender()`, `drainEvents()`, then `tangles()` / `braid()` as
+    // needed (`braid()` runs a small search: once per frame at most, or on change).
+
+    /// Number of ropes (ordered point lists; the leashes of the leash scene are ropes).
+    #[wasm_bindgen(getter, js_name = ropeCount)]
+    pub fn rope_count(&self) -> u32 {
+        self.world.ropes.len() as u32
+    }
+
+    /// Rope `i`'s point indices in order (a copy). Leash k runs from the hand to dog k.
+    #[wasm_bindgen(js_name = ropePoints)]
+    pub fn rope_points(&self, i: f64) -> Result<Vec<u32>, JsError> {
+        self.rope_points_checked(idx(i)).map_err(js)
+    }
+
+    /// Per link: the rope it belongs to, or -1 (an `Int32Array` copy, one entry per link).
+    #[wasm_bindgen(js_name = ropeOfLink)]
+    pub fn rope_of_link(&self) -> Vec<i32> {
+        self.world.ropes.rope_of_links(self.world.links.len())
+    }
+
+    /// The leash scene as JSON, or `"null"`: `{"hand": point, "valid": bool, "front": [fx, fz],
+    /// "handRadius": m, "wander": bool, "seed": n, "dogs": [{"point", "rope", "height",
+    /// "bodyRadius"}]}` (see `report::leash_json`).
+    pub fn leash(&self) -> String {
+        crate::report::leash_json(&self.world)
+    }
+
+    /// Takes the queued events as a JSON array, oldest first: `{"type": "tangleFormed", "id",
+    /// "over", "under", "point"}`, `{"type": "tangleStateChanged", "id", "state": "locked" |
+    /// "tight"}`, `{"type": "tangleBroken", "id", "over", "under"}`, `{"type": "dogsSwapped",
+    /// "gen", "dogs"}`, `{"type": "braidResync"}`, `{"type": "linkTorn", "a", "b", "stretch"}`.
+    /// Formed and broken fire exactly once per tangle.
+    #[wasm_bindgen(js_name = drainEvents)]
+    pub fn drain_events(&mut self) -> String {
+        crate::report::drain_events(&mut self.world)
+    }
+
+    /// The live tangles as a JSON array: `{"id", "over", "under", "point": [x, y, z], "top":
+    /// [x, z], "along": [m, m], "tension": [overIn, overOut, underIn, underOut] (N), "wrap"
+    /// (rad), "wraps": [over, under], "holdingRatio" (e^{μΘ}), "slipRatio" (< 1 holds; null =
+    /// one side slack), "normalForce" (N), "state": "tight" | "locked", "age" (steps)}`.
+    pub fn tangles(&self) -> String {
+        crate::report::tangles_json(&self.world)
+    }
+
+    /// The leash braid as JSON, or `"null"`: `{"strands", "word", "letters", "reduced",
+    /// "reducedLetters", "normalForm", "crossings", "trivial", "fullTwists" (null | k),
+    /// "handOrder", "dogOrder", "hint": {"moves", "twistsLeft", "optimal", "steps": [{"dogs",
+    /// "halfTurns", "text"}]}}`. Letters: +i = σᵢ, -i = σᵢ⁻¹. `swivel`: a swivel coupler at
+    /// the hand sheds full twists (the hint may leave them).
+    pub fn braid(&self, swivel: bool) -> String {
+        crate::report::braid_json(&self.world, swivel)
+    }
+
+    /// The braid reading's crossings, hand outwards: `[{"kind": "leash" | "dogRay" | "seam",
+    /// "point", "top", "radius", "over", "under" (-1 for the seam), "letters"}]`.
+    #[wasm_bindgen(js_name = braidCrossings)]
+    pub fn braid_crossings(&self) -> String {
+        crate::report::braid_crossings_json(&self.world)
+    }
+
+    /// Every top-view crossing of two rope segments, for the knot diagram: `[{"top": [x, z],
+    /// "over": {"rope", "segment", "link", "t", "y"}, "under": {…}}]` — break the `under`
+    /// segment around `top`.
+    pub fn crossings(&self) -> String {
+        crate::report::top_crossings_json(&self.world)
+    }
+
+    /// Rope–rope contacts pressing in the last substep: `[{"ropes": [a, b], "segments": [i,
+    /// j], "point": [x, y, z], "force": N}]`.
+    #[wasm_bindgen(js_name = ropeContacts)]
+    pub fn rope_contacts(&self) -> String {
+        crate::report::contacts_json(&self.world)
+    }
+
+    /// Rope–rope collisions on/off (PBD-family solvers).
+    #[wasm_bindgen(js_name = setRopeCollisions)]
+    pub fn set_rope_collisions(&mut self, on: bool) {
+        self.world.settings.rope_collisions = on;
+    }
+
+    #[wasm_bindgen(getter, js_name = ropeCollisions)]
+    pub fn rope_collisions(&self) -> bool {
+        self.world.settings.rope_collisions
+    }
+
+    /// Rope–rope Coulomb friction: static `muS`, dynamic `muK` (both ≥ 0).
+    #[wasm_bindgen(js_name = setRopeFriction)]
+    pub fn set_rope_friction(&mut self, mu_s: f32, mu_k: f32) -> Result<(), JsError> {
+        self.set_rope_friction_checked(mu_s, mu_k).map_err(js)
+    }
+
+    /// `[muS, muK]`.
+    #[wasm_bindgen(js_name = ropeFriction)]
+    pub fn rope_friction(&self) -> Vec<f32> {
+        vec![self.world.settings.rope_friction, self.world.settings.rope_mu_k()]
+    }
+
+    /// Optional cap (≥ 1) on the tangles' holding ratio e^{μΘ} (the seed's 3); `undefined`
+    /// removes it (the default: the physics).
+    #[wasm_bindgen(js_name = setTangleCap)]
+    pub fn set_tangle_cap(&mut self, cap: Option<f32>) -> Result<(), JsError> {
+        self.set_tangle_cap_checked(cap).map_err(js)
+    }
+
+    /// Dogs wander (true) or stand still (false). Throws without a leash scene.
+    #[wasm_bindgen(js_name = setWander)]
+    pub fn set_wander(&mut self, on: bool) -> Result<(), JsError> {
+        self.set_wander_checked(on).map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn wander(&self) -> bool {
+        self.world.leash.is_some() && self.world.wander.spec.enabled
+    }
+
+    /// Wander strength: random acceleration (m/s²) and damping rate (1/s).
+    #[wasm_bindgen(js_name = setWanderParams)]
+    pub fn set_wander_params(&mut self, accel: f32, damping: f32) -> Result<(), JsError> {
+        self.set_wander_params_checked(accel, damping).map_err(js)
+    }
+
     /// Largest relative link stretch |d − L| / L.
     #[wasm_bindgen(js_name = maxStretch)]
     pub fn max_stretch(&self) -> f32 {
@@ -694,17 +884,24 @@ fn bytemuck_vec3(v: &[glam::Vec3]) -> &[f32] {
     unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<f32>(), v.len() * 3) }
 }
 
-/// Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`) with `solver` under the shared
+/// Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`, or `"leash"`: the leash scene
+/// preset with collisions, tangles and the braid) with `solver` under the shared
 /// measurement protocol and returns its line (`ropelab-<solver> W1 us_per_step=… …`).
 /// `now` is a monotonic clock in milliseconds (pass `() => performance.now()`). For the
 /// browser harness; warm the page up first so the timed steps run optimised code.
 #[wasm_bindgen(js_name = benchmarkLine)]
 pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
     use crate::workloads::Workload;
-    let wl = Workload::from_name(workload)
-        .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3)")))?;
     let kind = SolverKind::from_name(solver).ok_or_else(|| JsError::new(&format!("unknown solver {solver:?}")))?;
-    let mut world = wl.build(kind);
+    let (mut world, name) = if workload.eq_ignore_ascii_case("leash") {
+        let mut w = crate::workloads::leash_world();
+        w.settings.solver = kind;
+        (w, "leash")
+    } else {
+        let wl = Workload::from_name(workload)
+            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, leash)")))?;
+        (wl.build(kind), wl.name())
+    };
     let this = JsValue::NULL;
     let mut failed = false;
     let result = crate::benchmark::run_protocol(&mut world, || match now.call0(&this).ok().and_then(|v| v.as_f64()) {
@@ -717,5 +914,5 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
     }
-    Ok(crate::benchmark::format_line(&format!("ropelab-{}", kind.name()), wl.name(), &result))
+    Ok(crate::benchmark::format_line(&format!("ropelab-{}", kind.name()), name, &result))
 }

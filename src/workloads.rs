@@ -83,6 +83,16 @@ pub fn settings_for(solver: SolverKind) -> Settings {
     s
 }
 
+/// The leash scene preset (`www/scenes/leash.json`: three leashes of 20 points, dogs,
+/// rope–rope contacts, tangles and the braid every step) — ropelab's own workload beside
+/// BENCHMARKS.md's (the 000 seed's table: 0.7 ms per step for its 60-particle version).
+pub fn leash_world() -> World {
+    crate::scene::Scene::from_json(LEASH_JSON).and_then(|s| s.build()).expect("the leash preset is valid")
+}
+
+/// The leash preset's text.
+pub const LEASH_JSON: &str = include_str!("../www/scenes/leash.json");
+
 /// W1 `rope100` for `solver`.
 pub fn w1(solver: SolverKind) -> World {
     Workload::W1.build(solver)

@@ -188,8 +188,8 @@ impl World {
 
     /// Stage: dogs wander (random acceleration, damping), see [`crate::leash`].
     fn stage_wander(&mut self, dt: f32) {
-        if let Some(l) = &self.leash {
-            leash::wander(&l.dogs, &mut self.wander, &mut self.particles.vel, &self.particles.inv_mass, dt);
+        if let Some(l) = &mut self.leash {
+            leash::wander(&mut l.dogs, &mut self.wander, &self.particles.pos, &self.particles.inv_mass, dt);
         }
     }
 
@@ -198,8 +198,9 @@ impl World {
         if !self.settings.rope_collisions || self.settings.solver == solver::SolverKind::Classic {
             return;
         }
-        let World { tangles, ropes, particles, links, scratch, settings, events, .. } = self;
-        let ev = tangles.update(ropes, particles, links, scratch, settings, h);
+        let World { tangles, ropes, particles, links, scratch, settings, events, leash, .. } = self;
+        let dogs = leash.as_ref().filter(|l| l.valid).map_or(&[][..], |l| &l.dogs[..]);
+        let ev = tangles.update(ropes, particles, links, scratch, settings, dogs, h);
         for e in ev {
             let e = match *e {
                 TangleEvent::Formed { id, over, under, point } => Event::TangleFormed { id, over, under, point },

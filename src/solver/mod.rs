@@ -33,7 +33,7 @@ pub mod pbd;
 pub mod topology;
 pub mod xpbd;
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
@@ -123,6 +123,8 @@ pub struct Scratch {
     velocity_pending: bool,
     /// Rope–rope contacts of the current substep.
     pub(crate) rope: RopeContacts,
+    /// Per dog: friction correction used so far this substep (m).
+    pub(crate) dog_grip_used: Vec<f32>,
 }
 
 /// Rope–rope contact state of one substep: the broad phase's candidate pairs (segment
@@ -357,21 +359,41 @@ impl<'a> Ctx<'a> {
     }
 
     /// Dogs: the collar stays at its height (the legs hold it; a leash can neither lift nor
-    /// drop it), and the dog's body — a vertical cylinder from the ground to the collar —
-    /// pushes the other leashes' particles out horizontally (mass-weighted, frictionless),
-    /// so a leash can wrap around a dog.
+    /// drop it); the feet's Coulomb friction walks it at the dog's intended velocity against
+    /// leash pulls up to grip·m·g (a budget of grip·g·h² of correction per substep, shared by
+    /// the iterations); and the dog's body — a vertical cylinder from the ground to the
+    /// collar — pushes the other leashes' particles out horizontally (mass-weighted,
+    /// frictionless), so a leash can wrap around a dog.
     pub fn dogs(&mut self) {
         if self.dogs.is_empty() {
             return;
         }
-        let (pos, w, radius) = (&mut self.p.pos, &self.p.inv_mass, &self.p.radius);
-        for d in self.dogs {
+        let used = &mut self.sc.dog_grip_used;
+        if used.len() != self.dogs.len() {
+            used.clear();
+            used.resize(self.dogs.len(), 0.0);
+        }
+        let budget_unit = self.s.gravity.length() * self.h * self.h;
+        let (pos, prev, w, radius) = (&mut self.p.pos, &self.p.prev, &self.p.inv_mass, &self.p.radius);
+        for (k, d) in self.dogs.iter().enumerate() {
             let di = d.particle as usize;
             if di >= pos.len() {
                 continue;
             }
             if w[di] > 0.0 {
                 pos[di].y = d.height;
+                // Feet: stick to the intended walk while the friction budget lasts.
+                let target = prev[di] + d.walk * self.h;
+                let slip = Vec2::new(pos[di].x - target.x, pos[di].z - target.z);
+                let len = slip.length();
+                let left = (d.grip * budget_unit - used[k]).max(0.0);
+                if len > 0.0 {
+                    let take = len.min(left);
+                    let c = slip * (take / len);
+                    pos[di].x -= c.x;
+                    pos[di].z -= c.y;
+                    used[k] += take;
+                }
             }
             if d.body_radius <= 0.0 {
                 continue;
@@ -390,13 +412,13 @@ impl<'a> Ctx<'a> {
                     if x.y > d.height + radius[i] || x.y < -radius[i] {
                         continue;
                     }
-                    let off = glam::Vec2::new(x.x - c.x, x.z - c.z);
+                    let off = Vec2::new(x.x - c.x, x.z - c.z);
                     let d2 = off.length_squared();
                     if d2 >= rr * rr {
                         continue;
                     }
                     let dist = d2.sqrt();
-                    let dir = if dist > 1e-6 { off / dist } else { glam::Vec2::X };
+                    let dir = if dist > 1e-6 { off / dist } else { Vec2::X };
                     let wsum = w[i] + w[di];
                     if wsum <= 0.0 {
                         continue;
@@ -414,6 +436,7 @@ impl<'a> Ctx<'a> {
     /// velocity only, so a body at rest feels its full weight.) Kinematic particles
     /// (inverse mass 0: locked or held) are left where the hold stage put them.
     pub fn integrate(&mut self) {
+        self.sc.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
         let h = self.h;
         let gh = self.s.gravity * h;
         let damp = if self.s.damping > 0.0 { (-self.s.damping * h).exp() } else { 1.0 };

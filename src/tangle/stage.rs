@@ -18,7 +18,8 @@
 //!    wraps 0, one bent round it wraps its bend); the larger of the two. Tightening: the
 //!    resultant of the two tensions on a rope's span presses it into the other rope
 //!    (component along the contact normal over the sum of the tensions above
-//!    `TIGHTEN_MIN`: about a 6° bend), for either rope.
+//!    `TIGHTEN_MIN`: about a 6° bend) while it carries at least `form_tension` (2 N: slack
+//!    leashes draped over each other by their weight are not tangles), for either rope.
 //! 3. The manager matches, forms (Θ ≥ 0.5 rad, touching, tightening), runs the capstan lock
 //!    test with μ = the rope friction (e^{μΘ}, the seed's cap optional) and breaks tangles
 //!    untouched for `release_steps` steps; its events go to the world's queue.
@@ -34,6 +35,7 @@ use glam::Vec3;
 use super::capstan::turning_angle;
 use super::lifecycle::{Candidate, LifecycleParams, Tangle, TangleEvent, TangleManager};
 use crate::collide::segments::closest_points;
+use crate::leash::Dog;
 use crate::links::Links;
 use crate::particles::Particles;
 use crate::ropes::Ropes;
@@ -83,6 +85,10 @@ pub struct TangleStage {
     /// Extra distance (m) beyond the radius sum within which a non-touching pair still counts
     /// as a (non-touching) candidate.
     pub detect_margin: f32,
+    /// Tension (N) a rope must carry (on either side of the crossing) for its tension to
+    /// count as tightening the crossing: slack leashes merely draped over each other (held by
+    /// their weight) are not tangles.
+    pub form_tension: f32,
     candidates: Vec<Candidate>,
     extras: Vec<TangleExtra>,
     clusters: Vec<Cluster>,
@@ -96,6 +102,7 @@ impl Default for TangleStage {
             manager: TangleManager::new(),
             params: LifecycleParams { release_steps: 10, ..LifecycleParams::default() },
             detect_margin: 0.01,
+            form_tension: 2.0,
             candidates: Vec::new(),
             extras: Vec::new(),
             clusters: Vec::new(),
@@ -128,11 +135,13 @@ impl TangleStage {
         links: &Links,
         scratch: &Scratch,
         settings: &Settings,
+        dogs: &[Dog],
         h: f32,
     ) -> &[TangleEvent] {
         self.params.mu = settings.rope_friction;
         self.params.cap = settings.tangle_cap;
         self.build_candidates(ropes, particles, links, scratch, h);
+        self.body_candidates(dogs, ropes, particles, links, scratch);
         self.manager.update(&self.candidates, &self.params);
         // Extras of the live tangles: from the candidate each was matched to (same point).
         self.live_extra.clear();
@@ -213,7 +222,9 @@ impl TangleStage {
             let wrap_b = span_wrap(pos, ropes, k.b_lo, k.b_hi, ta);
             let (ta_in, ta_out, press_a) = span_tension(pos, ropes, k.a_lo, k.a_hi, &force, n);
             let (tb_in, tb_out, press_b) = span_tension(pos, ropes, k.b_lo, k.b_hi, &force, -n);
-            let tightening = press_a > TIGHTEN_MIN || press_b > TIGHTEN_MIN;
+            let taut = |a: f32, b: f32| a.max(b) >= self.form_tension;
+            let tightening =
+                (press_a > TIGHTEN_MIN && taut(ta_in, ta_out)) || (press_b > TIGHTEN_MIN && taut(tb_in, tb_out));
             let b_over = k.dy > 0.0;
             let cnt = k.count.max(1.0);
             let (along_a, along_b) = (k.along_a / cnt, k.along_b / cnt);
@@ -247,6 +258,95 @@ impl TangleStage {
     }
 }
 
+impl TangleStage {
+    /// Leash scene: a leash wrapped around another dog's body is wrapped around that dog's
+    /// strand (the braid continues each leash down through its dog), so it is a tangle of the
+    /// two leashes: `over` = the wrapping leash, `under` = the dog's leash, the point on the
+    /// body, Θ = the wrapping leash's turning around the dog's vertical axis where it touches
+    /// the body (`capstan::wrap_angle_around_axis`), tensions of the wrapping leash before
+    /// and after the touching run and of the dog's leash (both sides: its last link).
+    fn body_candidates(
+        &mut self,
+        dogs: &[Dog],
+        ropes: &Ropes,
+        particles: &Particles,
+        links: &Links,
+        scratch: &Scratch,
+    ) {
+        let pos = &particles.pos;
+        let force = |j: usize| scratch.force.get(ropes.seg_link[j] as usize).copied().unwrap_or(0.0).max(0.0);
+        for d in dogs {
+            let di = d.particle as usize;
+            if d.body_radius <= 0.0 || d.rope == u32::MAX || di >= pos.len() || d.rope as usize >= ropes.len() {
+                continue;
+            }
+            let c = pos[di];
+            let under = d.rope;
+            let under_segs = ropes.segments(under as usize);
+            let t_dog = if under_segs.is_empty() { 0.0 } else { force(under_segs.end - 1) };
+            let along_dog: f32 =
+                under_segs.clone().map(|j| links.rest.get(ropes.seg_link[j] as usize).copied().unwrap_or(0.0)).sum();
+            for r in 0..ropes.len() {
+                if r as u32 == under {
+                    continue;
+                }
+                let pts = ropes.points(r);
+                let reach =
+                    d.body_radius + particles.radius.get(pts[0] as usize).copied().unwrap_or(0.0) + self.detect_margin;
+                let touches = |i: u32| {
+                    let x = pos[i as usize];
+                    let off = Vec3::new(x.x - c.x, 0.0, x.z - c.z);
+                    x.y <= d.height + reach && off.length_squared() <= reach * reach
+                };
+                let Some(lo) = pts.iter().position(|&i| touches(i)) else { continue };
+                let hi = pts.iter().rposition(|&i| touches(i)).expect("some point touches");
+                // The run of points from one before the first touching to one after the last.
+                let (a, b) = (lo.saturating_sub(1), (hi + 1).min(pts.len() - 1));
+                let mut wrap = 0.0;
+                for v in a + 1..b {
+                    if !touches(pts[v]) {
+                        continue;
+                    }
+                    let f = |i: u32| {
+                        let p = pos[i as usize];
+                        Vec3::new(p.x, 0.0, p.z)
+                    };
+                    wrap += turning_angle(f(pts[v - 1]), f(pts[v]), f(pts[v + 1]));
+                }
+                let segs = ropes.segments(r);
+                let (t_in, t_out) = (force(segs.start + a.min(segs.len() - 1)), force(segs.start + (b.max(1) - 1)));
+                let mut point = Vec3::ZERO;
+                for &i in &pts[lo..=hi] {
+                    point += pos[i as usize];
+                }
+                point /= (hi - lo + 1) as f32;
+                let rest = |j: usize| links.rest.get(ropes.seg_link[j] as usize).copied().unwrap_or(0.0);
+                let along_over: f32 = (segs.start..segs.start + lo).map(rest).sum();
+                // Tension presses the run onto the body when the pulls on its ends point
+                // round it (their resultant toward the axis).
+                let (p_lo, p_hi) = (pos[pts[lo] as usize], pos[pts[hi] as usize]);
+                let back = (pos[pts[a] as usize] - p_lo).try_normalize().unwrap_or(Vec3::ZERO);
+                let fwd = (pos[pts[b] as usize] - p_hi).try_normalize().unwrap_or(Vec3::ZERO);
+                let inward = Vec3::new(c.x - point.x, 0.0, c.z - point.z).try_normalize().unwrap_or(Vec3::ZERO);
+                let sum = t_in + t_out;
+                let press = if sum > 1e-6 { (back * t_in + fwd * t_out).dot(inward) / sum } else { 0.0 };
+                let tightening = press > TIGHTEN_MIN && t_in.max(t_out) >= self.form_tension;
+                self.candidates.push(Candidate {
+                    over: r as u32,
+                    under,
+                    point,
+                    along: [along_over, along_dog],
+                    touching: true,
+                    tightening,
+                    wrap,
+                    tension: [t_in, t_out, t_dog, t_dog],
+                });
+                self.extras.push(TangleExtra { wraps: [wrap, 0.0], normal_force: 0.0 });
+            }
+        }
+    }
+}
+
 /// Segments `i` (of rope `ra`) and `j` (of rope `rb`) are among the first two (last two)
 /// segments of ropes that share their first (last) particle: they meet there by
 /// construction (the leashes at the hand), which is no tangle.
@@ -274,7 +374,9 @@ fn span_tangent(pos: &[Vec3], ropes: &Ropes, lo: u32, hi: u32) -> Vec3 {
 
 /// Turning of the span's vertices (each contact segment's ends, where interior to the rope)
 /// around the other rope's direction `axis`: turning angles of the projections onto the
-/// plane perpendicular to `axis`.
+/// plane perpendicular to `axis`. A vertex counts only where both of its segments cross the
+/// axis at more than 30° (a rope lying along the other cannot wrap around it, and projecting
+/// nearly parallel segments would only amplify noise).
 fn span_wrap(pos: &[Vec3], ropes: &Ropes, lo: u32, hi: u32, axis: Vec3) -> f32 {
     let (lo, hi, segs) = span_vertices(ropes, lo, hi);
     let flat = |p: Vec3| p - axis * p.dot(axis);
@@ -286,6 +388,10 @@ fn span_wrap(pos: &[Vec3], ropes: &Ropes, lo: u32, hi: u32, axis: Vec3) -> f32 {
         }
         let (s0, s1) = (ropes.segs[v - 1], ropes.segs[v]);
         let (a, b, c) = (pos[s0[0] as usize], pos[s0[1] as usize], pos[s1[1] as usize]);
+        let across = |u: Vec3| flat(u).length_squared() >= 0.25 * u.length_squared();
+        if !(across(b - a) && across(c - b)) {
+            continue;
+        }
         sum += turning_angle(flat(a), flat(b), flat(c));
     }
     sum

@@ -1,0 +1,305 @@
+//! The leash scene, simulated: scripted dog paths give the expected braid word and then the
+//! identity; the same seed replays the same walk bit for bit; leashes never pass through
+//! each other under fast drags; the scene file's errors name their JSON path; edits keep the
+//! rope metadata valid or cleanly invalidate the leash.
+
+use std::f32::consts::{FRAC_PI_2, PI, TAU};
+
+use glam::{Vec2, Vec3};
+use ropelab::collide::segments::closest_points;
+use ropelab::scene::Scene;
+use ropelab::tangle::braid::{self, word};
+use ropelab::{Event, World};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn preset() -> Scene {
+    Scene::from_json(include_str!("../www/scenes/leash.json")).unwrap()
+}
+
+/// The preset with the dogs placed for the scripted walks: dog 2 straight ahead of the
+/// handler (who faces +z, so +x is their left), dog 1 on its right, dog 3 off to the left.
+fn scripted_world() -> World {
+    let mut s = preset();
+    let l = s.leash.as_mut().unwrap();
+    l.dogs[0].at = Vec3::new(-0.3, 0.4, 1.35);
+    l.dogs[1].at = Vec3::new(0.0, 0.4, 1.35);
+    l.dogs[2].at = Vec3::new(0.9, 0.4, 1.0);
+    l.wander.enabled = false;
+    s.build().unwrap()
+}
+
+fn dog(w: &World, k: usize) -> u32 {
+    w.leash.as_ref().unwrap().dogs[k].particle
+}
+
+/// Dog 1's collar after walking θ clockwise (seen from above) around dog 2, on a 0.3 m
+/// circle starting on dog 2's right (−x). Clockwise seen from above (y toward the viewer,
+/// +z toward the handler's front) takes it first between the hand and dog 2.
+fn circle(theta: f32) -> Vec2 {
+    let a = -FRAC_PI_2 - theta; // angle in the handler's (front = z, left = x) frame
+    let (u, v) = (1.35 + 0.3 * a.cos(), 0.3 * a.sin());
+    Vec2::new(v, u) // top view (x, z)
+}
+
+fn word_of(w: &World) -> Vec<braid::Gen> {
+    w.leash.as_ref().unwrap().tracker.word().to_vec()
+}
+
+/// Walks dog 1 from θ0 to θ1 at `speed` m/s along the circle (dogs held by pointers), then
+/// lets it settle; returns the events seen.
+fn walk(w: &mut World, from: f32, to: f32, speed: f32, events: &mut Vec<Event>) {
+    let steps = ((to - from).abs() * 0.3 / (speed * DT)).ceil() as usize;
+    for k in 1..=steps {
+        let th = from + (to - from) * k as f32 / steps as f32;
+        let p = circle(th);
+        w.drag_to(1, p.x, p.y).unwrap();
+        w.step(DT).unwrap();
+        events.append(&mut w.events);
+    }
+}
+
+#[test]
+fn dog_circling_another_clockwise_and_back() {
+    let mut w = scripted_world();
+    for k in 0..3 {
+        w.grab(k as u32 + 1, dog(&w, k) as i64).unwrap();
+    }
+    let mut events = Vec::new();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+        events.append(&mut w.events);
+    }
+    assert!(word_of(&w).is_empty(), "starts untangled: {}", braid::format_word(&word_of(&w)));
+    // Forward: a quarter turn puts dog 1 between the hand and dog 2 (leash 2 over it: σ1⁻¹);
+    // three quarters, behind dog 2 (leash 1 over dog 2: σ1⁻¹ again); the full circle is
+    // σ1⁻², dog 1 having walked once round dog 2 clockwise.
+    let marks = [(0.0, PI, word(&[-1])), (PI, 1.75 * PI, word(&[-1, -1])), (1.75 * PI, TAU, word(&[-1, -1]))];
+    for (from, to, expect) in &marks {
+        walk(&mut w, *from, *to, 0.5, &mut events);
+        for _ in 0..30 {
+            w.step(DT).unwrap();
+            events.append(&mut w.events);
+        }
+        let got = word_of(&w);
+        assert!(
+            braid::equal(3, &got, expect),
+            "θ = {to}: {} (expected {})",
+            braid::format_word(&got),
+            braid::format_word(expect)
+        );
+    }
+    let sum = ropelab::report::braid_json(&w, false);
+    assert!(sum.contains("\"trivial\":false"), "{sum}");
+    assert!(sum.contains("dog 1 walks once all the way around dog 2, counter-clockwise"), "{sum}");
+    // And back: counter-clockwise to the start, the identity again.
+    walk(&mut w, TAU, 0.0, 0.5, &mut events);
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+        events.append(&mut w.events);
+    }
+    let got = word_of(&w);
+    assert!(braid::is_trivial(3, &got), "back to the identity: {}", braid::format_word(&got));
+    // Then the dogs step apart (leashes taut): whatever loops the slack leashes made while
+    // lying on each other pull free, as the trivial braid says they can.
+    for k in 1..=60 {
+        let f = k as f32 / 60.0;
+        w.drag_to(1, -0.3 - 0.3 * f, 1.35 + 0.1 * f).unwrap();
+        w.drag_to(2, 0.2 * f, 1.35 + 0.2 * f).unwrap();
+        w.step(DT).unwrap();
+        events.append(&mut w.events);
+    }
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+        events.append(&mut w.events);
+    }
+    assert!(braid::is_trivial(3, &word_of(&w)));
+    // Every tangle formed once and broke once (the walk back undoes them all).
+    let formed: Vec<u32> =
+        events.iter().filter_map(|e| if let Event::TangleFormed { id, .. } = e { Some(*id) } else { None }).collect();
+    let broken: Vec<u32> =
+        events.iter().filter_map(|e| if let Event::TangleBroken { id, .. } = e { Some(*id) } else { None }).collect();
+    let mut f = formed.clone();
+    f.sort_unstable();
+    f.dedup();
+    assert_eq!(f.len(), formed.len(), "Formed once per id: {formed:?}");
+    for id in &broken {
+        assert!(formed.contains(id), "broken {id} was formed");
+    }
+    let live: Vec<u32> = w.tangles.tangles().iter().map(|t| t.id).collect();
+    assert!(live.is_empty(), "every tangle released: {live:?}");
+    assert!(!formed.is_empty(), "the circle tangled the leashes");
+    for id in &formed {
+        assert_eq!(broken.iter().filter(|&&b| b == *id).count() + live.iter().filter(|&&l| l == *id).count(), 1);
+    }
+    println!("tangles formed {formed:?}, broken {broken:?}, live {live:?}");
+}
+
+/// Smallest axis distance between segments of different leashes (away from the hand, where
+/// they meet by construction), over the radius sum.
+fn min_gap(w: &World) -> f32 {
+    let segs = w.ropes.segs();
+    let rope = w.ropes.seg_rope();
+    let pos = &w.particles.pos;
+    let mut m = f32::INFINITY;
+    for i in 0..segs.len() {
+        for j in i + 1..segs.len() {
+            if rope[i] == rope[j] {
+                continue;
+            }
+            let (a, b) = (segs[i], segs[j]);
+            if a.iter().any(|p| b.contains(p)) {
+                continue;
+            }
+            // Skip the first two segments of both (they leave the shared hand).
+            let si = i - w.ropes.segments(rope[i] as usize).start;
+            let sj = j - w.ropes.segments(rope[j] as usize).start;
+            if si < 2 && sj < 2 {
+                continue;
+            }
+            let c = closest_points(pos[a[0] as usize], pos[a[1] as usize], pos[b[0] as usize], pos[b[1] as usize]);
+            m = m.min(c.dist_sq.sqrt() / 0.02);
+        }
+    }
+    m
+}
+
+#[test]
+fn fast_drags_never_pass_a_leash_through_another() {
+    // Drag dog 1 straight across leashes 2 and 3 and back at 3, 6 and 10 m/s (a pointer
+    // sampled at 60 Hz: 5 to 17 cm per frame, far more than the 2 cm radius sum), and the
+    // hand sideways at 4 m/s. The leashes must never interpenetrate: the smallest gap between
+    // two leashes stays above half the radius sum, and the dog ends up with its leash wrapped
+    // the long way (the braid shows the passage instead of a leash tunnelling).
+    for speed in [3.0f32, 6.0, 10.0] {
+        let mut w = scripted_world();
+        for _ in 0..60 {
+            w.step(DT).unwrap();
+        }
+        w.grab(1, dog(&w, 0) as i64).unwrap();
+        let start = Vec2::new(-0.3, 1.35);
+        let end = Vec2::new(1.2, 1.0);
+        let mut worst = f32::INFINITY;
+        for (a, b) in [(start, end), (end, start)] {
+            let n = ((b - a).length() / (speed * DT)).ceil() as usize;
+            for k in 1..=n {
+                let p = a.lerp(b, k as f32 / n as f32);
+                w.drag_to(1, p.x, p.y).unwrap();
+                w.step(DT).unwrap();
+                worst = worst.min(min_gap(&w));
+            }
+            for _ in 0..20 {
+                w.step(DT).unwrap();
+                worst = worst.min(min_gap(&w));
+            }
+        }
+        w.release(1);
+        w.grab(2, w.leash.as_ref().unwrap().hand as i64).unwrap();
+        for k in 1..=60 {
+            // Out to 1 m on the right and back at 4 m/s.
+            let x = 4.0 * DT * (30 - (k as i32 - 30).abs()) as f32;
+            w.drag_to(2, -x, 0.0).unwrap();
+            w.step(DT).unwrap();
+            worst = worst.min(min_gap(&w));
+        }
+        println!("{speed} m/s: smallest gap between leashes = {worst:.3} × radius sum");
+        assert!(worst > 0.5, "{speed} m/s: leashes came within {worst:.3} of the radius sum");
+        assert!(w.particles.pos.iter().all(|p| p.is_finite()));
+    }
+}
+
+#[test]
+fn same_seed_same_walk_bit_for_bit() {
+    let run = |seed: u64| {
+        let mut s = preset();
+        s.leash.as_mut().unwrap().wander.seed = seed;
+        let mut w = s.build().unwrap();
+        for _ in 0..240 {
+            w.step(DT).unwrap();
+        }
+        w.particles.pos.iter().flat_map(|p| p.to_array()).map(f32::to_bits).collect::<Vec<u32>>()
+    };
+    assert_eq!(run(42), run(42));
+    assert_ne!(run(42), run(43));
+}
+
+#[test]
+fn dogs_wander_and_stop_when_paused() {
+    let mut w = preset().build().unwrap();
+    let d = dog(&w, 1) as usize;
+    let p0 = w.particles.pos[d];
+    for _ in 0..180 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.particles.pos[d].distance(p0) > 0.05, "the dog walked");
+    // Collar height is held by the dog's legs.
+    assert!((w.particles.pos[d].y - 0.4).abs() < 1e-3, "{}", w.particles.pos[d].y);
+    w.wander.spec.enabled = false;
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+    }
+    let v = w.particles.vel[d];
+    assert!(Vec2::new(v.x, v.z).length() < 0.05, "paused dogs stand: {v}");
+}
+
+#[test]
+fn scene_errors_name_the_json_path() {
+    let text = include_str!("../www/scenes/leash.json");
+    let bad = text.replace("\"at\": [0.0, 0.4, 1.45]", "\"at\": [0.0, 0.4, 3.0]");
+    let e = Scene::from_json(&bad).unwrap().build().unwrap_err().to_string();
+    assert!(e.contains("leash.dogs[1].at"), "{e}");
+    let bad = text.replace("\"points\": 20", "\"points\": 2");
+    let e = Scene::from_json(&bad).unwrap().build().unwrap_err().to_string();
+    assert!(e.contains("leash.points"), "{e}");
+    let bad = text.replace("\"home_pull\": 0.8", "\"home_pull\": -1");
+    let e = Scene::from_json(&bad).unwrap().build().unwrap_err().to_string();
+    assert!(e.contains("leash.wander.home_pull"), "{e}");
+    let bad = text.replace("\"seed\": 42", "\"sead\": 42");
+    let e = Scene::from_json(&bad).unwrap_err().to_string();
+    assert!(e.contains("leash.wander"), "{e}");
+}
+
+#[test]
+fn export_and_reload_keeps_ropes_and_leash() {
+    let mut w = preset().build().unwrap();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    let s = Scene::from_world(&w, "leash", None);
+    let w2 = Scene::from_json(&s.to_json()).unwrap().build().unwrap();
+    assert_eq!(w2.ropes.len(), 3);
+    let (l1, l2) = (w.leash.as_ref().unwrap(), w2.leash.as_ref().unwrap());
+    assert!(l2.valid);
+    assert_eq!(l1.hand, l2.hand);
+    assert_eq!(
+        l1.dogs.iter().map(|d| d.particle).collect::<Vec<_>>(),
+        l2.dogs.iter().map(|d| d.particle).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn edits_keep_ropes_valid_or_cut_them() {
+    let mut w = preset().build().unwrap();
+    w.step(DT).unwrap();
+    // Subdividing a leash link keeps the leash (the rope runs through the new points).
+    let k = w.ropes.seg_link()[w.ropes.segments(1).start + 5] as i64;
+    w.subdivide(k, 2).unwrap();
+    assert_eq!(w.ropes.points(1).len(), 22);
+    assert!(w.leash.as_ref().unwrap().valid);
+    for _ in 0..10 {
+        w.step(DT).unwrap();
+    }
+    // Removing a point in the middle of leash 3 cuts it: the leash is no longer a leash.
+    let p = w.ropes.points(2)[8] as i64;
+    w.remove_point(p).unwrap();
+    assert_eq!(w.ropes.len(), 4);
+    assert!(!w.leash.as_ref().unwrap().valid);
+    for _ in 0..10 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.particles.pos.iter().all(|p| p.is_finite()));
+    assert_eq!(ropelab::report::braid_json(&w, false), "null");
+    // The other dogs still stand at collar height.
+    let d = dog(&w, 0) as usize;
+    assert!((w.particles.pos[d].y - 0.4).abs() < 1e-3);
+}
