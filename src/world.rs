@@ -321,9 +321,9 @@ impl World {
         push_event(&mut self.events, e);
     }
 
-    /// Takes every queued event, oldest first.
+    /// Takes every queued event, oldest first (the queue keeps its memory).
     pub fn drain_events(&mut self) -> Vec<Event> {
-        std::mem::take(&mut self.events)
+        self.events.drain(..).collect()
     }
 
     /// Largest relative stretch `|d - L| / L` over all distance links (rope links count only
@@ -411,6 +411,9 @@ impl World {
 
 /// Queues an event, dropping the oldest when the queue is full (no allocation once grown).
 fn push_event(events: &mut Vec<Event>, e: Event) {
+    if events.capacity() < EVENT_QUEUE_CAP {
+        events.reserve_exact(EVENT_QUEUE_CAP - events.len());
+    }
     if events.len() >= EVENT_QUEUE_CAP {
         events.remove(0);
     }

@@ -116,6 +116,35 @@ fn step_does_not_allocate_after_warm_up() {
     }
 }
 
+/// The leash scene: rope–rope contacts, dogs, tangles and the braid tracked every step.
+#[test]
+fn leash_step_does_not_allocate_after_warm_up() {
+    for &solver in &[SolverKind::Xpbd, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Exact] {
+        let mut w = ropelab::workloads::leash_world();
+        w.settings.solver = solver;
+        let dog = w.leash.as_ref().unwrap().dogs[0].particle;
+        w.grab(1, dog as i64).unwrap();
+        // Warm up with the same kind of drag (buffers grow to the scene's contacts).
+        let path = |s: usize| (-0.7 + 0.02 * (s % 60) as f32, 1.2 + 0.005 * (s % 60) as f32);
+        for s in 0..240 {
+            let (x, z) = path(s);
+            w.drag_to(1, x, z).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        COUNT.with(|c| c.set(0));
+        ARMED.with(|a| a.set(true));
+        for s in 0..60 {
+            let (x, z) = path(s);
+            w.drag_to(1, x, z).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        ARMED.with(|a| a.set(false));
+        let n = COUNT.with(|c| c.get());
+        assert_eq!(n, 0, "{solver:?}: {n} allocations in 60 leash steps");
+        assert!(!w.ropes.segs().is_empty());
+    }
+}
+
 /// The counter itself works (so the zero above means something).
 #[test]
 fn the_counter_sees_allocations() {

@@ -616,20 +616,23 @@ pub struct BraidTracker {
 
 impl BraidTracker {
     pub fn new(frame: BraidFrame) -> Self {
+        // Room for long words up front, so tracking every step does not allocate as the
+        // braid grows (up to this length).
+        const WORD_ROOM: usize = 256;
         BraidTracker {
             frame,
             reader: BraidReader::new(),
-            hub_word: Vec::new(),
+            hub_word: Vec::with_capacity(WORD_ROOM),
             last_start: Vec::new(),
             last_start_angle: Vec::new(),
             last_end: Vec::new(),
             last_end_angle: Vec::new(),
-            word: Vec::new(),
+            word: Vec::with_capacity(WORD_ROOM),
             events: Vec::new(),
-            scratch: Vec::new(),
+            scratch: Vec::with_capacity(WORD_ROOM),
             work: Vec::new(),
-            appended: Vec::new(),
-            predicted: Vec::new(),
+            appended: Vec::with_capacity(WORD_ROOM),
+            predicted: Vec::with_capacity(WORD_ROOM),
             started: false,
         }
     }
