@@ -18,10 +18,11 @@ import { Camera, Renderer } from './render.js';
 import { Ui } from './ui.js';
 import { Compare, bindComparePanel, formatCompare, parseCompare } from './compare.js';
 import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneName } from './sceneio.js';
+import { TanglePanel } from './tanglepanel.js';
 
 export const H = 1 / 60;
 export const MAX_STEPS = 5;
-const PRESETS = ['rope', 'bridge', 'net'];
+const PRESETS = ['rope', 'bridge', 'net', 'leash', 'capstan'];
 
 /** Resolves with trunk's wasm-bindgen exports once the module is initialised. */
 function wasmBindings(timeoutMs = 30000) {
@@ -83,6 +84,7 @@ class App {
     this.ui = new Ui(this);
     this.sceneIo = new SceneIo(this);
     this.comparePanel = bindComparePanel(this);
+    this.tanglePanel = new TanglePanel(this);
     this.layout();
     addEventListener('resize', () => this.layout());
   }
@@ -130,6 +132,7 @@ class App {
   /** Frames the scene: its camera, else its walls, else the bounding box of its points. */
   frameScene() {
     const sim = this.sim;
+    this.camera.setFlip(sim.view === 'top'); // seen from above: +z down on screen (render.js)
     const cam = sim.camera();
     const walls = sim.walls();
     const wallW = walls.length === 4 ? walls[2] - walls[0] : 0;
@@ -205,6 +208,7 @@ class App {
       this.compare.frame();
     }
     this.ui.sceneLoaded(this.scene);
+    this.tanglePanel.sceneLoaded();
     this.updateUrl();
     return this.scene;
   }
@@ -358,6 +362,7 @@ class App {
     st.frames++;
     st.cpuMs += (performance.now() - t0 - st.cpuMs) * 0.1;
     this.ui.tick(now);
+    this.tanglePanel.tick(now);
   }
 
   /** Refreshes the numbers in `stats` that come from the sim (the UI does this ~4×/s). */

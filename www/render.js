@@ -9,6 +9,9 @@
 // call it needs first, then builds fresh views, reads them, and drops them; nothing here keeps
 // a view across frames.
 
+import { drawLeashTop } from './leash.js';
+import { drawObstacles, obstaclesOf } from './obstacles.js';
+
 export const FLAG_LOCKED = 1;
 export const FLAG_HELD = 2;
 
@@ -56,6 +59,16 @@ export class Camera {
     this.scale = 1; // CSS px per metre
     this.ox = 0;
     this.oy = 0;
+    // Top view (x–z seen from above): +z points DOWN on screen, so that "clockwise seen from
+    // above" looks clockwise on the page (y up, looking down −y, x to the right ⇒ z down).
+    // `ys` is the sign of the view's vertical axis on screen: 1 = up (side view), −1 = down.
+    this.ys = 1;
+  }
+
+  /** The top view flips the vertical axis (+z down on screen); the side view keeps y up. */
+  setFlip(flip) {
+    this.ys = flip ? -1 : 1;
+    this.update();
   }
 
   /** What to show: centre, height (m) and the least width (m) that must stay visible. */
@@ -84,15 +97,15 @@ export class Camera {
     const fit = Math.min(h / f.height, f.minWidth > 0 ? w / f.minWidth : Infinity);
     this.scale = fit * this.zoom;
     this.ox = this.viewport.x + w / 2 - this.cx * this.scale;
-    this.oy = this.viewport.y + h / 2 + this.cy * this.scale;
+    this.oy = this.viewport.y + h / 2 + this.ys * this.cy * this.scale;
   }
 
   toScreen(x, y) {
-    return [this.ox + x * this.scale, this.oy - y * this.scale];
+    return [this.ox + x * this.scale, this.oy - this.ys * y * this.scale];
   }
 
   toWorld(px, py) {
-    return [(px - this.ox) / this.scale, (this.oy - py) / this.scale];
+    return [(px - this.ox) / this.scale, (this.ys * (this.oy - py)) / this.scale];
   }
 
   /** Zooms by `factor`, keeping the world point under (px, py) in place. */
@@ -109,6 +122,7 @@ export class Camera {
   /** Takes `other`'s frame, zoom and centre, keeping this viewport (a shared camera). */
   follow(other) {
     this.frame = { ...other.frame };
+    this.ys = other.ys;
     this.zoom = other.zoom;
     this.cx = other.cx;
     this.cy = other.cy;
@@ -118,7 +132,7 @@ export class Camera {
   /** Moves the view by (dx, dy) CSS pixels. */
   panBy(dx, dy) {
     this.cx -= dx / this.scale;
-    this.cy += dy / this.scale;
+    this.cy += (this.ys * dy) / this.scale;
     this.update();
   }
 }
@@ -184,6 +198,21 @@ export class Renderer {
     // Every call into the sim comes before the views are built.
     const walls = o.grid === false ? null : sim.walls();
     const top = sim.view === 'top';
+    const obstacles = o.grid === false ? [] : obstaclesOf(sim);
+    // The leash scene from above: a knot diagram (leash.js) instead of points and links.
+    if (top && !o.color && sim.ropeCount > 0 && sim.leash() !== 'null') {
+      ctx.save();
+      if (rect) {
+        ctx.beginPath();
+        ctx.rect(R.x, R.y, R.w, R.h);
+        ctx.clip();
+      }
+      if (o.grid !== false) this.drawGrid(walls, cam, R);
+      drawObstacles(ctx, obstacles, cam, R, top);
+      drawLeashTop(this, sim, cam, o, R);
+      ctx.restore();
+      return;
+    }
     sim.refreshRender();
     const pos = sim.positions();
     const links = sim.links();
@@ -199,10 +228,11 @@ export class Renderer {
       ctx.clip();
     }
     if (o.grid !== false) this.drawGrid(walls, cam, R);
+    drawObstacles(ctx, obstacles, cam, R, top);
     if (o.alpha != null) ctx.globalAlpha = o.alpha;
 
     const sx = (i) => cam.ox + pos[3 * i] * scale;
-    const sy = (i) => cam.oy - pos[3 * i + yOff] * scale;
+    const sy = (i) => cam.oy - cam.ys * pos[3 * i + yOff] * scale;
 
     // Links: one path per style.
     const paths = STRAIN_BUCKETS.map(() => null);
@@ -319,8 +349,9 @@ export class Renderer {
     // Spacing: the smallest "nice" step at least 40 px apart.
     const steps = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50, 100];
     const step = steps.find((s) => s * cam.scale >= 40) ?? 100;
-    const [x0, y1] = cam.toWorld(R.x, R.y);
-    const [x1, y0] = cam.toWorld(R.x + R.w, R.y + R.h);
+    const [x0, ya] = cam.toWorld(R.x, R.y);
+    const [x1, yb] = cam.toWorld(R.x + R.w, R.y + R.h);
+    const y0 = Math.min(ya, yb), y1 = Math.max(ya, yb); // the top view's y axis points down
     const grid = new Path2D();
     const axis = new Path2D();
     for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) {
