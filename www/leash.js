@@ -142,7 +142,7 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
         if (l > 0) sin = Math.abs(ux * vy - uy * vx) / l;
       }
     }
-    const half = (widthAt(v.y) / 2 + widthAt(u.y) / 2 + 3) / Math.max(sin, 0.3);
+    const half = (widthAt(v.y) / 2 + widthAt(u.y) / 2 + 3) / Math.max(sin, 0.5);
     gaps[u.rope].push([at - half, at + half]);
   }
 

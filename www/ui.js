@@ -176,9 +176,9 @@ export class Ui {
       let w = app.sceneWalls;
       if (w.length !== 4) {
         // The scene has none: use what is on screen.
-        const [x0, y1] = app.camera.toWorld(0, 0);
-        const [x1, y0] = app.camera.toWorld(app.renderer.cssW, app.renderer.cssH);
-        w = [x0, y0, x1, y1];
+        const [x0, ya] = app.camera.toWorld(0, 0);
+        const [x1, yb] = app.camera.toWorld(app.renderer.cssW, app.renderer.cssH);
+        w = [x0, Math.min(ya, yb), x1, Math.max(ya, yb)]; // the top view's y axis points down
       }
       app.sim.setWalls(w[0], w[1], w[2], w[3]);
     });

@@ -10,7 +10,8 @@
 // counter-clockwise" (not mirrored), and walking back gives the identity; the crossings JSON
 // has a crossing where the canvas shows one; events reach the log, formed once per tangle;
 // no coordinate is NaN; the console stays free of errors. Screenshots (tests/e2e/artifacts/,
-// gitignored): leash-crossing.png, leash-tangle.png, leash-untangled.png, capstan.png.
+// gitignored): leash-crossing.png (+ -zoom), leash-tangle.png, leash-twisted.png (σ1⁻² and its
+// hint), leash-untangled.png, capstan.png.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -233,7 +234,18 @@ describe('leash scene', () => {
     // the crossing is farthest from the hand and every dog (whose discs would cover it), goes
     // to leash-crossing.png, and zoomed in 4× on it to leash-crossing-zoom.png.
     let crossingAt = null;
+    let tangleShot = null;
     const shootCrossing = async (th) => {
+      // The first live tangle that has lasted ½ s: leash-tangle.png (its ring on the canvas,
+      // its row in the panel).
+      if (!tangleShot) {
+        const t = await page.evaluate(() => JSON.parse(window.ropelab.sim.tangles()).find((k) => k.age > 30) ?? null);
+        if (t) {
+          await page.waitForTimeout(300); // the panel's table catches up
+          tangleShot = { th, t };
+          await page.screenshot({ path: join(ARTIFACTS, 'leash-tangle.png') });
+        }
+      }
       const found = await page.evaluate(() => {
         const sim = window.ropelab.sim;
         const c = JSON.parse(sim.crossings()).filter((k) => k.over.rope !== k.under.rope);
@@ -266,6 +278,7 @@ describe('leash scene', () => {
     assert.deepEqual(st.braid.reducedLetters, [-1], `θ = π: ${st.braid.word}`);
 
     await walk(page, Math.PI, 2 * Math.PI, shootCrossing);
+    assert.ok(tangleShot, 'a tangle formed during the walk and lasted ½ s');
     assert.ok(crossingAt, 'the walk made the leashes cross in the top view (a broken under-strand to draw)');
     console.log(`  screenshot crossing at θ = ${(crossingAt.th / Math.PI).toFixed(2)}π, ${crossingAt.clear.toFixed(2)} m clear of hand and dogs: ${JSON.stringify(crossingAt.best)}`);
     await waitSteps(page, 30);
@@ -280,7 +293,7 @@ describe('leash scene', () => {
       `the hint undoes the clockwise walk (not mirrored): ${JSON.stringify(p.hint)}`,
     );
     assert.equal(p.crossings, String(st.braid.crossings));
-    await page.screenshot({ path: join(ARTIFACTS, 'leash-tangle.png') });
+    await page.screenshot({ path: join(ARTIFACTS, 'leash-twisted.png') });
 
     // And back, counter-clockwise.
     await walk(page, 2 * Math.PI, 0);
