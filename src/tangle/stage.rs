@@ -9,8 +9,9 @@
 //!    on neighbouring segments (segment ranges overlapping or adjacent on both ropes) are one
 //!    crossing: a cluster.
 //! 2. **Cluster → [`Candidate`].** Point: the mean of the contacts' midpoints. Over/under:
-//!    which rope is higher at the contacts (the heights decide, not the seed's heuristic).
-//!    Along: arc length (rest lengths) of the contacts along each rope, so the manager can
+//!    which rope rests on the other — the vertical parts of the contact normals weighted by
+//!    the normal forces (heights decide, not the seed's heuristic; the contacts on the sides
+//!    of a wrap are horizontal and barely count); without forces, which is higher. Along: arc length (rest lengths) of the contacts along each rope, so the manager can
 //!    follow a tangle that slides. Tensions: the link forces (λ/h²) of the links entering and
 //!    leaving the contact span on each rope. Wrap Θ: how far each rope turns around the
 //!    other there — the turning angles at the span's vertices, measured in the plane
@@ -65,6 +66,8 @@ struct Cluster {
     touching: bool,
     /// Sum of normal forces (N).
     force: f32,
+    /// Sum of normal force × vertical part of the normal from a to b.
+    lift: f32,
 }
 
 /// Extra per-tangle data the page shows, in the order of [`TangleManager::tangles`].
@@ -211,6 +214,7 @@ impl TangleStage {
             k.dy += c.pb.y - c.pa.y;
             k.touching |= touching;
             k.force += st.lambda_n * inv_h2;
+            k.lift += st.lambda_n * inv_h2 * n.y;
         }
         // 2. Clusters into candidates.
         let force = |j: u32| scratch.force.get(ropes.seg_link[j as usize] as usize).copied().unwrap_or(0.0).max(0.0);
@@ -225,7 +229,11 @@ impl TangleStage {
             let taut = |a: f32, b: f32| a.max(b) >= self.form_tension;
             let tightening =
                 (press_a > TIGHTEN_MIN && taut(ta_in, ta_out)) || (press_b > TIGHTEN_MIN && taut(tb_in, tb_out));
-            let b_over = k.dy > 0.0;
+            // Over/under: which rope rests on the other — the vertical part of the contact
+            // normals weighted by their normal forces (a rope draped over another presses
+            // down on its top; contacts on the sides of a wrap are horizontal and barely
+            // count); without forces, which is higher at the contacts.
+            let b_over = if k.lift != 0.0 { k.lift > 0.0 } else { k.dy > 0.0 };
             let cnt = k.count.max(1.0);
             let (along_a, along_b) = (k.along_a / cnt, k.along_b / cnt);
             let cand = if b_over {
