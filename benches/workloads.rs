@@ -34,7 +34,25 @@ fn steps(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, steps);
+/// The leash scene (ropelab's own workload: three leashes with rope–rope contacts, dogs,
+/// tangles and the braid every step).
+fn leash(c: &mut Criterion) {
+    let mut group = c.benchmark_group("leash");
+    group.measurement_time(Duration::from_secs(2));
+    for solver in [SolverKind::Xpbd, SolverKind::Pbd, SolverKind::Jacobi] {
+        let mut world = ropelab::workloads::leash_world();
+        world.settings.solver = solver;
+        for _ in 0..WARMUP_STEPS {
+            world.step(1.0 / 60.0).unwrap();
+        }
+        group.bench_function(BenchmarkId::new("step", solver.name()), |b| {
+            b.iter(|| black_box(&mut world).step(black_box(1.0 / 60.0)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, steps, leash);
 
 /// Prints the BENCHMARKS.md lines (skipped in `cargo test`'s quick test mode).
 fn protocol_lines() {
@@ -46,6 +64,8 @@ fn protocol_lines() {
             println!("{}", format_line(&format!("ropelab-{}", solver.name()), workload.name(), &median(&runs)));
         }
     }
+    let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut ropelab::workloads::leash_world(), now)).collect();
+    println!("{}", format_line("ropelab-xpbd", "leash", &median(&runs)));
 }
 
 fn main() {

@@ -2,9 +2,12 @@
 //!
 //! ```text
 //! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
-//! ropelab bench W1|W2|W3 [--solver S] [--runs N]
+//! ropelab bench W1|W2|W3|leash [--solver S] [--runs N]
 //! ropelab solvers
 //! ```
+//! `bench leash` runs the leash scene preset (three 20-point leashes, dogs, rope–rope
+//! contacts, tangles and the braid every step) under the same protocol, with the scene's
+//! solver unless `--solver` says otherwise.
 //! `SCENE` is a scene file path or a preset name from `www/scenes/` (e.g. `rope`).
 //! `run` prints max stretch, energy and time per step, and writes the final positions as
 //! JSON with `--out`. `bench` prints the BENCHMARKS.md line (median of `--runs` fresh runs).
@@ -20,7 +23,7 @@ use ropelab::SolverKind;
 
 const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
-  ropelab bench W1|W2|W3 [--solver S] [--runs N]
+  ropelab bench W1|W2|W3|leash [--solver S] [--runs N]
   ropelab solvers";
 
 fn main() -> ExitCode {
@@ -144,8 +147,25 @@ fn run(scene_name: &str, flags: &Flags) -> Result<(), String> {
 }
 
 fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
-    let wl = Workload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3)"))?;
     let runs: usize = flags.number("--runs", 5)?;
+    if workload.eq_ignore_ascii_case("leash") {
+        let solver = flags.solver()?;
+        let build = || {
+            let mut w = ropelab::workloads::leash_world();
+            if let Some(k) = solver {
+                w.settings.solver = k;
+            }
+            w
+        };
+        let clock = Instant::now();
+        let results: Vec<_> =
+            (0..runs.max(1)).map(|_| run_protocol(&mut build(), || clock.elapsed().as_secs_f64())).collect();
+        let name = build().settings.solver.name();
+        println!("{}", format_line(&format!("ropelab-{name}"), "leash", &median(&results)));
+        return Ok(());
+    }
+    let wl =
+        Workload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, leash)"))?;
     let solvers: Vec<SolverKind> = match flags.solver()? {
         Some(k) => vec![k],
         None => SolverKind::ALL.to_vec(),
