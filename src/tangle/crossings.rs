@@ -299,24 +299,33 @@ impl BraidReader {
     fn build_strands(&mut self, frame: &BraidFrame, strands: &[&[Vec3]]) {
         self.pts.clear();
         self.start.clear();
-        let mut far = 0.0f32;
+        // The frame's axes once (not per point); lengths by `f32::sqrt` (the same bits as
+        // glam's `length`, which is libm's software square root with the `libm` feature).
+        let (f, l) = frame.axes();
+        let hub = frame.hub;
+        let local = |p: Vec3| {
+            let d = p - hub;
+            Vec2::new(d.dot(f), d.dot(l))
+        };
+        let len = |q: Vec2| q.length_squared().sqrt();
+        let mut far2 = 0.0f32;
         for s in strands {
             for &p in s.iter() {
-                far = far.max(frame.local(p).length());
+                far2 = far2.max(local(p).length_squared());
             }
         }
-        let far = far + RAY_EXTRA;
+        let far = far2.sqrt() + RAY_EXTRA;
         const STEP: f32 = 1e-5;
         for s in strands {
             self.start.push(self.pts.len());
             // Direction for points at the hub itself: the first point off the hub.
             let first_dir =
-                s.iter().map(|&p| frame.local(p)).find(|q| q.length() > 1e-6).map(|q| q.normalize()).unwrap_or(Vec2::X);
+                s.iter().map(|&p| local(p)).find(|&q| len(q) > 1e-6).map(|q| q * (1.0 / len(q))).unwrap_or(Vec2::X);
             let mut rmax = -1.0f32;
             let mut dir = first_dir;
             for &p in s.iter() {
-                let mut q = frame.local(p);
-                let mut r = q.length();
+                let mut q = local(p);
+                let mut r = len(q);
                 if r > 1e-6 {
                     dir = q / r;
                 }
@@ -387,7 +396,7 @@ impl BraidReader {
                 }
                 let Some((la, lb)) = seg_intersect(p0.q, p1.q, q0.q, q1.q) else { continue };
                 let x = p0.q + (p1.q - p0.q) * la;
-                let r = x.length();
+                let r = x.length_squared().sqrt();
                 if r < r0 {
                     continue;
                 }
