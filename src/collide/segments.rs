@@ -423,15 +423,24 @@ pub fn segment_contact_deltas(
     p: &ContactParams,
     state: &mut ContactState,
 ) -> Option<(ContactReport, [Vec3; 4])> {
-    let c = closest_points(x[0], x[1], x[2], x[3]);
     let r = p.radius_sum;
     let tol = 0.5 * r.max(1e-6);
+    let m = |k: usize| (x[k] - x_prev[k]).length_squared();
+    // Cheaper early out first: the axis distance is at least the gap between the segments'
+    // boxes (see the reach argument below).
+    let gap = (x[2].min(x[3]) - x[0].max(x[1])).max(x[0].min(x[1]) - x[2].max(x[3])).max_element();
+    if gap > r {
+        let reach = tol + m(0).max(m(1)).sqrt() + m(2).max(m(3)).sqrt();
+        if !p.ccd || gap > reach {
+            return None;
+        }
+    }
+    let c = closest_points(x[0], x[1], x[2], x[3]);
     // Early out (exact): every point of a segment moves at most as far as its farther end
     // over the substep, so the axis distance changes at most by m_a + m_b. If they are now
     // farther apart than that plus the crossing tolerance, they never met: no crossing, and
     // no overlap either.
     if c.dist_sq >= r * r {
-        let m = |k: usize| (x[k] - x_prev[k]).length_squared();
         let (ma, mb) = (m(0).max(m(1)).sqrt(), m(2).max(m(3)).sqrt());
         let reach = tol + ma + mb;
         if !p.ccd || c.dist_sq > reach * reach {
