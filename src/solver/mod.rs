@@ -4,10 +4,13 @@
 //! Every solver runs the same named stages per substep:
 //!
 //! 1. **integrate**  — external forces into velocity/position (Verlet for `classic`;
-//!    a predicted position x̃ = x + h·v with v ← v·damping + h·g for the PBD family);
+//!    a predicted position x̃ = x + h·v with v ← v·damping + h·g for the PBD family), then
+//!    (PBD family, with `rope_collisions`) the rope–rope broad phase;
 //! 2. **solve**      — `iterations` passes over the constraints (links, bending, tethers,
-//!    pins, the mouse, contacts);
-//! 3. **collide**    — walls / ground / obstacles (inside the passes for the PBD family);
+//!    pins, the mouse, the dogs' support and feet, contacts);
+//! 3. **collide**    — walls / ground / obstacles, then rope–rope contacts (inside the
+//!    passes for the PBD family, last in each, so the no-crossing guarantee has the last
+//!    word; the Jacobi solver averages them with its links);
 //! 4. **velocities** — `vel = (pos - prev) / h`, the invariant every solver keeps (plus
 //!    restitution for particles that hit something).
 //!
@@ -18,6 +21,12 @@
 //! | `jacobi`  | PBD, averaged Jacobi with over-relaxation ω   | `iterations` sweeps          |
 //! | `xpbd`    | XPBD with compliance (m/N) and multipliers    | `iterations` sweeps          |
 //! | `exact`   | direct linear-time solve of the link forest   | ≤ `iterations` Newton passes |
+//!
+//! Rope–rope contacts (`collide::segments`) run for `pbd`, `xpbd` and `jacobi` in every
+//! iteration. The `exact` solver reaches them through the shared stage only when it runs its
+//! iterative pass (a world with obstacles, walls, pins, holds, bending or loops: the leash
+//! scene has the ground), and its direct solve then has the last word, so it does not give
+//! the no-tunnelling guarantee; `classic` has no rope contacts.
 //!
 //! Because every solver leaves `pos`, `prev` and `vel` consistent and keeps no state that
 //! outlives a step (multipliers restart every substep; cached structure is rebuilt from

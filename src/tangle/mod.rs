@@ -16,41 +16,44 @@
 //! broad phase, and the position-level contact with Coulomb friction that the solver calls
 //! every iteration) are in [`crate::collide::segments`].
 //!
-//! # The tangle lifecycle (plan; the pieces above are the building blocks)
+//! # The tangle lifecycle (as built: [`stage`], run by `World::step` after the solver)
 //!
-//! Per step, after the solver (whose iterations already ran the rope–rope contacts):
+//! Per step, after the solver (whose iterations already ran the rope–rope contacts,
+//! `solver::Ctx::rope_contacts`):
 //!
-//! 1. **Candidate crossings.** The braid reading ([`crossings::BraidReader`]) lists every
-//!    top-view crossing of two leashes with the strand on top. A crossing is a *candidate*
-//!    when the two ropes actually touch there: the contact pair of the segments at the crossing
-//!    had a positive accumulated normal multiplier this step
-//!    ([`crate::collide::segments::ContactState::lambda_n`]), or their capsules are within a
-//!    detection margin. (The seed instead tested every segment pair within 8 px.)
+//! 1. **Candidate crossings** come from the contacts, not from the braid reading (so they
+//!    work for any ropes, not only leashes): every broad-phase pair of segments of two ropes
+//!    whose accumulated normal multiplier was positive in the last substep
+//!    ([`crate::collide::segments::ContactState::lambda_n`]) or whose capsules are within a
+//!    detection margin; neighbouring pairs of the same two ropes form one crossing. In the
+//!    leash scene a leash pressed against another dog's body also counts (the braid
+//!    continues each leash down through its dog). (The seed instead tested every segment pair
+//!    within 8 px.) Contacts next to a particle two ropes share (the leashes at the hand) are
+//!    no tangle.
 //! 2. **Formation criteria** (the seed's two, made physical): *tension direction* — the
-//!    tensions on both sides of the contact pull each rope into the other (the resultant of
-//!    the two link forces adjacent to the contact, projected on the contact normal, presses the
-//!    ropes together), so pulling tightens the tangle instead of sliding it off; and *wrap* —
-//!    the wrap angle Θ of each rope around the other's local axis
-//!    ([`capstan::wrap_angle_around_axis`]) exceeds a threshold (the seed: 0.5 rad). Then a
-//!    tangle forms: a stable id, the rope pair and over/under order, material parameters on
-//!    both ropes (arc length, so it can slide), the sign of its braid generator, and a
-//!    `Formed` event.
+//!    resultant of the link forces entering and leaving the contact span presses the rope into
+//!    the other (normalised press > 0.05, about a 6° bend) while the rope carries at least
+//!    2 N (slack ropes draped by their weight are not tangles); and *wrap* — the turning of
+//!    the rope around the other's direction where they touch (around the dog's vertical axis
+//!    for a body) is at least 0.5 rad. Over/under: which rope rests on the other (contact
+//!    normals weighted by force). Then a tangle forms with a stable id and a `Formed` event.
 //! 3. **Tighten.** Nothing artificial pulls the ropes together (the seed's pull-together
-//!    constraint scaled by a capped e^{μθ} is replaced): tension and the contacts' Coulomb
+//!    constraint scaled by a capped e^{μθ} is dropped): tension and the contacts' Coulomb
 //!    friction do it, and the capstan effect emerges from friction at the contacts along the
-//!    wrap. The tangle records Θ and the rope tensions T on both sides (link multipliers
-//!    λ/h² next to the contact).
+//!    wrap (measured against e^{μθ} on a bollard in `tests/capstan.rs`: within about 1 %).
+//!    The tangle records Θ and the rope tensions T on both sides (link multipliers λ/h² next
+//!    to the contact).
 //! 4. **Lock.** A tangle holds while T_high / T_low ≤ e^{μΘ} on each rope through it
 //!    ([`capstan::holds`]); the state is `Locked` while it holds with both ropes taut, `Tight`
 //!    while it slips. The seed's cap of 3 is an optional gameplay clamp
-//!    ([`capstan::holding_ratio_clamped`]).
-//! 5. **Release.** A tangle breaks when its crossing is gone from the braid reading or the
-//!    ropes stop touching for a few consecutive steps (hysteresis, so contact jitter does not
-//!    flicker events), and emits `Broken` once.
+//!    (`Settings::tangle_cap`, [`capstan::holding_ratio_clamped`]).
+//! 5. **Release.** A tangle breaks when the ropes stop touching there for 10 consecutive
+//!    steps (hysteresis, so contact jitter does not flicker events), and emits `Broken` once.
 //!
-//! The page shows, per tangle: state, Θ, the tensions and the slip ratio; and for the braid:
+//! The page reads, per tangle: state, Θ, the tensions and the slip ratio; and for the braid:
 //! the word, its reduced form, the number of crossings, whether it is only full twists, and
-//! the untangle hint in words ([`crossings::BraidSummary`]).
+//! the untangle hint in words (`report::braid_json`, the `Sim` methods `tangles()` and
+//! `braid()`).
 //!
 //! # Known limits of the B_n model
 //!
