@@ -164,6 +164,16 @@ fn min_gap(w: &World) -> f32 {
     m
 }
 
+/// Leash 1 (rope 0) pressed on another leash in the last substep (away from the hand).
+fn leash_one_pressed(w: &World) -> bool {
+    let rc = w.rope_contacts();
+    let rope = w.ropes.seg_rope();
+    rc.pairs().iter().zip(rc.states()).any(|(p, s)| {
+        let (i, j) = (p[0] as usize, p[1] as usize);
+        s.lambda_n > 0.0 && (rope[i] == 0) != (rope[j] == 0) && i.min(j) >= 2
+    })
+}
+
 #[test]
 fn fast_drags_never_pass_a_leash_through_another() {
     // Drag dog 1 straight across leashes 2 and 3 and back at 3, 6 and 10 m/s (a pointer
@@ -171,8 +181,9 @@ fn fast_drags_never_pass_a_leash_through_another() {
     // hand sideways at 4 m/s. The leashes must never interpenetrate: the smallest gap between
     // two leashes stays above half the radius sum, and the dog ends up with its leash wrapped
     // the long way (the braid shows the passage instead of a leash tunnelling).
-    for speed in [3.0f32, 6.0, 10.0] {
+    for (speed, collide) in [(3.0f32, true), (6.0, true), (10.0, true), (6.0, false)] {
         let mut w = scripted_world();
+        w.settings.rope_collisions = collide;
         for _ in 0..60 {
             w.step(DT).unwrap();
         }
@@ -180,6 +191,7 @@ fn fast_drags_never_pass_a_leash_through_another() {
         let start = Vec2::new(-0.3, 1.35);
         let end = Vec2::new(1.2, 1.0);
         let mut worst = f32::INFINITY;
+        let mut pressed = 0; // steps in which leash 1 pressed on another leash
         for (a, b) in [(start, end), (end, start)] {
             let n = ((b - a).length() / (speed * DT)).ceil() as usize;
             for k in 1..=n {
@@ -187,6 +199,7 @@ fn fast_drags_never_pass_a_leash_through_another() {
                 w.drag_to(1, p.x, p.y).unwrap();
                 w.step(DT).unwrap();
                 worst = worst.min(min_gap(&w));
+                pressed += leash_one_pressed(&w) as usize;
             }
             for _ in 0..20 {
                 w.step(DT).unwrap();
@@ -202,7 +215,13 @@ fn fast_drags_never_pass_a_leash_through_another() {
             w.step(DT).unwrap();
             worst = worst.min(min_gap(&w));
         }
-        println!("{speed} m/s: smallest gap between leashes = {worst:.3} × radius sum");
+        println!("{speed} m/s, contacts {collide}: smallest gap = {worst:.3} × radius sum, {pressed} steps pressing");
+        if !collide {
+            // The control: without contacts the same drag passes leashes through each other.
+            assert!(worst < 0.5, "the drag should cross leashes without contacts ({worst})");
+            continue;
+        }
+        assert!(pressed > 0, "{speed} m/s: the drag must push leash 1 against the others");
         assert!(worst > 0.5, "{speed} m/s: leashes came within {worst:.3} of the radius sum");
         assert!(w.particles.pos.iter().all(|p| p.is_finite()));
     }
