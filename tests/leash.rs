@@ -322,3 +322,43 @@ fn edits_keep_ropes_valid_or_cut_them() {
     let d = dog(&w, 0) as usize;
     assert!((w.particles.pos[d].y - 0.4).abs() < 1e-3);
 }
+
+#[test]
+fn js_surface_validates_and_reports() {
+    use ropelab::Sim;
+    let mut sim = Sim::new();
+    // No leash yet: wander cannot be set; ropes are empty.
+    assert!(sim.set_wander_checked(false).is_err());
+    assert_eq!(ropelab::report::leash_json(sim.world()), "null");
+    assert_eq!(ropelab::report::braid_json(sim.world(), false), "null");
+    sim.load_scene_json(include_str!("../www/scenes/leash.json")).unwrap();
+    let before = sim.world().settings.clone();
+    assert!(sim.set_rope_friction_checked(f32::NAN, 0.3).is_err());
+    assert!(sim.set_rope_friction_checked(0.5, -1.0).is_err());
+    assert!(sim.set_tangle_cap_checked(Some(0.5)).is_err());
+    assert!(sim.set_tangle_cap_checked(Some(f32::INFINITY)).is_err());
+    assert!(sim.set_wander_params_checked(f32::NAN, 1.0).is_err());
+    assert!(sim.rope_points_checked(-1).is_err());
+    assert!(sim.rope_points_checked(3).is_err());
+    assert_eq!(sim.world().settings, before, "errors leave the world unchanged");
+    sim.set_rope_friction_checked(0.6, 0.5).unwrap();
+    sim.set_tangle_cap_checked(Some(3.0)).unwrap();
+    sim.set_wander_checked(false).unwrap();
+    assert_eq!(sim.rope_points_checked(0).unwrap().len(), 20);
+    for _ in 0..30 {
+        sim.world_mut().step(DT).unwrap();
+    }
+    let parse = |s: String| serde_json::from_str::<serde_json::Value>(&s).unwrap();
+    let leash = parse(ropelab::report::leash_json(sim.world()));
+    assert_eq!(leash["dogs"].as_array().unwrap().len(), 3);
+    assert_eq!(leash["valid"], true);
+    let braid = parse(ropelab::report::braid_json(sim.world(), true));
+    assert_eq!(braid["trivial"], true);
+    assert_eq!(braid["strands"], 3);
+    assert!(braid["hint"]["steps"].as_array().unwrap().is_empty());
+    assert!(parse(ropelab::report::tangles_json(sim.world())).is_array());
+    assert!(parse(ropelab::report::top_crossings_json(sim.world())).is_array());
+    assert!(parse(ropelab::report::braid_crossings_json(sim.world())).is_array());
+    assert!(parse(ropelab::report::contacts_json(sim.world())).is_array());
+    assert!(parse(ropelab::report::drain_events(sim.world_mut())).is_array());
+}
