@@ -210,7 +210,7 @@ fn fast_drags_never_pass_a_leash_through_another() {
         w.grab(2, w.leash.as_ref().unwrap().hand as i64).unwrap();
         for k in 1..=60 {
             // Out to 1 m on the right and back at 4 m/s.
-            let x = 4.0 * DT * (30 - (k as i32 - 30).abs()) as f32;
+            let x = 4.0 * DT * (30 - (k - 30i32).abs()) as f32;
             w.drag_to(2, -x, 0.0).unwrap();
             w.step(DT).unwrap();
             worst = worst.min(min_gap(&w));

@@ -131,6 +131,7 @@ impl TangleStage {
     }
 
     /// Runs the stage for the step that just ended; returns the manager's events.
+    #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,
         ropes: &Ropes,
