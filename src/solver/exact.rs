@@ -163,11 +163,12 @@ struct ChainPart {
 /// walks one array from each end).
 #[derive(Clone, Copy, Debug, Default)]
 struct ChainLink {
-    /// d = x_{k+1} - x_k, |d|², |d| and the right-hand side -(C + α̃λ)|d|.
+    /// d = x_{k+1} - x_k, |d|² (0 when inactive), |d| and the residual C + α̃λ (0 when
+    /// inactive).
     d: Vec3,
     q: f32,
     len: f32,
-    b: f32,
+    res: f32,
     /// The eliminated right-hand side / D and the coupling to the neighbour towards the
     /// middle / D.
     y: f32,
@@ -199,6 +200,8 @@ pub struct ExactScratch {
     /// substep.
     c_extent: Vec<f32>,
     done: Vec<bool>,
+    /// Per plan entry: the chain has rope links (this substep).
+    c_ropes: Vec<bool>,
     /// Per forest slot (general trees): d, |d|, 1/D, eliminated right-hand side / D, chain
     /// coupling to the link above / D, μ, and (at branch points) the coupling vector v.
     d: Vec<Vec3>,
@@ -281,15 +284,17 @@ impl ExactScratch {
         }
         self.c_link.resize(self.c_slot.len(), ChainLink::default());
         self.c_extent.resize(self.plan.len(), 0.0);
+        self.c_ropes.resize(self.plan.len(), false);
         self.done.resize(self.plan.len(), false);
     }
 
     /// Copies this substep's link data into path order (multipliers restart at 0).
     fn load_chains(&mut self, packed: &[Packed]) {
         self.done.iter_mut().for_each(|d| *d = false);
-        for (plan, extent) in self.plan.iter().zip(self.c_extent.iter_mut()) {
+        for ((plan, extent), ropes) in self.plan.iter().zip(self.c_extent.iter_mut()).zip(self.c_ropes.iter_mut()) {
             if let Plan::Chain { l0, p0, n } = *plan {
                 let mut sum = 0.0;
+                let mut any_rope = false;
                 let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
                 let slots = &self.c_slot[l0..l0 + n];
                 let links = &mut self.c_link[l0..l0 + n];
@@ -305,8 +310,10 @@ impl ExactScratch {
                     parts[k].w = wk;
                     parts[k + 1].w = wk1;
                     sum += l.rest;
+                    any_rope |= l.rope;
                 }
                 *extent = sum;
+                *ropes = any_rope;
             }
         }
     }
@@ -390,7 +397,7 @@ impl ExactScratch {
                     let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
                     let extent = self.c_extent[t];
                     let mut ch = ChainView { part: &self.c_part[p0..p0 + n + 1], link: &mut self.c_link[l0..l0 + n] };
-                    let stat = ch.measure(pos, extent);
+                    let stat = ch.measure(pos, extent, self.c_ropes[t]);
                     if stat.converged(pos[ch.part[0].i as usize]) {
                         false
                     } else {
@@ -435,16 +442,26 @@ struct ChainView<'a> {
 
 impl ChainView<'_> {
     /// Measures every link from the current positions; returns the convergence measures.
-    fn measure(&mut self, pos: &[Vec3], extent: f32) -> Stat {
+    fn measure(&mut self, pos: &[Vec3], extent: f32, ropes: bool) -> Stat {
+        if ropes {
+            self.measure_links::<true>(pos, extent)
+        } else {
+            self.measure_links::<false>(pos, extent)
+        }
+    }
+
+    /// `measure` for a chain with (`ROPES`) or without rope links.
+    #[inline(always)]
+    fn measure_links<const ROPES: bool>(&mut self, pos: &[Vec3], extent: f32) -> Stat {
         let mut stat = Stat::new(extent);
         let mut xa = pos[self.part[0].i as usize];
         for (l, p) in self.link.iter_mut().zip(&self.part[1..]) {
             let xb = pos[p.i as usize];
-            let (d, q, len, b, res) = measure(xa, xb, l.rest, l.alpha, l.lambda, l.rope);
+            let (d, q, len, _, res) = measure(xa, xb, l.rest, l.alpha, l.lambda, ROPES && l.rope);
             l.d = d;
             l.q = q;
             l.len = len;
-            l.b = b;
+            l.res = res;
             stat.add(res, l.rest);
             xa = xb;
         }
@@ -468,7 +485,7 @@ impl ChainView<'_> {
         fn step(l: &mut ChainLink, next_d: Vec3, w: f32, a: f32, r: f32, y: f32) -> (f32, f32, f32) {
             let dd = l.wsum * l.q - a * a * r;
             let r = if dd > 1e-20 * l.q { 1.0 / dd } else { 0.0 };
-            let y = (l.b - a * y) * r;
+            let y = (-l.res * l.len - a * y) * r;
             let a = -w * l.d.dot(next_d);
             l.y = y;
             l.c = a * r;
@@ -489,7 +506,7 @@ impl ChainView<'_> {
         // The middle link, coupled to both sides: μ_m.
         let l = &mut link[m];
         let dd = l.wsum * l.q - ta * ta * tr - ba * ba * br;
-        l.y = if dd > 1e-20 * l.q { (l.b - ta * ty - ba * by) / dd } else { 0.0 };
+        l.y = if dd > 1e-20 * l.q { (-l.res * l.len - ta * ty - ba * by) / dd } else { 0.0 };
     }
 
     /// Back-substitution from the middle outwards, μ_k = y_k - c_k μ_(neighbour), moving
