@@ -288,34 +288,9 @@ impl ExactScratch {
         self.done.resize(self.plan.len(), false);
     }
 
-    /// Copies this substep's link data into path order (multipliers restart at 0).
-    fn load_chains(&mut self, packed: &[Packed]) {
+    /// Starts a substep: every tree is to be solved again.
+    fn begin_substep(&mut self) {
         self.done.iter_mut().for_each(|d| *d = false);
-        for ((plan, extent), ropes) in self.plan.iter().zip(self.c_extent.iter_mut()).zip(self.c_ropes.iter_mut()) {
-            if let Plan::Chain { l0, p0, n } = *plan {
-                let mut sum = 0.0;
-                let mut any_rope = false;
-                let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
-                let slots = &self.c_slot[l0..l0 + n];
-                let links = &mut self.c_link[l0..l0 + n];
-                let parts = &mut self.c_part[p0..p0 + n + 1];
-                for (k, (&s, cl)) in slots.iter().zip(links.iter_mut()).enumerate() {
-                    let l = &packed[s as usize];
-                    cl.rest = l.rest;
-                    cl.alpha = l.alpha;
-                    cl.rope = l.rope;
-                    cl.wsum = l.wa + l.wb + l.alpha;
-                    cl.lambda = 0.0;
-                    let (wk, wk1) = if l.a == parts[k].i { (l.wa, l.wb) } else { (l.wb, l.wa) };
-                    parts[k].w = wk;
-                    parts[k + 1].w = wk1;
-                    sum += l.rest;
-                    any_rope |= l.rope;
-                }
-                *extent = sum;
-                *ropes = any_rope;
-            }
-        }
     }
 
     /// Copies the chains' multipliers back to their forest slots.
@@ -343,9 +318,9 @@ pub fn substep(world: &mut World, h: f32) {
     {
         let sc = &mut *c.sc;
         sc.exact.refresh_plan(&sc.topo, n_tree);
-        sc.exact.load_chains(&sc.packed[..n_tree]);
+        sc.exact.begin_substep();
     }
-    for _ in 0..passes {
+    for pass in 0..passes {
         if iterative {
             let loops = &c.sc.packed[n_tree..];
             distance::sweep(&mut c.p.pos, loops, &mut c.sc.lambda[n_tree..], &mut Direct);
@@ -360,7 +335,7 @@ pub fn substep(world: &mut World, h: f32) {
             child_start: &sc.topo.child_start,
             child_count: &sc.topo.child_count,
         };
-        let corrected = sc.exact.pass(&mut c.p.pos, &forest, &mut sc.lambda[..n_tree], !iterative);
+        let corrected = sc.exact.pass(&mut c.p.pos, &forest, &mut sc.lambda[..n_tree], !iterative, pass == 0);
         if !corrected && !iterative {
             break; // converged (with iterative constraints, keep iterating those)
         }
@@ -385,8 +360,9 @@ struct Forest<'a> {
 impl ExactScratch {
     /// One Newton pass over every tree; false (nothing changed) if all had converged.
     /// `settled`: nothing but the forest moves particles, so a tree that has converged
-    /// stays so for the rest of the substep (and is skipped).
-    fn pass(&mut self, pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], settled: bool) -> bool {
+    /// stays so for the rest of the substep (and is skipped). `first`: the substep's first
+    /// pass, which copies the chains' link data into path order as it measures them.
+    fn pass(&mut self, pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], settled: bool, first: bool) -> bool {
         let mut corrected = false;
         for t in 0..self.plan.len() {
             if settled && self.done[t] {
@@ -395,9 +371,17 @@ impl ExactScratch {
             let moved = match self.plan[t] {
                 Plan::Chain { l0, p0, n } => {
                     let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
-                    let extent = self.c_extent[t];
-                    let mut ch = ChainView { part: &self.c_part[p0..p0 + n + 1], link: &mut self.c_link[l0..l0 + n] };
-                    let stat = ch.measure(pos, extent, self.c_ropes[t]);
+                    let (part, link) = (&mut self.c_part[p0..p0 + n + 1], &mut self.c_link[l0..l0 + n]);
+                    let stat = if first {
+                        let (stat, ropes) = load_and_measure(part, link, &self.c_slot[l0..l0 + n], f.links, pos);
+                        (self.c_extent[t], self.c_ropes[t]) = (stat.extent, ropes);
+                        stat
+                    } else {
+                        let extent = self.c_extent[t];
+                        let ropes = self.c_ropes[t];
+                        ChainView { part, link: &mut *link }.measure(pos, extent, ropes)
+                    };
+                    let mut ch = ChainView { part: &self.c_part[p0..p0 + n + 1], link };
                     if stat.converged(pos[ch.part[0].i as usize]) {
                         false
                     } else {
@@ -417,6 +401,43 @@ impl ExactScratch {
         }
         corrected
     }
+}
+
+/// A chain's first measuring sweep of a substep: copies each link's data from its packed
+/// forest slot (rest length, α̃, rope flag, inverse masses; λ = 0) and measures it.
+/// Returns the measures (with the chain's rest length) and whether it has rope links.
+fn load_and_measure(
+    part: &mut [ChainPart],
+    link: &mut [ChainLink],
+    slots: &[u32],
+    packed: &[Packed],
+    pos: &[Vec3],
+) -> (Stat, bool) {
+    let mut stat = Stat::new(0.0);
+    let mut ropes = false;
+    let mut xa = pos[part[0].i as usize];
+    for (k, (l, &s)) in link.iter_mut().zip(slots).enumerate() {
+        let pk = &packed[s as usize];
+        let (wk, wk1) = if pk.a == part[k].i { (pk.wa, pk.wb) } else { (pk.wb, pk.wa) };
+        part[k].w = wk;
+        part[k + 1].w = wk1;
+        l.rest = pk.rest;
+        l.alpha = pk.alpha;
+        l.rope = pk.rope;
+        l.wsum = pk.wa + pk.wb + pk.alpha;
+        l.lambda = 0.0;
+        ropes |= pk.rope;
+        stat.extent += pk.rest;
+        let xb = pos[part[k + 1].i as usize];
+        let (d, q, len, _, res) = measure(xa, xb, pk.rest, pk.alpha, 0.0, pk.rope);
+        l.d = d;
+        l.q = q;
+        l.len = len;
+        l.res = res;
+        stat.add(res, pk.rest);
+        xa = xb;
+    }
+    (stat, ropes)
 }
 
 /// One link's geometry for a Newton pass: d, |d|², |d|, the right-hand side
@@ -835,7 +856,7 @@ mod chain_tests {
             ex.ensure(packed.len());
             ex.refresh_plan(&topo, packed.len());
             assert_eq!(ex.plan, vec![Plan::Chain { l0: 0, p0: 0, n: n as u32 }]);
-            ex.load_chains(&packed);
+            ex.begin_substep();
             let forest = Forest {
                 links: &packed,
                 up: &topo.tree_up,
@@ -845,7 +866,7 @@ mod chain_tests {
             };
             let before = w.particles.pos.clone();
             let mut lambda = vec![0.0; packed.len()];
-            assert!(ex.pass(&mut w.particles.pos, &forest, &mut lambda, true));
+            assert!(ex.pass(&mut w.particles.pos, &forest, &mut lambda, true, true));
             ex.store_chains(&mut lambda);
             for (j, l) in packed.iter().enumerate() {
                 if l.wa + l.wb == 0.0 {
