@@ -1,0 +1,56 @@
+//! The exact solver on the benchmark workloads of `shared/BENCHMARKS.md`, run by the
+//! protocol (100 warm-up steps, 1,000 steps sampled every 10): the stretch targets hold
+//! (≤ 1e-4 at the end and at every sample on W1 and on the 100:1 heavy end W3), and a
+//! forest of many ropes converges rope by rope to the same figures.
+
+use glam::Vec3;
+use ropelab::benchmark::{run_protocol, BenchResult};
+use ropelab::workloads::Workload;
+use ropelab::{LinkDef, ParticleDef, SolverKind, World};
+
+fn protocol(w: &mut World) -> BenchResult {
+    run_protocol(w, || 0.0)
+}
+
+#[test]
+fn w1_and_w3_stay_within_1e_4_of_their_rest_lengths() {
+    for wl in [Workload::W1, Workload::W3] {
+        let mut w = wl.build(SolverKind::Exact);
+        let r = protocol(&mut w);
+        println!("exact {}: stretch {:.2e}, peak {:.2e}", wl.name(), r.stretch, r.peak_stretch);
+        assert!(r.stretch <= 1e-4 && r.peak_stretch <= 1e-4, "{}: {r:?}", wl.name());
+    }
+}
+
+/// Ropes that are solved together (one world) move exactly as each does alone: trees are
+/// independent, and a rope that has converged is left alone while others iterate.
+#[test]
+fn ropes_in_one_world_move_as_each_alone() {
+    let rope = |w: &mut World, x: f32, last_mass: f32| {
+        let first = w.particles.len() as u32;
+        for i in 0..30 {
+            let mass = if i == 29 { last_mass } else { 1.0 };
+            let pos = Vec3::new(x + 0.1 * i as f32, 0.0, 0.0);
+            w.add_particle(&ParticleDef { pos, mass, locked: i == 0, ..Default::default() }).unwrap();
+        }
+        for i in 0..29 {
+            w.add_link(&LinkDef { a: first + i, b: first + i + 1, ..Default::default() }).unwrap();
+        }
+    };
+    let settings = ropelab::workloads::settings_for(SolverKind::Exact);
+    let mut both = World::new(settings.clone());
+    rope(&mut both, 0.0, 1.0);
+    rope(&mut both, 0.0, 20.0);
+    let mut alone = [World::new(settings.clone()), World::new(settings)];
+    rope(&mut alone[0], 0.0, 1.0);
+    rope(&mut alone[1], 0.0, 20.0);
+    for _ in 0..120 {
+        both.step(1.0 / 60.0).unwrap();
+        for w in &mut alone {
+            w.step(1.0 / 60.0).unwrap();
+        }
+    }
+    assert_eq!(&both.particles.pos[..30], &alone[0].particles.pos[..]);
+    assert_eq!(&both.particles.pos[30..], &alone[1].particles.pos[..]);
+    assert!(both.max_stretch() <= 1e-4, "{}", both.max_stretch());
+}
