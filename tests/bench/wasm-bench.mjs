@@ -63,7 +63,11 @@ async function main() {
     await page.goto(server.url);
     await page.waitForFunction(() => window.ropelab?.ready === true, null, { timeout: 30000 });
     const info = await page.evaluate(() => {
-      window.ropelab.pause(true); // the playground's own sim stays still between calls
+      // Stop the playground's frame loop (its next requestAnimationFrame becomes a no-op) and
+      // hide the canvas, so no drawing or compositing competes with the timed calls.
+      window.ropelab.pause(true);
+      window.requestAnimationFrame = () => 0;
+      document.body.style.visibility = 'hidden';
       let last = performance.now();
       let tick = Infinity;
       for (let i = 0; i < 100000 && tick > 0.006; i++) {
