@@ -213,7 +213,10 @@ describe('desktop, mouse', () => {
       assert.ok(q[1] > 5.0, `neighbour ${k} was lifted with the end: y = ${q[1].toFixed(3)}`);
       assert.ok(dist(q, target) < (end - k) * rest * (1 + TOL.link3), `neighbour ${k} is near the pointer`);
     }
-    assert.ok(dist(pt(held, end - 5), pt(before, end - 5)) > 0.3, 'the rope further along moved too');
+    // Further along, the rope moved too. (One point alone may by chance swing back near where
+    // it started — that made this flaky in busy runs — so the largest move of five counts.)
+    const moves = [3, 4, 5, 6, 7].map((k) => dist(pt(held, end - k), pt(before, end - k)));
+    assert.ok(Math.max(...moves) > 0.3, `the rope further along moved too: ${moves.map((m) => m.toFixed(2))} m`);
     const anchor = held.flags.findIndex((f) => f & 1);
     assert.ok(dist(pt(held, anchor), pt(before, anchor)) < 1e-6, 'the locked anchor did not move');
     const worst = Math.max(...(await linkStretches(page)));
