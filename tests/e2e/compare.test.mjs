@@ -160,6 +160,7 @@ describe('comparison view', () => {
     await waitSteps(page, 40);
     await page.mouse.move(5, 5); // no hover ring in the pictures
     await page.evaluate(() => { document.activeElement?.blur(); window.ropelab.app.ui.status('', 'info', 1); });
+    await page.waitForTimeout(400); // the status line's fade-out
     await page.screenshot({ path: join(ARTIFACTS, 'compare-side.png') });
     await page.click('[data-layout="overlay"]');
     const o = await page.evaluate(() => ({
