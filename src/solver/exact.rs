@@ -59,9 +59,10 @@
 //! Newton passes repeat up to `iterations` times and stop early, tree by tree, once every
 //! link's residual |C + α̃λ|/L is below [`TOLERANCE`] (or within the f32 spacing of its
 //! coordinates, far from the origin). The check measures the links before eliminating, so
-//! a converged tree costs one sweep of distances, and a tree that has converged is not
-//! visited again in the substep. With other constraints present (loops, bending, pins,
-//! contacts) all `iterations` passes run, since those converge iteratively.
+//! a converged tree costs one sweep of distances. Trees are independent, so each is solved
+//! to convergence in turn (its data stay in cache over its passes). With other constraints
+//! present (loops, bending, pins, contacts) all `iterations` passes run, every tree in
+//! every pass after those constraints' projections, since they converge iteratively.
 //!
 //! Each pass is a true Newton step on C(x) = 0 (the Jacobian fresh at the current x, the
 //! linear system solved exactly), so the residual left after it is the second-order term
@@ -196,10 +197,8 @@ pub struct ExactScratch {
     c_part: Vec<ChainPart>,
     c_slot: Vec<u32>,
     c_link: Vec<ChainLink>,
-    /// Per plan entry: the chain's rest length, and whether the tree has converged this
-    /// substep.
+    /// Per plan entry: the chain's rest length.
     c_extent: Vec<f32>,
-    done: Vec<bool>,
     /// Per plan entry: the chain has rope links (this substep).
     c_ropes: Vec<bool>,
     /// Per forest slot (general trees): d, |d|, 1/D, eliminated right-hand side / D, chain
@@ -285,12 +284,6 @@ impl ExactScratch {
         self.c_link.resize(self.c_slot.len(), ChainLink::default());
         self.c_extent.resize(self.plan.len(), 0.0);
         self.c_ropes.resize(self.plan.len(), false);
-        self.done.resize(self.plan.len(), false);
-    }
-
-    /// Starts a substep: every tree is to be solved again.
-    fn begin_substep(&mut self) {
-        self.done.iter_mut().for_each(|d| *d = false);
     }
 
     /// Copies the chains' multipliers back to their forest slots.
@@ -315,18 +308,30 @@ pub fn substep(world: &mut World, h: f32) {
         || c.s.walls.is_some()
         || c.sc.rope.active
         || !c.dogs.is_empty();
-    {
-        let sc = &mut *c.sc;
-        sc.exact.refresh_plan(&sc.topo, n_tree);
-        sc.exact.begin_substep();
-    }
-    for pass in 0..passes {
-        if iterative {
+    c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
+    if iterative {
+        // Other constraints move particles between passes: every tree takes part in every
+        // pass, after their projections.
+        for pass in 0..passes {
             let loops = &c.sc.packed[n_tree..];
             distance::sweep(&mut c.p.pos, loops, &mut c.sc.lambda[n_tree..], &mut Direct);
             c.bending(&mut Direct);
             c.local(false);
+            let sc = &mut *c.sc;
+            let forest = Forest {
+                links: &sc.packed[..n_tree],
+                up: &sc.topo.tree_up,
+                shape: &sc.topo.tree_shape,
+                child_start: &sc.topo.child_start,
+                child_count: &sc.topo.child_count,
+            };
+            for t in 0..sc.exact.plan.len() {
+                sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0);
+            }
         }
+    } else {
+        // Trees are independent: each is solved to convergence in turn, its data staying in
+        // cache over its passes.
         let sc = &mut *c.sc;
         let forest = Forest {
             links: &sc.packed[..n_tree],
@@ -335,9 +340,12 @@ pub fn substep(world: &mut World, h: f32) {
             child_start: &sc.topo.child_start,
             child_count: &sc.topo.child_count,
         };
-        let corrected = sc.exact.pass(&mut c.p.pos, &forest, &mut sc.lambda[..n_tree], !iterative, pass == 0);
-        if !corrected && !iterative {
-            break; // converged (with iterative constraints, keep iterating those)
+        for t in 0..sc.exact.plan.len() {
+            for pass in 0..passes {
+                if !sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0) {
+                    break; // converged
+                }
+            }
         }
     }
     let sc = &mut *c.sc;
@@ -358,48 +366,38 @@ struct Forest<'a> {
 }
 
 impl ExactScratch {
-    /// One Newton pass over every tree; false (nothing changed) if all had converged.
-    /// `settled`: nothing but the forest moves particles, so a tree that has converged
-    /// stays so for the rest of the substep (and is skipped). `first`: the substep's first
-    /// pass, which copies the chains' link data into path order as it measures them.
-    fn pass(&mut self, pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], settled: bool, first: bool) -> bool {
-        let mut corrected = false;
-        for t in 0..self.plan.len() {
-            if settled && self.done[t] {
-                continue;
+    /// One Newton pass over tree `t` of the plan; false (nothing changed) if it had
+    /// converged. `first`: the substep's first pass, which copies a chain's link data into
+    /// path order as it measures them.
+    fn tree_pass(&mut self, t: usize, pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], first: bool) -> bool {
+        match self.plan[t] {
+            Plan::Chain { l0, p0, n } => {
+                let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
+                let (part, link) = (&mut self.c_part[p0..p0 + n + 1], &mut self.c_link[l0..l0 + n]);
+                let stat = if first {
+                    let (stat, ropes) = load_and_measure(part, link, &self.c_slot[l0..l0 + n], f.links, pos);
+                    (self.c_extent[t], self.c_ropes[t]) = (stat.extent, ropes);
+                    stat
+                } else {
+                    let extent = self.c_extent[t];
+                    let ropes = self.c_ropes[t];
+                    ChainView { part, link: &mut *link }.measure(pos, extent, ropes)
+                };
+                let mut ch = ChainView { part: &self.c_part[p0..p0 + n + 1], link };
+                if stat.converged(pos[ch.part[0].i as usize]) {
+                    false
+                } else {
+                    ch.eliminate();
+                    ch.back_substitute(pos);
+                    true
+                }
             }
-            let moved = match self.plan[t] {
-                Plan::Chain { l0, p0, n } => {
-                    let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
-                    let (part, link) = (&mut self.c_part[p0..p0 + n + 1], &mut self.c_link[l0..l0 + n]);
-                    let stat = if first {
-                        let (stat, ropes) = load_and_measure(part, link, &self.c_slot[l0..l0 + n], f.links, pos);
-                        (self.c_extent[t], self.c_ropes[t]) = (stat.extent, ropes);
-                        stat
-                    } else {
-                        let extent = self.c_extent[t];
-                        let ropes = self.c_ropes[t];
-                        ChainView { part, link: &mut *link }.measure(pos, extent, ropes)
-                    };
-                    let mut ch = ChainView { part: &self.c_part[p0..p0 + n + 1], link };
-                    if stat.converged(pos[ch.part[0].i as usize]) {
-                        false
-                    } else {
-                        ch.eliminate();
-                        ch.back_substitute(pos);
-                        true
-                    }
-                }
-                Plan::Tree { start, end } => {
-                    let m = f.links.len().min(lambda.len()).min(f.up.len()).min(f.shape.len());
-                    let slots = start as usize..(end as usize).min(m);
-                    solve_tree(pos, f, slots, lambda, self)
-                }
-            };
-            self.done[t] = !moved;
-            corrected |= moved;
+            Plan::Tree { start, end } => {
+                let m = f.links.len().min(lambda.len()).min(f.up.len()).min(f.shape.len());
+                let slots = start as usize..(end as usize).min(m);
+                solve_tree(pos, f, slots, lambda, self)
+            }
         }
-        corrected
     }
 }
 
@@ -856,7 +854,6 @@ mod chain_tests {
             ex.ensure(packed.len());
             ex.refresh_plan(&topo, packed.len());
             assert_eq!(ex.plan, vec![Plan::Chain { l0: 0, p0: 0, n: n as u32 }]);
-            ex.begin_substep();
             let forest = Forest {
                 links: &packed,
                 up: &topo.tree_up,
@@ -866,7 +863,7 @@ mod chain_tests {
             };
             let before = w.particles.pos.clone();
             let mut lambda = vec![0.0; packed.len()];
-            assert!(ex.pass(&mut w.particles.pos, &forest, &mut lambda, true, true));
+            assert!(ex.tree_pass(0, &mut w.particles.pos, &forest, &mut lambda, true));
             ex.store_chains(&mut lambda);
             for (j, l) in packed.iter().enumerate() {
                 if l.wa + l.wb == 0.0 {
