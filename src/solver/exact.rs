@@ -74,13 +74,17 @@
 //! sideways by about Δλ·θ, and shortening one stretched link near the pin takes moving
 //! the whole rope below it (Δλ ≈ C × the links below). So a residual of 1e-3 comes back
 //! as ~3e-4 and only the last pass or two look quadratic: 3.8 passes per step on W1, 5.5
-//! on the 100:1 heavy end. Reducing that needs the geometric stiffness Σ λ_k ∇²C_k in the
+//! on the 100:1 heavy end. Curing that needs the geometric stiffness Σ λ_k ∇²C_k in the
 //! step (the Newton step of the full system M(x - x̃) = Jᵀλ, C = 0), which converges in
 //! about 3 passes cold and 1.5–1.8 warm-started and keeps the rope free of the zig-zag
-//! (measured in an f64 prototype), but makes every link a 3×3 block; warm-starting the
-//! multipliers without it is unstable (the tension's sideways part then acts
-//! explicitly, and |λ|/L exceeds the particle masses here), and the quadratic form
-//! (|d|² - L²)/2L converges no faster.
+//! (measured in an f64 prototype), but makes every link a 3×3 block, several times the
+//! cost of a pass. The quadratic form (|d|² - L²)/2L converges no faster, and a second-order
+//! correction reusing the factorisation does not help either.
+//!
+//! What does help is starting closer: a chain that converged in its last substep starts
+//! the next with a share of its multipliers applied (see `warm_load_and_measure`),
+//! bounded where the full share would act as an explicit, unstable stiffness; on W1 that
+//! is 2.9 passes per step, on the heavy end 4.0.
 //!
 //! ## The rest
 //! Links that close loops (nets) are not in the forest: they, bending, pins, the mouse
@@ -174,6 +178,11 @@ struct ChainLink {
     /// middle / D.
     y: f32,
     c: f32,
+    /// For the warm start, cached (recomputed when they change): 1/L, the larger inverse
+    /// mass of the ends w and κ/w.
+    inv_rest: f32,
+    w_max: f32,
+    kappa_m: f32,
     /// Rest length, α̃, w_k + w_{k+1} + α̃, λ, rope flag.
     rest: f32,
     alpha: f32,
@@ -201,6 +210,10 @@ pub struct ExactScratch {
     c_extent: Vec<f32>,
     /// Per plan entry: the chain has rope links (this substep).
     c_ropes: Vec<bool>,
+    /// `World::steps` at the last substep, if any since the plan was made, and per plan
+    /// entry whether the tree converged in it: then its multipliers warm-start the next.
+    last_step: Option<u64>,
+    converged: Vec<bool>,
     /// Per forest slot (general trees): d, |d|, 1/D, eliminated right-hand side / D, chain
     /// coupling to the link above / D, μ, and (at branch points) the coupling vector v.
     d: Vec<Vec3>,
@@ -281,9 +294,13 @@ impl ExactScratch {
             debug_assert_eq!(self.c_part.len() - p0, n + 1);
             self.plan.push(Plan::Chain { l0: l0 as u32, p0: p0 as u32, n: n as u32 });
         }
+        self.c_link.clear();
         self.c_link.resize(self.c_slot.len(), ChainLink::default());
+        self.last_step = None;
         self.c_extent.resize(self.plan.len(), 0.0);
         self.c_ropes.resize(self.plan.len(), false);
+        self.converged.clear();
+        self.converged.resize(self.plan.len(), false);
     }
 
     /// Copies the chains' multipliers back to their forest slots.
@@ -296,6 +313,7 @@ impl ExactScratch {
 
 pub fn substep(world: &mut World, h: f32) {
     let passes = world.settings.iterations.max(1);
+    let step = world.steps;
     let mut c = Ctx::new(world, h);
     c.integrate();
     c.start_multipliers();
@@ -309,7 +327,14 @@ pub fn substep(world: &mut World, h: f32) {
         || c.sc.rope.active
         || !c.dogs.is_empty();
     c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
+    // Warm start from the multipliers of the last substep if it was this step's or the
+    // last one's (not after a pause under another solver) and the tree converged in it;
+    // only without other constraints (with them every pass runs anyway).
+    let ex = &mut c.sc.exact;
+    let warm = !iterative && ex.last_step.is_some_and(|s| s == step || s + 1 == step);
+    ex.last_step = Some(step);
     if iterative {
+        ex.converged.iter_mut().for_each(|c| *c = false);
         // Other constraints move particles between passes: every tree takes part in every
         // pass, after their projections.
         for pass in 0..passes {
@@ -326,7 +351,7 @@ pub fn substep(world: &mut World, h: f32) {
                 child_count: &sc.topo.child_count,
             };
             for t in 0..sc.exact.plan.len() {
-                sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0);
+                sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
             }
         }
     } else {
@@ -340,10 +365,15 @@ pub fn substep(world: &mut World, h: f32) {
             child_start: &sc.topo.child_start,
             child_count: &sc.topo.child_count,
         };
-        for t in 0..sc.exact.plan.len() {
+        let ex = &mut sc.exact;
+        for t in 0..ex.plan.len() {
+            let warm = warm && ex.converged[t];
+            ex.converged[t] = false;
             for pass in 0..passes {
-                if !sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0) {
-                    break; // converged
+                let first = pass == 0;
+                if !ex.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], first, first && warm) {
+                    ex.converged[t] = true;
+                    break;
                 }
             }
         }
@@ -368,14 +398,29 @@ struct Forest<'a> {
 impl ExactScratch {
     /// One Newton pass over tree `t` of the plan; false (nothing changed) if it had
     /// converged. `first`: the substep's first pass, which copies a chain's link data into
-    /// path order as it measures them.
-    fn tree_pass(&mut self, t: usize, pos: &mut [Vec3], f: &Forest, lambda: &mut [f32], first: bool) -> bool {
+    /// path order as it measures them; `warm`: and warm-starts it (see
+    /// [`warm_load_and_measure`]).
+    #[allow(clippy::too_many_arguments)]
+    fn tree_pass(
+        &mut self,
+        t: usize,
+        pos: &mut [Vec3],
+        f: &Forest,
+        lambda: &mut [f32],
+        first: bool,
+        warm: bool,
+    ) -> bool {
         match self.plan[t] {
             Plan::Chain { l0, p0, n } => {
                 let (l0, p0, n) = (l0 as usize, p0 as usize, n as usize);
                 let (part, link) = (&mut self.c_part[p0..p0 + n + 1], &mut self.c_link[l0..l0 + n]);
                 let stat = if first {
-                    let (stat, ropes) = load_and_measure(part, link, &self.c_slot[l0..l0 + n], f.links, pos);
+                    let slots = &self.c_slot[l0..l0 + n];
+                    let (stat, ropes) = if warm {
+                        warm_load_and_measure(part, link, slots, f.links, pos)
+                    } else {
+                        load_and_measure(part, link, slots, f.links, pos)
+                    };
                     (self.c_extent[t], self.c_ropes[t]) = (stat.extent, ropes);
                     stat
                 } else {
@@ -384,7 +429,9 @@ impl ExactScratch {
                     ChainView { part, link: &mut *link }.measure(pos, extent, ropes)
                 };
                 let mut ch = ChainView { part: &self.c_part[p0..p0 + n + 1], link };
-                if stat.converged(pos[ch.part[0].i as usize]) {
+                // After a warm start one pass always runs: the guess alone would be an
+                // explicit step (and its multipliers a lagged tension).
+                if !warm && stat.converged(pos[ch.part[0].i as usize]) {
                     false
                 } else {
                     ch.eliminate();
@@ -414,27 +461,129 @@ fn load_and_measure(
     let mut stat = Stat::new(0.0);
     let mut ropes = false;
     let mut xa = pos[part[0].i as usize];
-    for (k, (l, &s)) in link.iter_mut().zip(slots).enumerate() {
-        let pk = &packed[s as usize];
-        let (wk, wk1) = if pk.a == part[k].i { (pk.wa, pk.wb) } else { (pk.wb, pk.wa) };
-        part[k].w = wk;
-        part[k + 1].w = wk1;
-        l.rest = pk.rest;
-        l.alpha = pk.alpha;
-        l.rope = pk.rope;
-        l.wsum = pk.wa + pk.wb + pk.alpha;
+    for k in 0..link.len() {
+        load_link(k, part, link, slots, packed);
+        let l = &mut link[k];
         l.lambda = 0.0;
-        ropes |= pk.rope;
-        stat.extent += pk.rest;
+        ropes |= l.rope;
+        stat.extent += l.rest;
         let xb = pos[part[k + 1].i as usize];
-        let (d, q, len, _, res) = measure(xa, xb, pk.rest, pk.alpha, 0.0, pk.rope);
+        let (d, q, len, _, res) = measure(xa, xb, l.rest, l.alpha, 0.0, l.rope);
         l.d = d;
         l.q = q;
         l.len = len;
         l.res = res;
-        stat.add(res, pk.rest);
+        stat.add(res, l.rest);
         xa = xb;
     }
+    (stat, ropes)
+}
+
+/// Copies link k's data from its packed forest slot (and its ends' inverse masses), leaving
+/// λ alone; returns the ends' inverse masses.
+#[inline(always)]
+fn load_link(k: usize, part: &mut [ChainPart], link: &mut [ChainLink], slots: &[u32], packed: &[Packed]) -> (f32, f32) {
+    let pk = &packed[slots[k] as usize];
+    let (wk, wk1) = if pk.a == part[k].i { (pk.wa, pk.wb) } else { (pk.wb, pk.wa) };
+    part[k].w = wk;
+    part[k + 1].w = wk1;
+    let l = &mut link[k];
+    if l.rest != pk.rest {
+        l.rest = pk.rest;
+        l.inv_rest = if pk.rest > 0.0 { 1.0 / pk.rest } else { 0.0 };
+    }
+    let w = pk.wa.max(pk.wb);
+    if l.w_max != w {
+        l.w_max = w;
+        l.kappa_m = if w > 0.0 { WARM_BOUND / w } else { 0.0 };
+    }
+    l.alpha = pk.alpha;
+    l.rope = pk.rope;
+    l.wsum = pk.wa + pk.wb + pk.alpha;
+    (wk, wk1)
+}
+
+/// The warm-start share of link `l` lying along `d` (in the prediction): g = f d with
+/// f = β λ'/L, β = min(1, κ L / (|λ'| w)) (taking L for |d| in the share, which is a guess:
+/// 1/L and κ/w are cached, so the sweep has no division), and λ starts at what that
+/// displacement is worth, f |d| (|d| ≈ (|d|² / L + L) / 2, exact to second order in the
+/// stretch, without a square root).
+#[inline(always)]
+fn warm_share(l: &mut ChainLink, d: Vec3) -> Vec3 {
+    let lam = l.lambda;
+    if l.rope {
+        l.lambda = 0.0;
+        return Vec3::ZERO;
+    }
+    let f = if lam.abs() * l.w_max <= WARM_BOUND * l.rest { lam * l.inv_rest } else { lam.signum() * l.kappa_m };
+    l.lambda = f * 0.5 * (d.length_squared() * l.inv_rest + l.rest);
+    d * f
+}
+
+/// The warm start's bound κ: β |λ'| w ≤ κ L (see [`warm_load_and_measure`]).
+const WARM_BOUND: f32 = 0.25;
+
+/// A chain's first measuring sweep of a substep with a warm start: applies a share β of the
+/// multipliers λ' the chain ended its last (converged) substep with, Δx = β W Jᵀ λ' along
+/// the links as predicted, starts λ at β λ', and measures the links (one sweep: particle
+/// k+1 moves, then link k is measured). The passes then only correct the change of
+/// tension. At least one pass follows, so the positions and multipliers stay the implicit
+/// solve's (a guess that happened to land within the tolerance would otherwise stand as an
+/// explicit step, and jitter).
+///
+/// The full warm start (β = 1) is unstable: the tension's sideways part,
+/// λ'(n_{i-1} - n_i) at particle i, then acts explicitly, and a zig-zag of the particles
+/// feels it as a spring of 4 |λ'| w / L per step (displacement per step², w the inverse
+/// mass), beyond what an explicit step keeps (≤ 4, ω h ≤ 2) wherever |λ'| w > L: near the
+/// pin of a swinging rope (|λ'| w ≈ 2.7 L on W1), above a heavy load. So each link's share
+/// is bounded, β |λ'| w ≤ κ L with κ = 1/4 (w the larger inverse mass of its ends): on W1
+/// that is 2.9 passes per step instead of 3.8, on the 100:1 heavy end 4.0 instead of 5.5.
+/// κ = 1/2 helps less (3.7 on W1: the zig-zag is excited), κ = 1 diverges on W1 within 20
+/// steps. (Measured in an f64/f32 prototype over 6,000 steps on W1, 1:100 heavy end and a
+/// 1:100 middle mass: stable, energy as with the cold start to 1e-4; and in the engine,
+/// see the tests.) Rope links (which may have gone slack) start cold.
+fn warm_load_and_measure(
+    part: &mut [ChainPart],
+    link: &mut [ChainLink],
+    slots: &[u32],
+    packed: &[Packed],
+    pos: &mut [Vec3],
+) -> (Stat, bool) {
+    let n = link.len();
+    let mut stat = Stat::new(0.0);
+    let (w0, _) = load_link(0, part, link, slots, packed);
+    let (i0, i1) = (part[0].i as usize, part[1].i as usize);
+    let mut xb_pred = pos[i1];
+    let mut g = warm_share(&mut link[0], xb_pred - pos[i0]);
+    let mut xa = pos[i0] - g * w0;
+    pos[i0] = xa;
+    for k in 0..n {
+        // Particle k+1 gets the shares of links k and k+1 (the latter from the prediction,
+        // both of its ends still unmoved).
+        let ib = part[k + 1].i as usize;
+        let g_next = if k + 1 < n {
+            load_link(k + 1, part, link, slots, packed);
+            let xc_pred = pos[part[k + 2].i as usize];
+            let gn = warm_share(&mut link[k + 1], xc_pred - xb_pred);
+            xb_pred = xc_pred;
+            gn
+        } else {
+            Vec3::ZERO
+        };
+        let xb = pos[ib] + (g - g_next) * part[k + 1].w;
+        pos[ib] = xb;
+        let l = &mut link[k];
+        let (d, q, len, _, res) = measure(xa, xb, l.rest, l.alpha, l.lambda, l.rope);
+        l.d = d;
+        l.q = q;
+        l.len = len;
+        l.res = res;
+        stat.add(res, l.rest);
+        stat.extent += l.rest;
+        xa = xb;
+        g = g_next;
+    }
+    let ropes = link.iter().any(|l| l.rope);
     (stat, ropes)
 }
 
@@ -863,7 +1012,7 @@ mod chain_tests {
             };
             let before = w.particles.pos.clone();
             let mut lambda = vec![0.0; packed.len()];
-            assert!(ex.tree_pass(0, &mut w.particles.pos, &forest, &mut lambda, true));
+            assert!(ex.tree_pass(0, &mut w.particles.pos, &forest, &mut lambda, true, false));
             ex.store_chains(&mut lambda);
             for (j, l) in packed.iter().enumerate() {
                 if l.wa + l.wb == 0.0 {
