@@ -2,11 +2,13 @@
 //! runner (`ropelab bench W1 --solver xpbd`) and the browser harness, so every figure is
 //! taken the same way:
 //!
-//! 1. build the scene (not timed); 2. 100 warm-up steps (not timed); 3. 1,000 timed steps
-//! in 100 chunks of 10, a monotonic clock around each chunk, the stretch sampled between
-//! chunks (not timed); 4. `us_per_step` = total timed time / 1,000; 5. `stretch` = max over
-//! segments of |‖p[i+1] − p[i]‖ − L| / L after the last step, `peak_stretch` = the largest
-//! of the 100 samples.
+//! 1. build the scene (not timed);
+//! 2. 100 warm-up steps (not timed);
+//! 3. 1,000 timed steps in 100 chunks of 10, a monotonic clock around each chunk, the
+//!    stretch sampled between chunks (not timed);
+//! 4. `us_per_step` = total timed time / 1,000;
+//! 5. `stretch` = max over segments of |‖p[i+1] − p[i]‖ − L| / L after the last step,
+//!    `peak_stretch` = the largest of the 100 samples.
 
 use crate::world::World;
 

@@ -57,7 +57,9 @@ pub struct Links {
     /// solver's multiplier over the substep squared, `|λ| / h²` (PBD-family solvers).
     /// Set after creation (`Links::push` starts every link at infinity).
     pub tear_force: Vec<f32>,
-    /// Bumped on every topology change so solvers can rebuild cached structure.
+    /// Bumped on every change of the links (ends, and rest length, give, compliance or kind)
+    /// so solvers can rebuild cached structure and their packed copies of the links' data.
+    /// Code that writes these fields directly must bump it too.
     pub version: u64,
 }
 

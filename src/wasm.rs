@@ -109,6 +109,7 @@ impl Sim {
         error::in_range("give", give, 0.0, 0.999_999, "0 ≤ give < 1")?;
         self.world.settings.give = give;
         self.world.links.give.iter_mut().for_each(|g| *g = give);
+        self.world.links.version += 1;
         Ok(())
     }
 

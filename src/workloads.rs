@@ -61,9 +61,11 @@ impl Workload {
 ///
 /// The exact solver's `iterations` is a cap on Newton passes, not a fixed count: each
 /// step runs passes until every link is within 8e-5 of its rest length
-/// (`solver::exact::TOLERANCE`) and stops there. On W1 that takes 3.8 passes per step
-/// on average (W3: 5.6), but the whip of the free end needs up to about 10 now and then, so
-/// the cap is 20. (With a hard cap of 5 the whip is not resolved: W1 peak stretch ≈ 2.)
+/// (`solver::exact::TOLERANCE`) and stops there. Warm-started from the last step's
+/// multipliers, that takes 2.9 Newton passes per step on W1 on average (W3: 4.0; plus one
+/// measuring sweep that finds convergence), but the whip of the free end needs up to about
+/// 10 now and then, so the cap is 20. (With a hard cap of 5 the whip is not resolved: W1
+/// peak stretch ≈ 2.)
 pub fn settings_for(solver: SolverKind) -> Settings {
     let mut s = Settings { solver, friction: 1.0, gravity: Vec3::new(0.0, -9.81, 0.0), ..Settings::default() };
     match solver {

@@ -94,3 +94,51 @@ fn random_edits_between_steps_never_break_a_solver() {
         }
     }
 }
+
+/// The PBD-family solvers reuse their packed copy of the links from step to step; every
+/// change the packing depends on must still reach the solve: the step length (α̃ = α/h²),
+/// a link's compliance (with `Links::version` bumped, as documented), a particle's mass.
+/// A 1 kg mass hangs from a locked point on one link of compliance α: at rest it sits
+/// m·g·α below the rest length (XPBD's physical stiffness), whatever the step.
+#[test]
+fn packed_links_follow_step_length_compliance_and_mass_changes() {
+    for solver in [SolverKind::Xpbd, SolverKind::Exact] {
+        let g = 9.81;
+        let mut w = World::new(Settings {
+            solver,
+            iterations: 20,
+            substeps: 4,
+            gravity: Vec3::new(0.0, -g, 0.0),
+            damping: 0.98,
+            ..Settings::default()
+        });
+        w.add_particle(&ParticleDef { pos: Vec3::ZERO, locked: true, ..Default::default() }).unwrap();
+        w.add_particle(&ParticleDef { pos: Vec3::new(0.0, -1.0, 0.0), mass: 1.0, ..Default::default() }).unwrap();
+        w.add_link(&LinkDef { a: 0, b: 1, rest: Some(1.0), compliance: 1e-3, ..Default::default() }).unwrap();
+        let sag = |w: &World| -w.particles.pos[1].y - 1.0;
+        let settle = |w: &mut World, dt: f32| {
+            for _ in 0..(10.0 / dt) as usize {
+                w.step(dt).unwrap();
+            }
+        };
+        settle(&mut w, 1.0 / 60.0);
+        let want = |m: f32, alpha: f32| m * g * alpha;
+        // XPBD's sag is within a couple of per cent of m·g·α at these iteration counts
+        // (tests/solvers.rs measures it); a stale packing would be off by 4× or 2×.
+        let close = |got: f32, want: f32| (got - want).abs() < 0.02 * want;
+        assert!(close(sag(&w), want(1.0, 1e-3)), "{solver:?}: sag {} at dt 1/60", sag(&w));
+        // Another step length: same physical stiffness.
+        settle(&mut w, 1.0 / 240.0);
+        assert!(close(sag(&w), want(1.0, 1e-3)), "{solver:?}: sag {} at dt 1/240", sag(&w));
+        // A softer link (same step length, so only the version tells).
+        w.links.compliance[0] = 4e-3;
+        w.links.version += 1;
+        settle(&mut w, 1.0 / 240.0);
+        assert!(close(sag(&w), want(1.0, 4e-3)), "{solver:?}: sag {} after α = 4e-3", sag(&w));
+        // A heavier mass.
+        w.particles.mass[1] = 2.0;
+        w.particles.refresh_inv_mass(1);
+        settle(&mut w, 1.0 / 240.0);
+        assert!(close(sag(&w), want(2.0, 4e-3)), "{solver:?}: sag {} after m = 2 kg", sag(&w));
+    }
+}

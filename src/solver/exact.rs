@@ -136,13 +136,9 @@ impl Stat {
     #[inline(always)]
     fn add(&mut self, res: f32, rest: f32) {
         let a = res.abs();
-        let e = a - TOLERANCE * rest;
-        if e > self.excess {
-            self.excess = e;
-        }
-        if a > self.max_res {
-            self.max_res = a;
-        }
+        // `max` (not a branch): the measuring loops stay straight.
+        self.excess = self.excess.max(a - TOLERANCE * rest);
+        self.max_res = self.max_res.max(a);
     }
 
     /// Converged within [`TOLERANCE`], or within a few f32 spacings of the coordinates
@@ -379,7 +375,10 @@ pub fn substep(world: &mut World, h: f32) {
         }
     }
     let sc = &mut *c.sc;
-    sc.exact.store_chains(&mut sc.lambda[..n_tree]);
+    // The forest slots' multipliers are read only by `end_step` (link tensions).
+    if sc.last_substep {
+        sc.exact.store_chains(&mut sc.lambda[..n_tree]);
+    }
     c.velocities();
 }
 

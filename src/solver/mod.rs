@@ -28,9 +28,11 @@
 //! scene has the ground), and its direct solve then has the last word, so it does not give
 //! the no-tunnelling guarantee; `classic` has no rope contacts.
 //!
-//! Because every solver leaves `pos`, `prev` and `vel` consistent and keeps no state that
-//! outlives a step (multipliers restart every substep; cached structure is rebuilt from
-//! the links), switching solvers between two steps is seamless.
+//! Because every solver leaves `pos`, `prev` and `vel` consistent, switching solvers
+//! between two steps is seamless. The only state that outlives a step is cached structure
+//! (rebuilt when the links or particles change, see [`PackKey`]) and the exact solver's
+//! chain multipliers, which warm-start its next substep only if it ran the last one
+//! (never after a step under another solver).
 //!
 //! Solver-owned scratch memory lives in [`Scratch`] and is reused from step to step: the
 //! hot path never allocates once the scratch has grown to the world's size.
@@ -130,6 +132,8 @@ pub struct Scratch {
     /// The previous substep left its velocity stage to be fused with this substep's
     /// integration (one pass over the particles instead of two).
     velocity_pending: bool,
+    /// What `packed` was made from (see [`PackKey`]); `None` = must repack.
+    pack_key: Option<PackKey>,
     /// Rope–rope contacts of the current substep.
     pub(crate) rope: RopeContacts,
     /// Per dog: friction correction used so far this substep (m).
@@ -200,6 +204,22 @@ impl Scratch {
     }
 }
 
+/// Everything the packed links depend on: the solver (its order and formulation), the
+/// iteration count (PBD's corrected stiffness), the substep length (α̃ = α/h²) and the
+/// versions of the links (ends, rest lengths, compliance, give, kind) and of the particles
+/// (inverse masses). When none changed since the last step, the packing is reused: on W2
+/// (9,900 links) that saves about a tenth of the exact solver's step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PackKey {
+    solver: SolverKind,
+    iterations: u32,
+    h_bits: u32,
+    links: u64,
+    particles: u64,
+    n_links: usize,
+    n_particles: usize,
+}
+
 /// Prepares a step of substeps of length `h`: sizes scratch, refreshes cached structure
 /// and packs the links for the chosen solver.
 pub fn begin_step(world: &mut World, h: f32) {
@@ -209,58 +229,82 @@ pub fn begin_step(world: &mut World, h: f32) {
         return;
     }
     scratch.topo.refresh(particles, links);
-    let inv_h2 = 1.0 / (h * h);
-    let xpbd = matches!(settings.solver, SolverKind::Xpbd | SolverKind::Exact);
-    let w = &particles.inv_mass;
-    let n = particles.len();
-    let iterations = settings.iterations;
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn pack(links: &Links, w: &[f32], k: u32, a: u32, b: u32, xpbd: bool, inv_h2: f32, iterations: u32) -> Packed {
-        let k = k as usize;
-        let (alpha, stiff) =
-            if xpbd { (links.compliance[k] * inv_h2, 1.0) } else { (0.0, pbd_stiffness(links.give[k], iterations)) };
-        Packed::new(a, b, links.rest[k], alpha, stiff, w[a as usize], w[b as usize], links.kind[k] == LinkKind::Rope)
-    }
-    let pack = |k: u32, a: u32, b: u32| pack(links, w, k, a, b, xpbd, inv_h2, iterations);
-    let topo = &scratch.topo;
-    let (packed, slot_link) = (&mut scratch.packed, &mut scratch.slot_link);
-    if settings.solver == SolverKind::Exact {
-        let (n_tree, n_loop) = (topo.tree_link.len(), topo.loop_links.len());
-        packed.resize(n_tree + n_loop, Packed::default());
-        slot_link.resize(n_tree + n_loop, 0);
-        for j in 0..n_tree {
-            let k = topo.tree_link[j];
-            packed[j] = pack(k, topo.tree_parent[j], topo.tree_child[j]);
-            slot_link[j] = k;
+    let key = PackKey {
+        solver: settings.solver,
+        iterations: settings.iterations,
+        h_bits: h.to_bits(),
+        links: links.version,
+        particles: particles.version,
+        n_links: links.len(),
+        n_particles: particles.len(),
+    };
+    if scratch.pack_key != Some(key) {
+        scratch.pack_key = Some(key);
+        let inv_h2 = 1.0 / (h * h);
+        let xpbd = matches!(settings.solver, SolverKind::Xpbd | SolverKind::Exact);
+        let w = &particles.inv_mass;
+        let n = particles.len();
+        let iterations = settings.iterations;
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn pack(links: &Links, w: &[f32], k: u32, a: u32, b: u32, xpbd: bool, inv_h2: f32, iterations: u32) -> Packed {
+            let k = k as usize;
+            let (alpha, stiff) = if xpbd {
+                (links.compliance[k] * inv_h2, 1.0)
+            } else {
+                (0.0, pbd_stiffness(links.give[k], iterations))
+            };
+            Packed::new(
+                a,
+                b,
+                links.rest[k],
+                alpha,
+                stiff,
+                w[a as usize],
+                w[b as usize],
+                links.kind[k] == LinkKind::Rope,
+            )
         }
-        for (j, &k) in topo.loop_links.iter().enumerate() {
-            let [a, b] = links.ends[k as usize];
-            packed[n_tree + j] = pack(k, a, b);
-            slot_link[n_tree + j] = k;
-        }
-        scratch.n_tree = n_tree;
-        scratch.exact.ensure(n_tree);
-    } else {
-        // The topology lists only links with valid ends.
-        let m = topo.colour_order.len();
-        packed.resize(m, Packed::default());
-        slot_link.resize(m, 0);
-        let mut j = 0;
-        for &k in &topo.colour_order {
-            let [a, b] = links.ends[k as usize];
-            if (a as usize) < n && (b as usize) < n && a != b {
-                packed[j] = pack(k, a, b);
+        let pack = |k: u32, a: u32, b: u32| pack(links, w, k, a, b, xpbd, inv_h2, iterations);
+        let topo = &scratch.topo;
+        let (packed, slot_link) = (&mut scratch.packed, &mut scratch.slot_link);
+        if settings.solver == SolverKind::Exact {
+            let (n_tree, n_loop) = (topo.tree_link.len(), topo.loop_links.len());
+            packed.resize(n_tree + n_loop, Packed::default());
+            slot_link.resize(n_tree + n_loop, 0);
+            for j in 0..n_tree {
+                let k = topo.tree_link[j];
+                packed[j] = pack(k, topo.tree_parent[j], topo.tree_child[j]);
                 slot_link[j] = k;
-                j += 1;
             }
+            for (j, &k) in topo.loop_links.iter().enumerate() {
+                let [a, b] = links.ends[k as usize];
+                packed[n_tree + j] = pack(k, a, b);
+                slot_link[n_tree + j] = k;
+            }
+            scratch.n_tree = n_tree;
+            scratch.exact.ensure(n_tree);
+        } else {
+            // The topology lists only links with valid ends.
+            let m = topo.colour_order.len();
+            packed.resize(m, Packed::default());
+            slot_link.resize(m, 0);
+            let mut j = 0;
+            for &k in &topo.colour_order {
+                let [a, b] = links.ends[k as usize];
+                if (a as usize) < n && (b as usize) < n && a != b {
+                    packed[j] = pack(k, a, b);
+                    slot_link[j] = k;
+                    j += 1;
+                }
+            }
+            packed.truncate(j);
+            slot_link.truncate(j);
         }
-        packed.truncate(j);
-        slot_link.truncate(j);
     }
     scratch.lambda.resize(scratch.packed.len(), 0.0);
-    scratch.bend_lambda.resize(topo.bends.len(), 0.0);
-    scratch.pin_lambda.resize(topo.pins.len(), Vec3::ZERO);
+    scratch.bend_lambda.resize(scratch.topo.bends.len(), 0.0);
+    scratch.pin_lambda.resize(scratch.topo.pins.len(), Vec3::ZERO);
     scratch.hold_lambda.resize(holds.len(), Vec3::ZERO);
 }
 
