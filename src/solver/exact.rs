@@ -299,6 +299,47 @@ impl ExactScratch {
         self.converged.resize(self.plan.len(), false);
     }
 
+    /// The closing projection of trees the pass budget left unconverged: a symmetric
+    /// Gauss–Seidel sweep of PBD projections over their links (one way along the tree's
+    /// slot order, then back).
+    ///
+    /// A Newton pass leaves each link longer by the second-order term |P Δd|²/(2|d|), which
+    /// is tiny once the passes converge but not when a low budget (`iterations` of 1–3 at
+    /// 60 Hz) stops them while the free end whips round by more than a link length per
+    /// step. Left alone, that excess comes back as outward velocity and feeds itself: one
+    /// pass per step took W1 from rest to +24 kJ (stretch 13×) within 1,100 steps. A
+    /// one-way sweep bounds it but still let W3 (the 100:1 heavy end) gain 3 kJ; the
+    /// symmetric sweep is dissipative on both over 12,000 steps (W1 with 1 pass per step:
+    /// stretch ≈ 0.58, W3 ≈ 1.6; with 2 passes 0.15 and 0.6): a low budget gives a
+    /// stretchy, damped rope, as the iterative solvers do at low iteration counts, never an
+    /// explosion (tested). With the default budget it does not run (the passes converge
+    /// first).
+    fn close_unconverged(&self, pos: &mut [Vec3], packed: &[Packed], lambda: &mut [f32]) {
+        for (t, plan) in self.plan.iter().enumerate() {
+            if self.converged[t] {
+                continue;
+            }
+            match *plan {
+                Plan::Chain { l0, n, .. } => {
+                    for &slot in &self.c_slot[l0 as usize..(l0 + n) as usize] {
+                        let j = slot as usize;
+                        distance::project(pos, &packed[j], &mut lambda[j], &mut Direct);
+                    }
+                    for &slot in self.c_slot[l0 as usize..(l0 + n) as usize].iter().rev() {
+                        let j = slot as usize;
+                        distance::project(pos, &packed[j], &mut lambda[j], &mut Direct);
+                    }
+                }
+                Plan::Tree { start, end } => {
+                    let end = (end as usize).min(packed.len());
+                    for j in (start as usize..end).chain((start as usize..end).rev()) {
+                        distance::project(pos, &packed[j], &mut lambda[j], &mut Direct);
+                    }
+                }
+            }
+        }
+    }
+
     /// Copies the chains' multipliers back to their forest slots.
     fn store_chains(&self, lambda: &mut [f32]) {
         for (&s, l) in self.c_slot.iter().zip(&self.c_link) {
@@ -375,9 +416,14 @@ pub fn substep(world: &mut World, h: f32) {
         }
     }
     let sc = &mut *c.sc;
-    // The forest slots' multipliers are read only by `end_step` (link tensions).
-    if sc.last_substep {
+    // The forest slots' multipliers are read only by `end_step` (link tensions) and by the
+    // closing projection.
+    let unconverged = !iterative && sc.exact.converged.iter().any(|&v| !v);
+    if sc.last_substep || unconverged {
         sc.exact.store_chains(&mut sc.lambda[..n_tree]);
+    }
+    if unconverged {
+        sc.exact.close_unconverged(&mut c.p.pos, &sc.packed[..n_tree], &mut sc.lambda[..n_tree]);
     }
     c.velocities();
 }
