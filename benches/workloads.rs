@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion};
 use ropelab::benchmark::{format_line, median, run_protocol, WARMUP_STEPS};
-use ropelab::workloads::Workload;
+use ropelab::workloads::{BenchConfig, Workload};
 use ropelab::SolverKind;
 
 fn steps(c: &mut Criterion) {
@@ -21,12 +21,12 @@ fn steps(c: &mut Criterion) {
         } else {
             group.measurement_time(Duration::from_secs(2));
         }
-        for &solver in SolverKind::ALL {
-            let mut world = workload.build(solver);
+        for config in BenchConfig::all() {
+            let mut world = config.build(workload);
             for _ in 0..WARMUP_STEPS {
                 world.step(1.0 / 60.0).unwrap();
             }
-            group.bench_function(BenchmarkId::new("step", solver.name()), |b| {
+            group.bench_function(BenchmarkId::new("step", config.name()), |b| {
                 b.iter(|| black_box(&mut world).step(black_box(1.0 / 60.0)).unwrap())
             });
         }
@@ -59,9 +59,9 @@ fn protocol_lines() {
     let clock = Instant::now();
     let now = || clock.elapsed().as_secs_f64();
     for workload in Workload::ALL {
-        for &solver in SolverKind::ALL {
-            let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut workload.build(solver), now)).collect();
-            println!("{}", format_line(&format!("ropelab-{}", solver.name()), workload.name(), &median(&runs)));
+        for config in BenchConfig::all() {
+            let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut config.build(workload), now)).collect();
+            println!("{}", format_line(&format!("ropelab-{}", config.name()), workload.name(), &median(&runs)));
         }
     }
     let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut ropelab::workloads::leash_world(), now)).collect();

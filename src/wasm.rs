@@ -886,22 +886,25 @@ fn bytemuck_vec3(v: &[glam::Vec3]) -> &[f32] {
 }
 
 /// Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`, or `"leash"`: the leash scene
-/// preset with collisions, tangles and the braid) with `solver` under the shared
+/// preset with collisions, tangles and the braid) with `solver` (a solver name, or
+/// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared
 /// measurement protocol and returns its line (`ropelab-<solver> W1 us_per_step=… …`).
 /// `now` is a monotonic clock in milliseconds (pass `() => performance.now()`). For the
 /// browser harness; warm the page up first so the timed steps run optimised code.
 #[wasm_bindgen(js_name = benchmarkLine)]
 pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
     use crate::workloads::Workload;
-    let kind = SolverKind::from_name(solver).ok_or_else(|| JsError::new(&format!("unknown solver {solver:?}")))?;
+    let config = crate::workloads::BenchConfig::from_name(solver)
+        .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
     let (mut world, name) = if workload.eq_ignore_ascii_case("leash") {
         let mut w = crate::workloads::leash_world();
-        w.settings.solver = kind;
+        w.settings.solver = config.solver;
+        w.settings.tethers |= config.tethers;
         (w, "leash")
     } else {
         let wl = Workload::from_name(workload)
             .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, leash)")))?;
-        (wl.build(kind), wl.name())
+        (config.build(wl), wl.name())
     };
     let this = JsValue::NULL;
     let mut failed = false;
@@ -915,5 +918,5 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
     }
-    Ok(crate::benchmark::format_line(&format!("ropelab-{}", kind.name()), name, &result))
+    Ok(crate::benchmark::format_line(&format!("ropelab-{}", config.name()), name, &result))
 }

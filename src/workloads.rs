@@ -56,6 +56,49 @@ impl Workload {
     }
 }
 
+/// A benchmarked configuration: a solver at the per-step budget of BENCHMARKS.md
+/// ([`settings_for`]), optionally with tethers (long-range attachments to the pin, which
+/// BENCHMARKS.md allows for the XPBD row). Named `xpbd`, `xpbd+tethers`, …, and printed as
+/// `ropelab-<name>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BenchConfig {
+    pub solver: SolverKind,
+    pub tethers: bool,
+}
+
+impl BenchConfig {
+    /// Every solver plain, then XPBD with tethers.
+    pub fn all() -> Vec<BenchConfig> {
+        let mut v: Vec<_> = SolverKind::ALL.iter().map(|&solver| BenchConfig { solver, tethers: false }).collect();
+        v.push(BenchConfig { solver: SolverKind::Xpbd, tethers: true });
+        v
+    }
+
+    /// `"<solver>"` or `"<solver>+tethers"`.
+    pub fn from_name(name: &str) -> Option<BenchConfig> {
+        let (solver, tethers) = match name.strip_suffix("+tethers") {
+            Some(s) => (s, true),
+            None => (name, false),
+        };
+        SolverKind::from_name(solver).map(|solver| BenchConfig { solver, tethers })
+    }
+
+    pub fn name(self) -> String {
+        if self.tethers {
+            format!("{}+tethers", self.solver.name())
+        } else {
+            self.solver.name().to_string()
+        }
+    }
+
+    /// `workload`'s world in this configuration.
+    pub fn build(self, workload: Workload) -> World {
+        let mut w = workload.build(self.solver);
+        w.settings.tethers = self.tethers;
+        w
+    }
+}
+
 /// 5 iterations per step, or 5 substeps × 1 iteration for the substepping solver; no
 /// damping of any kind.
 ///
@@ -148,5 +191,10 @@ mod tests {
         assert_eq!(w3.particles.mass[99], 100.0);
         assert_eq!(w3.particles.mass[98], 1.0);
         assert_eq!(Workload::from_name("w2"), Some(Workload::W2));
+        let t = BenchConfig::from_name("xpbd+tethers").unwrap();
+        assert_eq!((t.solver, t.tethers, t.name().as_str()), (SolverKind::Xpbd, true, "xpbd+tethers"));
+        assert!(t.build(Workload::W1).settings.tethers && !Workload::W1.build(SolverKind::Xpbd).settings.tethers);
+        assert_eq!(BenchConfig::from_name("exact").map(|c| c.tethers), Some(false));
+        assert_eq!(BenchConfig::from_name("xpbd+tether"), None);
     }
 }

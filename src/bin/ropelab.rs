@@ -7,7 +7,8 @@
 //! ```
 //! `bench leash` runs the leash scene preset (three 20-point leashes, dogs, rope–rope
 //! contacts, tangles and the braid every step) under the same protocol, with the scene's
-//! solver unless `--solver` says otherwise.
+//! solver unless `--solver` says otherwise. For `bench`, `S` may also be `xpbd+tethers`
+//! (any solver with tethers); without `--solver` every solver runs, then `xpbd+tethers`.
 //! `SCENE` is a scene file path or a preset name from `www/scenes/` (e.g. `rope`).
 //! `run` prints max stretch, energy and time per step, and writes the final positions as
 //! JSON with `--out`. `bench` prints the BENCHMARKS.md line (median of `--runs` fresh runs).
@@ -18,7 +19,7 @@ use std::time::Instant;
 
 use ropelab::benchmark::{format_line, median, run_protocol};
 use ropelab::scene::Scene;
-use ropelab::workloads::Workload;
+use ropelab::workloads::{BenchConfig, Workload};
 use ropelab::SolverKind;
 
 const USAGE: &str = "usage:
@@ -166,15 +167,18 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
     }
     let wl =
         Workload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, leash)"))?;
-    let solvers: Vec<SolverKind> = match flags.solver()? {
-        Some(k) => vec![k],
-        None => SolverKind::ALL.to_vec(),
+    let configs: Vec<BenchConfig> = match flags.get("--solver") {
+        Some(name) => vec![BenchConfig::from_name(name).ok_or_else(|| {
+            let known: Vec<_> = BenchConfig::all().iter().map(|c| c.name()).collect();
+            format!("unknown solver {name:?} (known: {})", known.join(", "))
+        })?],
+        None => BenchConfig::all(),
     };
     let clock = Instant::now();
-    for solver in solvers {
+    for config in configs {
         let results: Vec<_> =
-            (0..runs.max(1)).map(|_| run_protocol(&mut wl.build(solver), || clock.elapsed().as_secs_f64())).collect();
-        println!("{}", format_line(&format!("ropelab-{}", solver.name()), wl.name(), &median(&results)));
+            (0..runs.max(1)).map(|_| run_protocol(&mut config.build(wl), || clock.elapsed().as_secs_f64())).collect();
+        println!("{}", format_line(&format!("ropelab-{}", config.name()), wl.name(), &median(&results)));
     }
     Ok(())
 }

@@ -21,7 +21,8 @@
 //   W2, which takes ~0.5–3 s).
 //
 // Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3"), SOLVERS (all of
-// Sim.solvers()), CHROMIUM (/usr/bin/chromium). Progress goes to stderr, result lines to stdout.
+// Sim.solvers(), then xpbd+tethers), CHROMIUM (/usr/bin/chromium). Progress goes to stderr,
+// result lines to stdout.
 
 import { chromium } from 'playwright-core';
 import { loadavg, cpus } from 'node:os';
@@ -85,7 +86,7 @@ async function main() {
     if (!info.hasBench) throw new Error('window.wasmBindings.benchmarkLine is missing: is dist/ a current `make web` build?');
     log(`# ${info.ua.match(/(Headless)?Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}; cross-origin isolated: ${info.isolated}; performance.now() tick ≈ ${info.tickUs.toFixed(1)} µs`);
     if (!info.isolated) log('# warning: not cross-origin isolated, the clock is coarse (100 µs)');
-    const solvers = process.env.SOLVERS ? process.env.SOLVERS.split(',').map((s) => s.trim()) : info.solvers;
+    const solvers = process.env.SOLVERS ? process.env.SOLVERS.split(',').map((s) => s.trim()) : [...info.solvers, 'xpbd+tethers'];
 
     const bench = (w, s) => page.evaluate(([w, s]) => {
       const t0 = performance.now();
