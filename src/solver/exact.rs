@@ -95,7 +95,7 @@
 //! with heavy ends; this one does not care about either (tested: stretch ≤ 1e-4 on the
 //! hanging chain and the 100:1 heavy-end chain).
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use crate::constraints::distance::{self, Packed};
 use crate::constraints::Direct;
@@ -166,7 +166,7 @@ struct ChainPart {
 struct ChainLink {
     /// d = x_{k+1} - x_k, |d|² (0 when inactive), |d| and the residual C + α̃λ (0 when
     /// inactive).
-    d: Vec3,
+    d: Vec3A,
     q: f32,
     len: f32,
     res: f32,
@@ -505,14 +505,14 @@ fn load_and_measure(
 ) -> (Stat, bool) {
     let mut stat = Stat::new(0.0);
     let mut ropes = false;
-    let mut xa = pos[part[0].i as usize];
+    let mut xa = Vec3A::from(pos[part[0].i as usize]);
     for k in 0..link.len() {
         load_link(k, part, link, slots, packed);
         let l = &mut link[k];
         l.lambda = 0.0;
         ropes |= l.rope;
         stat.extent += l.rest;
-        let xb = pos[part[k + 1].i as usize];
+        let xb = Vec3A::from(pos[part[k + 1].i as usize]);
         let (d, q, len, _, res) = measure(xa, xb, l.rest, l.alpha, 0.0, l.rope);
         l.d = d;
         l.q = q;
@@ -554,11 +554,11 @@ fn load_link(k: usize, part: &mut [ChainPart], link: &mut [ChainLink], slots: &[
 /// displacement is worth, f |d| (|d| ≈ (|d|² / L + L) / 2, exact to second order in the
 /// stretch, without a square root).
 #[inline(always)]
-fn warm_share(l: &mut ChainLink, d: Vec3) -> Vec3 {
+fn warm_share(l: &mut ChainLink, d: Vec3A) -> Vec3A {
     let lam = l.lambda;
     if l.rope {
         l.lambda = 0.0;
-        return Vec3::ZERO;
+        return Vec3A::ZERO;
     }
     let f = if lam.abs() * l.w_max <= WARM_BOUND * l.rest { lam * l.inv_rest } else { lam.signum() * l.kappa_m };
     l.lambda = f * 0.5 * (d.length_squared() * l.inv_rest + l.rest);
@@ -598,25 +598,25 @@ fn warm_load_and_measure(
     let mut stat = Stat::new(0.0);
     let (w0, _) = load_link(0, part, link, slots, packed);
     let (i0, i1) = (part[0].i as usize, part[1].i as usize);
-    let mut xb_pred = pos[i1];
-    let mut g = warm_share(&mut link[0], xb_pred - pos[i0]);
-    let mut xa = pos[i0] - g * w0;
-    pos[i0] = xa;
+    let mut xb_pred = Vec3A::from(pos[i1]);
+    let mut g = warm_share(&mut link[0], xb_pred - Vec3A::from(pos[i0]));
+    let mut xa = Vec3A::from(pos[i0]) - g * w0;
+    pos[i0] = xa.into();
     for k in 0..n {
         // Particle k+1 gets the shares of links k and k+1 (the latter from the prediction,
         // both of its ends still unmoved).
         let ib = part[k + 1].i as usize;
         let g_next = if k + 1 < n {
             load_link(k + 1, part, link, slots, packed);
-            let xc_pred = pos[part[k + 2].i as usize];
+            let xc_pred = Vec3A::from(pos[part[k + 2].i as usize]);
             let gn = warm_share(&mut link[k + 1], xc_pred - xb_pred);
             xb_pred = xc_pred;
             gn
         } else {
-            Vec3::ZERO
+            Vec3A::ZERO
         };
-        let xb = pos[ib] + (g - g_next) * part[k + 1].w;
-        pos[ib] = xb;
+        let xb = Vec3A::from(pos[ib]) + (g - g_next) * part[k + 1].w;
+        pos[ib] = xb.into();
         let l = &mut link[k];
         let (d, q, len, _, res) = measure(xa, xb, l.rest, l.alpha, l.lambda, l.rope);
         l.d = d;
@@ -636,7 +636,7 @@ fn warm_load_and_measure(
 /// -(C + α̃λ)|d| and the residual C + α̃λ; an inactive link (a slack rope, a degenerate one) gets
 /// d = 0 and residual 0, which decouples it.
 #[inline(always)]
-fn measure(xa: Vec3, xb: Vec3, rest: f32, alpha: f32, lambda: f32, rope: bool) -> (Vec3, f32, f32, f32, f32) {
+fn measure(xa: Vec3A, xb: Vec3A, rest: f32, alpha: f32, lambda: f32, rope: bool) -> (Vec3A, f32, f32, f32, f32) {
     let d = xb - xa;
     let q = d.length_squared();
     let len = q.sqrt();
@@ -667,9 +667,9 @@ impl ChainView<'_> {
     #[inline(always)]
     fn measure_links<const ROPES: bool>(&mut self, pos: &[Vec3], extent: f32) -> Stat {
         let mut stat = Stat::new(extent);
-        let mut xa = pos[self.part[0].i as usize];
+        let mut xa = Vec3A::from(pos[self.part[0].i as usize]);
         for (l, p) in self.link.iter_mut().zip(&self.part[1..]) {
-            let xb = pos[p.i as usize];
+            let xb = Vec3A::from(pos[p.i as usize]);
             let (d, q, len, _, res) = measure(xa, xb, l.rest, l.alpha, l.lambda, ROPES && l.rope);
             l.d = d;
             l.q = q;
@@ -695,7 +695,7 @@ impl ChainView<'_> {
         // One step of either side: eliminate link l, coupled to the link before it through
         // the carried coupling a, 1/D r and y, towards the next link (coupling -w d·d_next).
         #[inline(always)]
-        fn step(l: &mut ChainLink, next_d: Vec3, w: f32, a: f32, r: f32, y: f32) -> (f32, f32, f32) {
+        fn step(l: &mut ChainLink, next_d: Vec3A, w: f32, a: f32, r: f32, y: f32) -> (f32, f32, f32) {
             let dd = l.wsum * l.q - a * a * r;
             let r = if dd > 1e-20 * l.q { 1.0 / dd } else { 0.0 };
             let y = (-l.res * l.len - a * y) * r;
@@ -742,7 +742,7 @@ impl ChainView<'_> {
                 let mu = l.y - l.c * tmu;
                 l.lambda += mu * l.len;
                 let p = part[k + 1];
-                pos[p.i as usize] += (l.d * mu - next_d * tmu) * p.w;
+                pos[p.i as usize] += Vec3::from((l.d * mu - next_d * tmu) * p.w);
                 tmu = mu;
             }
             let k = m + 1 + t;
@@ -751,14 +751,14 @@ impl ChainView<'_> {
             let mu = l.y - l.c * bmu;
             l.lambda += mu * l.len;
             let p = part[k];
-            pos[p.i as usize] += (prev_d * bmu - l.d * mu) * p.w;
+            pos[p.i as usize] += Vec3::from((prev_d * bmu - l.d * mu) * p.w);
             bmu = mu;
         }
         // The ends: μ_0 (= tmu after the top side, or μ_m) and μ_{n-1}.
         let (p, d) = (part[0], link[0].d);
-        pos[p.i as usize] -= d * (tmu * p.w);
+        pos[p.i as usize] -= Vec3::from(d * (tmu * p.w));
         let (p, d) = (part[n], link[n - 1].d);
-        pos[p.i as usize] += d * (bmu * p.w);
+        pos[p.i as usize] += Vec3::from(d * (bmu * p.w));
     }
 }
 
@@ -794,7 +794,8 @@ fn solve_tree(
     for j in slots.clone().rev() {
         let l = &f.links[j];
         let (a, b) = (l.a as usize, l.b as usize);
-        let (dj, q, len, mut bj, res) = measure(pos[a], pos[b], l.rest, l.alpha, lambda[j], l.rope);
+        let (dj, q, len, mut bj, res) = measure(pos[a].into(), pos[b].into(), l.rest, l.alpha, lambda[j], l.rope);
+        let dj = Vec3::from(dj);
         stat.add(res, l.rest);
         stat.extent += l.rest;
         dd[j] = dj;
