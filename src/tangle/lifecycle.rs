@@ -13,7 +13,11 @@
 //!    `form_wrap` (event `Formed`);
 //! 3. updates each matched tangle: wrap, tensions, and the capstan lock test — `Locked` while
 //!    both ropes are taut and T_high / T_low ≤ e^{μΘ} on each rope through it, else `Tight`
-//!    (event `StateChanged` on a change);
+//!    (event `StateChanged` on a change). The test has the hysteresis of friction itself: a
+//!    locked tangle starts to slip past the static limit e^{μ_s Θ}, a slipping one locks again
+//!    only below the kinetic limit e^{μ_k Θ} (μ_k ≤ μ_s); and a change must persist for
+//!    `settle_steps` consecutive steps, so solver jitter in the tensions (a few per cent from
+//!    step to step) does not flicker the state;
 //! 4. breaks a tangle that went unmatched or untouched for more than `release_steps`
 //!    consecutive steps (event `Broken`), so contact jitter does not flicker events.
 //!
@@ -54,8 +58,15 @@ pub struct LifecycleParams {
     pub match_dist: f32,
     /// Consecutive steps a tangle may go unmatched or untouched before it breaks.
     pub release_steps: u32,
-    /// Rope–rope friction coefficient μ for the lock test.
+    /// Rope–rope static friction coefficient μ_s for the lock test (a locked tangle slips
+    /// once T_high / T_low > e^{μ_s Θ}).
     pub mu: f32,
+    /// Kinetic friction coefficient μ_k (≤ μ_s; larger values count as μ_s): a slipping
+    /// tangle locks again once T_high / T_low ≤ e^{μ_k Θ}.
+    pub mu_k: f32,
+    /// Consecutive steps the lock test must disagree with a tangle's state before the state
+    /// changes (1 = at once).
+    pub settle_steps: u32,
     /// Optional cap on e^{μΘ} (the seed's gameplay clamp of 3); `None` = the physics.
     pub cap: Option<f32>,
     /// Tension (N) below which a rope counts as slack (a slack rope cannot lock a tangle).
@@ -64,7 +75,16 @@ pub struct LifecycleParams {
 
 impl Default for LifecycleParams {
     fn default() -> Self {
-        LifecycleParams { form_wrap: 0.5, match_dist: 0.15, release_steps: 5, mu: 0.5, cap: None, min_tension: 0.01 }
+        LifecycleParams {
+            form_wrap: 0.5,
+            match_dist: 0.15,
+            release_steps: 5,
+            mu: 0.5,
+            mu_k: 0.5,
+            settle_steps: 3,
+            cap: None,
+            min_tension: 0.01,
+        }
     }
 }
 
@@ -88,8 +108,11 @@ pub struct Tangle {
     pub wrap: f32,
     pub tension: [f32; 4],
     pub state: TangleState,
-    /// How close to slipping: the larger of (T_high/T_low)/e^{μΘ} over the two ropes (< 1 holds).
+    /// How close to slipping: the larger of (T_high/T_low)/e^{μ_s Θ} over the two ropes
+    /// (≤ 1 holds).
     pub slip_ratio: f32,
+    /// Consecutive steps the lock test has disagreed with `state`.
+    pub pending: u32,
     /// Steps since it formed.
     pub age: u32,
     /// Consecutive steps without a touching match.
@@ -155,11 +178,17 @@ impl TangleManager {
                     t.wrap = c.wrap;
                     t.tension = c.tension;
                     t.missing = if c.touching { 0 } else { t.missing + 1 };
-                    let (state, slip) = lock_state(c.tension, c.wrap, p);
+                    let (state, slip) = lock_test(c.tension, c.wrap, t.state, p);
                     t.slip_ratio = slip;
-                    if state != t.state {
-                        t.state = state;
-                        self.events.push(TangleEvent::StateChanged { id: t.id, state });
+                    if state == t.state {
+                        t.pending = 0;
+                    } else {
+                        t.pending += 1;
+                        if t.pending >= p.settle_steps.max(1) {
+                            t.state = state;
+                            t.pending = 0;
+                            self.events.push(TangleEvent::StateChanged { id: t.id, state });
+                        }
                     }
                 }
                 None => t.missing += 1,
@@ -179,7 +208,8 @@ impl TangleManager {
             if self.used[k] || !c.touching || !c.tightening || c.wrap < p.form_wrap {
                 continue;
             }
-            let (state, slip) = lock_state(c.tension, c.wrap, p);
+            // A new tangle starts locked if static friction holds it.
+            let (state, slip) = lock_test(c.tension, c.wrap, TangleState::Locked, p);
             let id = self.next_id;
             self.next_id += 1;
             self.tangles.push(Tangle {
@@ -192,6 +222,7 @@ impl TangleManager {
                 tension: c.tension,
                 state,
                 slip_ratio: slip,
+                pending: 0,
                 age: 0,
                 missing: 0,
             });
@@ -202,22 +233,30 @@ impl TangleManager {
     }
 }
 
-/// The lock test on both ropes through a tangle: (state, worst slip ratio).
-fn lock_state(t: [f32; 4], wrap: f32, p: &LifecycleParams) -> (TangleState, f32) {
-    let limit = capstan::holding_ratio_clamped(p.mu, wrap, p.cap);
-    let ratio = |a: f32, b: f32| {
-        let (hi, lo) = (a.max(b).max(0.0), a.min(b).max(0.0));
-        if hi == 0.0 {
-            0.0
-        } else if lo == 0.0 {
-            f32::INFINITY
-        } else {
-            hi / lo / limit
-        }
+/// The lock test on both ropes through a tangle in state `now`: (the state friction wants,
+/// worst slip ratio against the static limit). Locked stays locked while T_high / T_low ≤
+/// e^{μ_s Θ} on both ropes; Tight locks when it is ≤ e^{μ_k Θ}; a slack rope cannot lock.
+fn lock_test(t: [f32; 4], wrap: f32, now: TangleState, p: &LifecycleParams) -> (TangleState, f32) {
+    let worst = |limit: f32| {
+        let ratio = |a: f32, b: f32| {
+            let (hi, lo) = (a.max(b).max(0.0), a.min(b).max(0.0));
+            if hi == 0.0 {
+                0.0
+            } else if lo == 0.0 {
+                f32::INFINITY
+            } else {
+                hi / lo / limit
+            }
+        };
+        ratio(t[0], t[1]).max(ratio(t[2], t[3]))
     };
-    let slip = ratio(t[0], t[1]).max(ratio(t[2], t[3]));
+    let slip_s = worst(capstan::holding_ratio_clamped(p.mu, wrap, p.cap));
     let taut = t.iter().all(|&x| x >= p.min_tension);
-    (if taut && slip <= 1.0 { TangleState::Locked } else { TangleState::Tight }, slip)
+    let holds = match now {
+        TangleState::Locked => slip_s <= 1.0,
+        TangleState::Tight => worst(capstan::holding_ratio_clamped(p.mu_k.min(p.mu), wrap, p.cap)) <= 1.0,
+    };
+    (if taut && holds { TangleState::Locked } else { TangleState::Tight }, slip_s)
 }
 
 #[cfg(test)]
@@ -304,7 +343,7 @@ mod tests {
     #[test]
     fn locks_by_the_capstan_relation() {
         let mut m = TangleManager::new();
-        let p = LifecycleParams { mu: 0.5, ..Default::default() };
+        let p = LifecycleParams { mu: 0.5, mu_k: 0.5, settle_steps: 1, ..Default::default() };
         let theta = std::f32::consts::PI; // e^{0.5π} ≈ 4.81
         m.update(&[cand(0.5, true, theta, [10.0, 40.0, 10.0, 10.0])], &p);
         assert_eq!(m.tangles()[0].state, TangleState::Locked);
@@ -318,5 +357,39 @@ mod tests {
         // A slack rope cannot lock.
         m.update(&[cand(0.5, true, theta, [0.0, 0.0, 10.0, 10.0])], &p);
         assert_eq!(m.tangles()[0].state, TangleState::Tight);
+    }
+
+    #[test]
+    fn state_changes_need_to_persist_and_follow_friction_hysteresis() {
+        let theta = std::f32::consts::PI;
+        // e^{0.5π} ≈ 4.81 (static), e^{0.3π} ≈ 2.57 (kinetic).
+        let p = LifecycleParams { mu: 0.5, mu_k: 0.3, settle_steps: 3, ..Default::default() };
+        let mut m = TangleManager::new();
+        let at = |ratio: f32| cand(0.5, true, theta, [10.0, 10.0 * ratio, 10.0, 10.0]);
+        m.update(&[at(4.0)], &p);
+        assert_eq!(m.tangles()[0].state, TangleState::Locked);
+        // Jitter across the static limit, never 3 steps in a row beyond it: no event.
+        for k in 0..30 {
+            let r = if k % 3 == 2 { 4.5 } else { 5.2 };
+            assert!(m.update(&[at(r)], &p).is_empty(), "step {k}");
+        }
+        assert_eq!(m.tangles()[0].state, TangleState::Locked);
+        // Beyond it for 3 steps: slips, once.
+        let mut ev = Vec::new();
+        for _ in 0..3 {
+            ev.extend_from_slice(m.update(&[at(5.2)], &p));
+        }
+        assert_eq!(ev, vec![TangleEvent::StateChanged { id: 0, state: TangleState::Tight }]);
+        // Slipping: back under the static limit but above the kinetic one, it keeps slipping.
+        for _ in 0..10 {
+            assert!(m.update(&[at(4.0)], &p).is_empty());
+        }
+        assert_eq!(m.tangles()[0].state, TangleState::Tight);
+        // Under the kinetic limit for 3 steps: locks again, once.
+        let mut ev = Vec::new();
+        for _ in 0..5 {
+            ev.extend_from_slice(m.update(&[at(2.0)], &p));
+        }
+        assert_eq!(ev, vec![TangleEvent::StateChanged { id: 0, state: TangleState::Locked }]);
     }
 }

@@ -143,6 +143,7 @@ impl TangleStage {
         h: f32,
     ) -> &[TangleEvent] {
         self.params.mu = settings.rope_friction;
+        self.params.mu_k = settings.rope_mu_k();
         self.params.cap = settings.tangle_cap;
         self.build_candidates(ropes, particles, links, scratch, h);
         self.body_candidates(dogs, ropes, particles, links, scratch);
