@@ -782,8 +782,9 @@ impl Sim {
 
     /// The live tangles as a JSON array: `{"id", "over", "under", "point": [x, y, z], "top":
     /// [x, z], "along": [m, m], "tension": [overIn, overOut, underIn, underOut] (N), "wrap"
-    /// (rad), "wraps": [over, under], "holdingRatio" (e^{μΘ}), "slipRatio" (< 1 holds; null =
-    /// one side slack), "normalForce" (N), "state": "tight" | "locked", "age" (steps)}`.
+    /// (rad), "wraps": [over, under], "holdingRatio" (e^{μΘ}), "slipRatio" (the tension
+    /// ratio over the static limit e^{μ_s Θ}: a locked tangle slips past 1; null = one side
+    /// slack), "normalForce" (N), "state": "tight" | "locked", "age" (steps)}`.
     pub fn tangles(&self) -> String {
         crate::report::tangles_json(&self.world)
     }

@@ -149,29 +149,35 @@ fn run(scene_name: &str, flags: &Flags) -> Result<(), String> {
 
 fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
     let runs: usize = flags.number("--runs", 5)?;
+    let config = flags
+        .get("--solver")
+        .map(|name| {
+            BenchConfig::from_name(name).ok_or_else(|| {
+                let known: Vec<_> = BenchConfig::all().iter().map(|c| c.name()).collect();
+                format!("unknown solver {name:?} (known: {})", known.join(", "))
+            })
+        })
+        .transpose()?;
     if workload.eq_ignore_ascii_case("leash") {
-        let solver = flags.solver()?;
         let build = || {
             let mut w = ropelab::workloads::leash_world();
-            if let Some(k) = solver {
-                w.settings.solver = k;
+            if let Some(c) = config {
+                w.settings.solver = c.solver;
+                w.settings.tethers |= c.tethers;
             }
             w
         };
         let clock = Instant::now();
         let results: Vec<_> =
             (0..runs.max(1)).map(|_| run_protocol(&mut build(), || clock.elapsed().as_secs_f64())).collect();
-        let name = build().settings.solver.name();
+        let name = config.map_or_else(|| build().settings.solver.name().to_string(), |c| c.name());
         println!("{}", format_line(&format!("ropelab-{name}"), "leash", &median(&results)));
         return Ok(());
     }
     let wl =
         Workload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, leash)"))?;
-    let configs: Vec<BenchConfig> = match flags.get("--solver") {
-        Some(name) => vec![BenchConfig::from_name(name).ok_or_else(|| {
-            let known: Vec<_> = BenchConfig::all().iter().map(|c| c.name()).collect();
-            format!("unknown solver {name:?} (known: {})", known.join(", "))
-        })?],
+    let configs: Vec<BenchConfig> = match config {
+        Some(c) => vec![c],
         None => BenchConfig::all(),
     };
     let clock = Instant::now();

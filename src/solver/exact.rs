@@ -391,13 +391,13 @@ pub fn substep(world: &mut World, h: f32) {
                 child_count: &sc.topo.child_count,
             };
             for t in 0..sc.exact.plan.len() {
-                sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
+                let changed = sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
+                // Converged if the last pass found nothing to do (a solve in it is unverified).
+                if pass + 1 == passes {
+                    sc.exact.converged[t] = !changed;
+                }
             }
         }
-        // Contacts get the last word, as in the iterative solvers: the direct solve may have
-        // pulled a particle into the ground or a rope through another (a sub-millimetre
-        // violation of the links near a contact is the price of never tunnelling).
-        c.contacts();
     } else {
         // Trees are independent: each is solved to convergence in turn, its data staying in
         // cache over its passes.
@@ -424,13 +424,19 @@ pub fn substep(world: &mut World, h: f32) {
     }
     let sc = &mut *c.sc;
     // The forest slots' multipliers are read only by `end_step` (link tensions) and by the
-    // closing projection.
-    let unconverged = !iterative && sc.exact.converged.iter().any(|&v| !v);
+    // closing projection (which then updates them: store once, before it).
+    let unconverged = sc.exact.converged.iter().any(|&v| !v);
     if sc.last_substep || unconverged {
         sc.exact.store_chains(&mut sc.lambda[..n_tree]);
     }
     if unconverged {
         sc.exact.close_unconverged(&mut c.p.pos, &sc.packed[..n_tree], &mut sc.lambda[..n_tree]);
+    }
+    if iterative {
+        // Contacts get the last word, as in the iterative solvers: the direct solve may have
+        // pulled a particle into the ground or a rope through another (a sub-millimetre
+        // violation of the links near a contact is the price of never tunnelling).
+        c.contacts();
     }
     c.velocities();
 }

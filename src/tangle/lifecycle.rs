@@ -108,8 +108,10 @@ pub struct Tangle {
     pub wrap: f32,
     pub tension: [f32; 4],
     pub state: TangleState,
-    /// How close to slipping: the larger of (T_high/T_low)/e^{μ_s Θ} over the two ropes
-    /// (≤ 1 holds).
+    /// The tension ratio against the static limit: the larger of (T_high/T_low)/e^{μ_s Θ}
+    /// over the two ropes. A locked tangle slips once it exceeds 1 (for `settle_steps`
+    /// steps); a slipping one may show ≤ 1 and still slip until it falls below the kinetic
+    /// limit, e^{(μ_k − μ_s) Θ}.
     pub slip_ratio: f32,
     /// Consecutive steps the lock test has disagreed with `state`.
     pub pending: u32,
@@ -191,7 +193,10 @@ impl TangleManager {
                         }
                     }
                 }
-                None => t.missing += 1,
+                None => {
+                    t.missing += 1;
+                    t.pending = 0;
+                }
             }
         }
         // 2. Break the ones gone too long.
