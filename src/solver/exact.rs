@@ -61,8 +61,9 @@
 //! coordinates, far from the origin). The check measures the links before eliminating, so
 //! a converged tree costs one sweep of distances. Trees are independent, so each is solved
 //! to convergence in turn (its data stay in cache over its passes). With other constraints
-//! present (loops, bending, pins, contacts) all `iterations` passes run, every tree in
-//! every pass after those constraints' projections, since they converge iteratively.
+//! present (loops, bending, pins, contacts) every tree takes part in every pass, after
+//! those constraints' projections, since they converge iteratively; the passes stop early
+//! once a pass finds every tree within tolerance right after those projections.
 //!
 //! Each pass is a true Newton step on C(x) = 0 (the Jacobian fresh at the current x, the
 //! linear system solved exactly), so the residual left after it is the second-order term
@@ -390,12 +391,17 @@ pub fn substep(world: &mut World, h: f32) {
                 child_start: &sc.topo.child_start,
                 child_count: &sc.topo.child_count,
             };
+            let mut any = false;
             for t in 0..sc.exact.plan.len() {
                 let changed = sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
                 // Converged if the last pass found nothing to do (a solve in it is unverified).
-                if pass + 1 == passes {
-                    sc.exact.converged[t] = !changed;
-                }
+                sc.exact.converged[t] = !changed;
+                any |= changed;
+            }
+            // Every tree was within tolerance right after the other constraints' projections:
+            // nothing the next passes could improve (the contacts run once more below).
+            if !any {
+                break;
             }
         }
     } else {
