@@ -62,8 +62,9 @@
 //! a converged tree costs one sweep of distances. Trees are independent, so each is solved
 //! to convergence in turn (its data stay in cache over its passes). With other constraints
 //! present (loops, bending, pins, contacts) every tree takes part in every pass, after
-//! those constraints' projections, since they converge iteratively; the passes stop early
-//! once a pass finds every tree within tolerance right after those projections.
+//! those constraints' projections, since they converge iteratively; when they are only
+//! contacts (walls, obstacles, rope–rope), the passes stop early once a pass finds every
+//! tree within tolerance right after their projections.
 //!
 //! Each pass is a true Newton step on C(x) = 0 (the Jacobian fresh at the current x, the
 //! linear system solved exactly), so the residual left after it is the second-order term
@@ -370,11 +371,17 @@ pub fn substep(world: &mut World, h: f32) {
     c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
     // Warm start from the multipliers of the last substep if it was this step's or the
     // last one's (not after a pause under another solver) and the tree converged in it;
-    // only without other constraints (with them every pass runs anyway).
+    // only without other constraints (with them the passes follow their projections).
     let ex = &mut c.sc.exact;
     let warm = !iterative && ex.last_step.is_some_and(|s| s == step || s + 1 == step);
     ex.last_step = Some(step);
     if iterative {
+        let contacts_only = n_tree == c.sc.packed.len()
+            && !c.s.bending
+            && c.sc.topo.pins.is_empty()
+            && c.holds.is_empty()
+            && c.dogs.is_empty();
+        let ex = &mut c.sc.exact;
         ex.converged.iter_mut().for_each(|c| *c = false);
         // Other constraints move particles between passes: every tree takes part in every
         // pass, after their projections.
@@ -398,9 +405,12 @@ pub fn substep(world: &mut World, h: f32) {
                 sc.exact.converged[t] = !changed;
                 any |= changed;
             }
-            // Every tree was within tolerance right after the other constraints' projections:
-            // nothing the next passes could improve (the contacts run once more below).
-            if !any {
+            // Every tree was within tolerance right after the contacts' projections: nothing
+            // the next passes could improve (the contacts run once more below). Not with
+            // constraints that converge over the passes themselves (bending, loops, compliant
+            // pins and holds, the dogs): a pass moves them too little to disturb the trees
+            // while they are still far from their solution.
+            if !any && contacts_only {
                 break;
             }
         }
