@@ -251,14 +251,8 @@ impl Sim {
     /// Sets the rope–rope friction coefficients (static μs, dynamic μk; both ≥ 0). Also the
     /// μ of the tangles' capstan lock test (μs).
     pub fn set_rope_friction_checked(&mut self, mu_s: f32, mu_k: f32) -> Result<()> {
-        error::finite("rope friction", mu_s)?;
-        error::finite("rope dynamic friction", mu_k)?;
-        if mu_s < 0.0 {
-            return Err(SimError::OutOfRange { what: "rope friction", value: mu_s as f64, range: "≥ 0" });
-        }
-        if mu_k < 0.0 {
-            return Err(SimError::OutOfRange { what: "rope dynamic friction", value: mu_k as f64, range: "≥ 0" });
-        }
+        error::in_range("rope friction", mu_s, 0.0, f32::INFINITY, "≥ 0")?;
+        error::in_range("rope dynamic friction", mu_k, 0.0, f32::INFINITY, "≥ 0")?;
         self.world.settings.rope_friction = mu_s;
         self.world.settings.rope_dynamic_friction = Some(mu_k);
         Ok(())
@@ -288,14 +282,8 @@ impl Sim {
 
     /// Wander strength: random acceleration (m/s², ≥ 0) and damping rate (1/s, ≥ 0).
     pub fn set_wander_params_checked(&mut self, accel: f32, damping: f32) -> Result<()> {
-        error::finite("wander accel", accel)?;
-        error::finite("wander damping", damping)?;
-        if accel < 0.0 {
-            return Err(SimError::OutOfRange { what: "wander accel", value: accel as f64, range: "≥ 0 m/s²" });
-        }
-        if damping < 0.0 {
-            return Err(SimError::OutOfRange { what: "wander damping", value: damping as f64, range: "≥ 0 1/s" });
-        }
+        error::in_range("wander accel", accel, 0.0, f32::INFINITY, "≥ 0 m/s²")?;
+        error::in_range("wander damping", damping, 0.0, f32::INFINITY, "≥ 0 1/s")?;
         self.world.wander.spec.accel = accel;
         self.world.wander.spec.damping = damping;
         Ok(())
@@ -898,10 +886,7 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     let config = crate::workloads::BenchConfig::from_name(solver)
         .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
     let (mut world, name) = if workload.eq_ignore_ascii_case("leash") {
-        let mut w = crate::workloads::leash_world();
-        w.settings.solver = config.solver;
-        w.settings.tethers |= config.tethers;
-        (w, "leash")
+        (config.leash(), "leash")
     } else {
         let wl = Workload::from_name(workload)
             .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, leash)")))?;

@@ -97,6 +97,15 @@ impl BenchConfig {
         w.settings.tethers = self.tethers;
         w
     }
+
+    /// The leash scene preset under this configuration's solver (tethers added if asked;
+    /// the preset may have them on already).
+    pub fn leash(self) -> World {
+        let mut w = leash_world();
+        w.settings.solver = self.solver;
+        w.settings.tethers |= self.tethers;
+        w
+    }
 }
 
 /// 5 iterations per step, or 5 substeps × 1 iteration for the substepping solver; no

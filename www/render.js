@@ -200,7 +200,8 @@ export class Renderer {
     const top = sim.view === 'top';
     const obstacles = o.grid === false ? [] : obstaclesOf(sim);
     // The leash scene from above: a knot diagram (leash.js) instead of points and links.
-    if (top && !o.color && sim.ropeCount > 0 && sim.leash() !== 'null') {
+    // Both views: save, clip to the region, grid and obstacles underneath.
+    const begin = () => {
       ctx.save();
       if (rect) {
         ctx.beginPath();
@@ -209,6 +210,9 @@ export class Renderer {
       }
       if (o.grid !== false) this.drawGrid(walls, cam, R);
       drawObstacles(ctx, obstacles, cam, R, top);
+    };
+    if (top && !o.color && sim.ropeCount > 0 && sim.leash() !== 'null') {
+      begin();
       drawLeashTop(this, sim, cam, o, R);
       ctx.restore();
       return;
@@ -221,14 +225,7 @@ export class Renderer {
     const n = (pos.length / 3) | 0;
     const yOff = top ? 2 : 1; // which coordinate is the view's vertical axis
 
-    ctx.save();
-    if (rect) {
-      ctx.beginPath();
-      ctx.rect(R.x, R.y, R.w, R.h);
-      ctx.clip();
-    }
-    if (o.grid !== false) this.drawGrid(walls, cam, R);
-    drawObstacles(ctx, obstacles, cam, R, top);
+    begin();
     if (o.alpha != null) ctx.globalAlpha = o.alpha;
 
     const sx = (i) => cam.ox + pos[3 * i] * scale;

@@ -159,14 +159,7 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
         })
         .transpose()?;
     if workload.eq_ignore_ascii_case("leash") {
-        let build = || {
-            let mut w = ropelab::workloads::leash_world();
-            if let Some(c) = config {
-                w.settings.solver = c.solver;
-                w.settings.tethers |= c.tethers;
-            }
-            w
-        };
+        let build = || config.map_or_else(ropelab::workloads::leash_world, BenchConfig::leash);
         let clock = Instant::now();
         let results: Vec<_> =
             (0..runs.max(1)).map(|_| run_protocol(&mut build(), || clock.elapsed().as_secs_f64())).collect();

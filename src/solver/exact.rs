@@ -360,14 +360,14 @@ pub fn substep(world: &mut World, h: f32) {
     c.integrate();
     c.start_multipliers();
     let n_tree = c.sc.n_tree;
-    let iterative = n_tree < c.sc.packed.len()
+    // Other constraints: those that converge over the passes themselves (loop links,
+    // bending, pins, holds, the dogs) and contacts (walls, obstacles, rope–rope).
+    let gradual = n_tree < c.sc.packed.len()
         || c.s.bending
         || !c.sc.topo.pins.is_empty()
         || !c.holds.is_empty()
-        || !c.obstacles.is_empty()
-        || c.s.walls.is_some()
-        || c.sc.rope.active
         || !c.dogs.is_empty();
+    let iterative = gradual || !c.obstacles.is_empty() || c.s.walls.is_some() || c.sc.rope.active;
     c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
     // Warm start from the multipliers of the last substep if it was this step's or the
     // last one's (not after a pause under another solver) and the tree converged in it;
@@ -376,12 +376,6 @@ pub fn substep(world: &mut World, h: f32) {
     let warm = !iterative && ex.last_step.is_some_and(|s| s == step || s + 1 == step);
     ex.last_step = Some(step);
     if iterative {
-        let contacts_only = n_tree == c.sc.packed.len()
-            && !c.s.bending
-            && c.sc.topo.pins.is_empty()
-            && c.holds.is_empty()
-            && c.dogs.is_empty();
-        let ex = &mut c.sc.exact;
         ex.converged.iter_mut().for_each(|c| *c = false);
         // Other constraints move particles between passes: every tree takes part in every
         // pass, after their projections.
@@ -391,13 +385,7 @@ pub fn substep(world: &mut World, h: f32) {
             c.bending(&mut Direct);
             c.local(false);
             let sc = &mut *c.sc;
-            let forest = Forest {
-                links: &sc.packed[..n_tree],
-                up: &sc.topo.tree_up,
-                shape: &sc.topo.tree_shape,
-                child_start: &sc.topo.child_start,
-                child_count: &sc.topo.child_count,
-            };
+            let forest = Forest::new(&sc.packed[..n_tree], &sc.topo);
             let mut any = false;
             for t in 0..sc.exact.plan.len() {
                 let changed = sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
@@ -407,10 +395,9 @@ pub fn substep(world: &mut World, h: f32) {
             }
             // Every tree was within tolerance right after the contacts' projections: nothing
             // the next passes could improve (the contacts run once more below). Not with
-            // constraints that converge over the passes themselves (bending, loops, compliant
-            // pins and holds, the dogs): a pass moves them too little to disturb the trees
-            // while they are still far from their solution.
-            if !any && contacts_only {
+            // `gradual` constraints: a pass moves them too little to disturb the trees while
+            // they are still far from their solution.
+            if !any && !gradual {
                 break;
             }
         }
@@ -418,13 +405,7 @@ pub fn substep(world: &mut World, h: f32) {
         // Trees are independent: each is solved to convergence in turn, its data staying in
         // cache over its passes.
         let sc = &mut *c.sc;
-        let forest = Forest {
-            links: &sc.packed[..n_tree],
-            up: &sc.topo.tree_up,
-            shape: &sc.topo.tree_shape,
-            child_start: &sc.topo.child_start,
-            child_count: &sc.topo.child_count,
-        };
+        let forest = Forest::new(&sc.packed[..n_tree], &sc.topo);
         let ex = &mut sc.exact;
         for t in 0..ex.plan.len() {
             let warm = warm && ex.converged[t];
@@ -467,6 +448,19 @@ struct Forest<'a> {
     shape: &'a [u8],
     child_start: &'a [u32],
     child_count: &'a [u32],
+}
+
+impl<'a> Forest<'a> {
+    /// The forest's `links` (its packed slots) with the topology's tree arrays.
+    fn new(links: &'a [Packed], topo: &'a Topology) -> Self {
+        Forest {
+            links,
+            up: &topo.tree_up,
+            shape: &topo.tree_shape,
+            child_start: &topo.child_start,
+            child_count: &topo.child_count,
+        }
+    }
 }
 
 impl ExactScratch {

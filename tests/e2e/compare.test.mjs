@@ -6,24 +6,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { checkDist, serve } from './serve.mjs';
-import { ARGS, ARTIFACTS, CHROMIUM, assertFinite, expectedCounts, openPage, waitSteps } from './helpers.mjs';
+import { checkDist } from './serve.mjs';
+import { ARTIFACTS, assertFinite, expectedCounts, openPage, useBrowser, waitSteps } from './helpers.mjs';
 
 checkDist();
 
 let browser;
 let server;
-
-before(async () => {
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((b, s) => ([browser, server] = [b, s]));
 
 /** Every comparison sim's solver, time, counts, positions (copies) and held point. */
 const sims = (page) => page.evaluate(() => window.ropelab.compare.slots.map((s) => ({

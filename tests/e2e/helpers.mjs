@@ -1,10 +1,12 @@
-// Helpers shared by the scene-file and comparison tests (not a test file: `node --test`
-// only runs *.test.mjs). Same browser set-up as playground.test.mjs.
+// Helpers shared by the end-to-end test files (not a test file itself: `node --test` only
+// runs *.test.mjs): the browser set-up, opening the page, waiting for steps, preset counts.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST, REPO } from './serve.mjs';
+import { after, before } from 'node:test';
+import { chromium } from 'playwright-core';
+import { DIST, REPO, serve } from './serve.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const ARGS = [
@@ -15,20 +17,41 @@ export const ARGS = [
 export const ARTIFACTS = join(REPO, 'tests/e2e/artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
-/** Point and link counts of a preset, from the JSON the page loads. */
+/** Point, link and locked-point counts of a preset, from the JSON the page loads. */
 export function expectedCounts(name) {
   const s = JSON.parse(readFileSync(join(DIST, 'www/scenes', `${name}.json`), 'utf8'));
   let points = s.particles?.length ?? 0;
   let links = s.links?.length ?? 0;
+  let locked = s.particles?.filter((p) => p.locked).length ?? 0;
   for (const r of s.ropes ?? []) {
     points += r.points;
     links += r.points - 1;
+    locked += (r.lock_start ? 1 : 0) + (r.lock_end ? 1 : 0);
   }
   for (const g of s.grids ?? []) {
     points += g.cols * g.rows;
     links += (g.cols - 1) * g.rows + g.cols * (g.rows - 1);
+    locked += { 'top-corners': 2, 'top-row': g.cols }[g.lock] ?? 0;
   }
-  return { points, links };
+  return { points, links, locked };
+}
+
+/**
+ * Registers the file's `before` / `after` hooks: the static server of dist/ and one headless
+ * Chromium for all its tests. `ready(browser, server)` receives them once started.
+ */
+export function useBrowser(ready) {
+  let browser;
+  let server;
+  before(async () => {
+    server = await serve();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    ready(browser, server);
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }
 
 /** Opens `url` in a fresh context, collecting console errors, page errors and failed requests. */

@@ -16,9 +16,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { checkDist, serve } from './serve.mjs';
-import { ARGS, ARTIFACTS, CHROMIUM, assertFinite, openPage, waitSteps } from './helpers.mjs';
+import { checkDist } from './serve.mjs';
+import { ARTIFACTS, assertFinite, openPage, useBrowser, waitSteps } from './helpers.mjs';
 
 checkDist();
 
@@ -136,16 +135,7 @@ async function walk(page, from, to, onMove = null) {
 
 let browser;
 let server;
-
-before(async () => {
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((b, s) => ([browser, server] = [b, s]));
 
 describe('leash scene', () => {
   let page, context, errors;

@@ -10,18 +10,9 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { DIST, REPO, checkDist, serve } from './serve.mjs';
-
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--disable-quic',
-];
-const ARTIFACTS = join(REPO, 'tests/e2e/artifacts');
+import { checkDist } from './serve.mjs';
+import { ARTIFACTS, assertFinite, expectedCounts, openPage, useBrowser, waitSteps } from './helpers.mjs';
 
 /** Tolerances, stated once. */
 const TOL = {
@@ -36,39 +27,6 @@ const TOL = {
 };
 
 checkDist();
-mkdirSync(ARTIFACTS, { recursive: true });
-
-/** Expected point / link / locked counts, computed from the preset's JSON the page loads. */
-function expectedCounts(name) {
-  const s = JSON.parse(readFileSync(join(DIST, 'www/scenes', `${name}.json`), 'utf8'));
-  let points = s.particles?.length ?? 0;
-  let links = s.links?.length ?? 0;
-  let locked = s.particles?.filter((p) => p.locked).length ?? 0;
-  for (const r of s.ropes ?? []) {
-    points += r.points;
-    links += r.points - 1;
-    locked += (r.lock_start ? 1 : 0) + (r.lock_end ? 1 : 0);
-  }
-  for (const g of s.grids ?? []) {
-    points += g.cols * g.rows;
-    links += (g.cols - 1) * g.rows + g.cols * (g.rows - 1);
-    locked += { 'top-corners': 2, 'top-row': g.cols }[g.lock] ?? 0;
-  }
-  return { points, links, locked };
-}
-
-/** Opens the page in a fresh context, collecting console errors and page errors. */
-async function openPage(browser, url, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, ...options });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
-  await page.goto(url);
-  await page.waitForFunction(() => window.ropelab?.ready === true, null, { timeout: 15000 });
-  return { context, page, errors };
-}
 
 /** Positions, links and flags (copies) plus counts. */
 const snap = (page) => page.evaluate(() => ({
@@ -79,13 +37,6 @@ const snap = (page) => page.evaluate(() => ({
 const pt = (s, i) => [s.positions[3 * i], s.positions[3 * i + 1]];
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 const toScreen = (page, x, y) => page.evaluate(([x, y]) => window.ropelab.toScreen(x, y), [x, y]);
-const steps = (page) => page.evaluate(() => window.ropelab.stats.steps);
-
-/** Waits until the loop has advanced `n` more fixed steps. */
-async function waitSteps(page, n) {
-  const s0 = await steps(page);
-  await page.waitForFunction((t) => window.ropelab.stats.steps >= t, s0 + n, { timeout: 10000, polling: 16 });
-}
 
 /** Relative stretch |d − L| / L of every link, with rest lengths from the exported scene. */
 async function linkStretches(page) {
@@ -105,11 +56,6 @@ async function linkStretches(page) {
   });
 }
 
-function assertFinite(s, what) {
-  const bad = s.positions.findIndex((v) => !Number.isFinite(v));
-  assert.equal(bad, -1, `${what}: coordinate ${bad} is ${s.positions[bad]}`);
-}
-
 /** Mouse drag in `n` steps with a pause between, so the loop runs while it moves. */
 async function mouseDrag(page, from, to, { n = 20, pauseMs = 25, up = true } = {}) {
   await page.mouse.move(from[0], from[1]);
@@ -124,16 +70,7 @@ async function mouseDrag(page, from, to, { n = 20, pauseMs = 25, up = true } = {
 
 let browser;
 let server;
-
-before(async () => {
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((b, s) => ([browser, server] = [b, s]));
 
 describe('desktop, mouse', () => {
   let page, context, errors;
@@ -204,7 +141,7 @@ describe('desktop, mouse', () => {
     await waitSteps(page, 2);
 
     const held = await snap(page);
-    assertFinite(held, 'while held');
+    assertFinite(held.positions, 'while held');
     const p = pt(held, end);
     assert.ok(dist(p, target) < TOL.follow, `held point at ${p}, pointer at ${target}`);
     const rest = dist(pt(before, 0), pt(before, 1));
@@ -234,7 +171,7 @@ describe('desktop, mouse', () => {
     await waitSteps(page, 2);
     const released = await snap(page);
     assert.equal(released.flags[end] & 2, 0, 'released');
-    assertFinite(released, 'after release');
+    assertFinite(released.positions, 'after release');
   });
 
   it('a click on a point locks it, and a locked point stays put', async () => {
@@ -280,7 +217,7 @@ describe('desktop, mouse', () => {
     await page.evaluate(() => window.ropelab.pause(false));
     await waitSteps(page, 45); // the cut-off part falls away from the rest
     const fallen = await snap(page);
-    assertFinite(fallen, 'after the cut');
+    assertFinite(fallen.positions, 'after the cut');
     const gap = dist(pt(fallen, 5), pt(fallen, 6));
     assert.ok(gap > 3 * len, `the cut link's ends separated: ${gap.toFixed(3)} m vs ${len.toFixed(3)} m`);
     await page.screenshot({ path: join(ARTIFACTS, 'rope-cut.png') });
@@ -354,7 +291,7 @@ describe('desktop, mouse', () => {
       await page.selectOption('#solver', name);
       assert.equal(await page.evaluate(() => window.ropelab.sim.solver), name);
       await waitSteps(page, 3);
-      assertFinite(await snap(page), `solver ${name}`);
+      assertFinite((await snap(page)).positions, `solver ${name}`);
     }
     await page.selectOption('#solver', solvers[0]);
 
@@ -402,7 +339,7 @@ describe('desktop, mouse', () => {
       assert.equal(s.points, exp.points);
       assert.equal(s.linkCount, exp.links);
       assert.equal(s.flags.filter((f) => f & 1).length, exp.locked);
-      assertFinite(s, name);
+      assertFinite(s.positions, name);
       const iters = await page.evaluate(() => [window.ropelab.sim.iterations, Number(document.getElementById('iterations').value)]);
       assert.equal(iters[1], iters[0], 'the iterations slider follows the preset');
       if (name === 'net') {
@@ -427,7 +364,7 @@ describe('desktop, mouse', () => {
   }
 
   it('has no NaN coordinate and no console errors', async () => {
-    assertFinite(await snap(page), 'at the end');
+    assertFinite((await snap(page)).positions, 'at the end');
     assert.deepEqual(errors, []);
   });
 });
@@ -475,7 +412,7 @@ describe('phone, touch', () => {
     await waitSteps(page, 2);
     const released = await snap(page);
     assert.equal(released.flags.filter((f) => f & 2).length, 0, 'both released');
-    assertFinite(released, 'after the touch drag');
+    assertFinite(released.positions, 'after the touch drag');
   });
 
   it('two fingers on empty space pinch-zoom the view', async () => {
@@ -511,7 +448,7 @@ describe('phone, touch', () => {
     await page.evaluate(() => window.ropelab.pause(false));
     await waitSteps(page, 30);
     await page.screenshot({ path: join(ARTIFACTS, 'phone-locked.png') });
-    assertFinite(await snap(page), 'phone');
+    assertFinite((await snap(page)).positions, 'phone');
     assert.deepEqual(errors, []);
   });
 });

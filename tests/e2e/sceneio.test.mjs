@@ -6,26 +6,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { DIST, checkDist, serve } from './serve.mjs';
+import { DIST, checkDist } from './serve.mjs';
 import {
-  ARGS, ARTIFACTS, CHROMIUM, assertFinite, expectedCounts, openPage, statusLine, waitSteps, world,
+  ARTIFACTS, assertFinite, expectedCounts, openPage, statusLine, useBrowser, waitSteps, world,
 } from './helpers.mjs';
 
 checkDist();
 
 let browser;
 let server;
-
-before(async () => {
-  server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useBrowser((b, s) => ([browser, server] = [b, s]));
 
 describe('scene files', () => {
   let page, context, errors;
