@@ -115,6 +115,12 @@ impl Links {
         removed
     }
 
+    /// Sets the give of every link (bumping `version`, so solvers repack).
+    pub fn set_give_all(&mut self, give: f32) {
+        self.give.iter_mut().for_each(|g| *g = give);
+        self.version += 1;
+    }
+
     /// Index of the link joining `a` and `b` in either order.
     pub fn find(&self, a: u32, b: u32) -> Option<usize> {
         self.ends.iter().position(|&[x, y]| (x == a && y == b) || (x == b && y == a))

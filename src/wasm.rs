@@ -108,8 +108,7 @@ impl Sim {
     pub fn set_give_checked(&mut self, give: f32) -> Result<()> {
         error::in_range("give", give, 0.0, 0.999_999, "0 ≤ give < 1")?;
         self.world.settings.give = give;
-        self.world.links.give.iter_mut().for_each(|g| *g = give);
-        self.world.links.version += 1;
+        self.world.links.set_give_all(give);
         Ok(())
     }
 
