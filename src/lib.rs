@@ -33,6 +33,7 @@ pub mod tangle;
 pub mod wasm;
 pub mod workloads;
 pub mod world;
+pub mod wrap;
 
 pub use error::{Result, SimError};
 pub use links::{LinkDef, LinkKind, Links};

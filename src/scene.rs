@@ -410,6 +410,10 @@ impl Scene {
             build_leash_points(&mut w, l).map_err(at("leash_points".to_string()))?;
         }
         w.sync_ropes();
+        let solver = w.settings.solver;
+        solver
+            .supports(&w)
+            .map_err(|why| scene_err("settings.solver", format!("{} cannot run this scene: {why}", solver.name())))?;
         Ok(w)
     }
 

@@ -106,11 +106,13 @@ pub struct WallContacts {
     pub material: Material,
 }
 
-/// Per-particle record of this substep's contact: the normal (zero = none) and the
-/// restitution, read by [`restitution`] after the velocity update.
+/// Per-particle record of this substep's contact: the normal (zero = none), the
+/// restitution and the contact plane (n·x = `plane` at the particle's surface point),
+/// read by [`velocities_with_restitution`] after the velocity update.
 pub struct ContactRecord<'a> {
     pub normal: &'a mut [Vec3],
     pub e: &'a mut [f32],
+    pub plane: &'a mut [f32],
 }
 
 /// One projection pass of every free particle against every obstacle and the walls.
@@ -124,7 +126,14 @@ pub fn solve(
     walls: Option<&WallContacts>,
     rec: &mut ContactRecord,
 ) {
-    let n = pos.len().min(prev.len()).min(w.len()).min(radius.len()).min(rec.normal.len()).min(rec.e.len());
+    let n = pos
+        .len()
+        .min(prev.len())
+        .min(w.len())
+        .min(radius.len())
+        .min(rec.normal.len())
+        .min(rec.e.len())
+        .min(rec.plane.len());
     for i in 0..n {
         if w[i] == 0.0 {
             continue;
@@ -169,27 +178,44 @@ fn contact(i: usize, pos: &mut [Vec3], prev: &[Vec3], pen: f32, normal: Vec3, m:
     pos[i] = x;
     rec.normal[i] = normal;
     rec.e[i] = m.e;
+    rec.plane[i] = normal.dot(x);
 }
 
 /// Velocity stage with restitution: `vel` holds the velocities at the start of the
 /// substep on entry and `(pos - prev)/h` (with bounces) on exit; contact records are
 /// cleared. `threshold` is the approach speed below which contacts do not bounce.
+///
+/// Only a particle still on its contact bounces: within its radius of the contact plane
+/// at the end of the substep. A particle that touched a wall and was then pulled away by
+/// its links (the exact solver's Newton pass can move a point of a folded rope a long way)
+/// did not stop against the surface, so reflecting its approach speed would invent
+/// energy; with e = 1 that used to keep one point of a violently dragged rope at 519 m/s
+/// indefinitely, the rope frozen at 23 kJ (tests/violent_drag.rs).
 pub fn velocities_with_restitution(
     pos: &[Vec3],
     prev: &mut [Vec3],
     vel: &mut [Vec3],
+    radius: &[f32],
     h: f32,
     threshold: f32,
     rec: &mut ContactRecord,
 ) {
     let inv_h = 1.0 / h;
-    let n = pos.len().min(prev.len()).min(vel.len()).min(rec.normal.len()).min(rec.e.len());
+    let n = pos
+        .len()
+        .min(prev.len())
+        .min(vel.len())
+        .min(radius.len())
+        .min(rec.normal.len())
+        .min(rec.e.len())
+        .min(rec.plane.len());
     for i in 0..n {
         let mut v = (pos[i] - prev[i]) * inv_h;
         let normal = rec.normal[i];
         if normal != Vec3::ZERO {
             let vn0 = vel[i].dot(normal);
-            if vn0 < -threshold {
+            let on_contact = normal.dot(pos[i]) - rec.plane[i] <= radius[i].max(1e-3);
+            if vn0 < -threshold && on_contact {
                 v += normal * (-rec.e[i] * vn0 - v.dot(normal));
                 prev[i] = pos[i] - v * h;
             }

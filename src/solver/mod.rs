@@ -96,6 +96,76 @@ impl SolverKind {
     }
 }
 
+impl SolverKind {
+    /// A short label for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            SolverKind::Classic => "classic — the 002 seed, faithfully",
+            SolverKind::Pbd => "pbd — position-based (Gauss–Seidel)",
+            SolverKind::Jacobi => "jacobi — averaged, parallel form",
+            SolverKind::Xpbd => "xpbd — compliance and substeps",
+            SolverKind::Exact => "exact — direct solve, inextensible",
+        }
+    }
+
+    /// One line on what the solver is.
+    pub fn about(self) -> &'static str {
+        match self {
+            SolverKind::Classic => {
+                "The blog post's Verlet rope: points, centre-split relaxation with give, walls. Ignores mass; no pins, \
+                 rope–rope contacts or dogs."
+            }
+            SolverKind::Pbd => {
+                "The 000 seed's position-based dynamics: rigid links (softened by give), swept in colour order."
+            }
+            SolverKind::Jacobi => {
+                "The same projections averaged per point (the form that runs in parallel), over-relaxed by ω."
+            }
+            SolverKind::Xpbd => "Links with a physical compliance (m/N); best as many substeps of one iteration.",
+            SolverKind::Exact => {
+                "Solves every chain and tree of links exactly in linear time per Newton pass: ropes do not stretch."
+            }
+        }
+    }
+
+    /// Whether this solver can run `world` correctly; `Err` says what it lacks.
+    ///
+    /// Only the classic solver has limits: it is the 002 seed's algorithm, which has no
+    /// rope–rope contacts, pins or dogs, and ignores mass unless `mass_weighted` (so a scene
+    /// whose points weigh differently, like the capstan's load and hold, needs that on).
+    /// Every preset under every solver it supports is tested in `tests/preset_solvers.rs`.
+    pub fn supports(self, world: &World) -> Result<(), String> {
+        if self != SolverKind::Classic {
+            return Ok(());
+        }
+        if world.leash.is_some() {
+            return Err("the 002 seed's solver has no dogs and no rope–rope contacts: the dogs would fall and the \
+                        leashes pass through each other"
+                .into());
+        }
+        if world.settings.rope_collisions && world.ropes.len() >= 2 {
+            return Err(
+                "the 002 seed's solver has no rope–rope contacts: the ropes would pass through each other".into()
+            );
+        }
+        if world.particles.pin_compliance.iter().any(|c| c.is_finite()) {
+            return Err("the 002 seed's solver has no pins to world points".into());
+        }
+        if !world.settings.mass_weighted {
+            let p = &world.particles;
+            let mut free = (0..p.len()).filter(|&i| p.inv_mass[i] > 0.0).map(|i| p.mass[i]);
+            if let Some(m0) = free.next() {
+                if free.any(|m| (m - m0).abs() > 0.01 * m0) {
+                    return Err("the 002 seed's solver ignores mass (every point weighs the same), and this scene's \
+                                points have different masses: turn on mass weighting to run it"
+                        .into());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Per-solver scratch, kept apart from user-facing definitions.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
@@ -120,13 +190,17 @@ pub struct Scratch {
     /// Jacobi accumulators.
     pub(crate) delta: Vec<Vec3>,
     pub(crate) count: Vec<f32>,
-    /// This substep's contact normal (zero = none) and restitution per particle.
+    /// This substep's contact per particle: normal (zero = none), restitution and the
+    /// contact plane's offset along the normal.
     pub(crate) contact_n: Vec<Vec3>,
     pub(crate) contact_e: Vec<f32>,
+    pub(crate) contact_d: Vec<f32>,
     /// Tension of every link over the last substep of the last step (N).
     pub(crate) force: Vec<f32>,
     /// The direct solver's per-link work arrays.
     pub(crate) exact: exact::ExactScratch,
+    /// The classic solver's wavefront schedule of the seed's sweeps.
+    pub(crate) classic: classic::Schedule,
     /// Set by `World::step` before each substep: whether it is the step's last.
     pub(crate) last_substep: bool,
     /// The previous substep left its velocity stage to be fused with this substep's
@@ -187,6 +261,11 @@ impl RopeContacts {
 }
 
 impl Scratch {
+    /// The per-particle contact records as the contact stage writes them.
+    pub(crate) fn contact_record(&mut self) -> ContactRecord<'_> {
+        ContactRecord { normal: &mut self.contact_n, e: &mut self.contact_e, plane: &mut self.contact_d }
+    }
+
     /// Grows every buffer to `particles` / `links` entries. Allocates only when the world
     /// has grown since the last step.
     pub fn ensure(&mut self, particles: usize, links: usize) {
@@ -195,6 +274,7 @@ impl Scratch {
             self.count.resize(particles, 0.0);
             self.contact_n.resize(particles, Vec3::ZERO);
             self.contact_e.resize(particles, 0.0);
+            self.contact_d.resize(particles, 0.0);
             self.particles = particles;
         }
         if self.links != links {
@@ -618,7 +698,7 @@ impl<'a> Ctx<'a> {
                 walls,
                 material: Material { mu_s: self.s.wall_friction, mu_k: self.s.wall_friction, e: self.s.restitution },
             });
-            let mut rec = ContactRecord { normal: &mut self.sc.contact_n, e: &mut self.sc.contact_e };
+            let mut rec = self.sc.contact_record();
             contact::solve(
                 &mut self.p.pos,
                 &self.p.prev,
@@ -653,8 +733,8 @@ impl<'a> Ctx<'a> {
         let p = &mut *self.p;
         if contacts {
             let threshold = 2.0 * self.s.gravity.length() * h;
-            let mut rec = ContactRecord { normal: &mut self.sc.contact_n, e: &mut self.sc.contact_e };
-            contact::velocities_with_restitution(&p.pos, &mut p.prev, &mut p.vel, h, threshold, &mut rec);
+            let mut rec = self.sc.contact_record();
+            contact::velocities_with_restitution(&p.pos, &mut p.prev, &mut p.vel, &p.radius, h, threshold, &mut rec);
         } else {
             // Over flat f32 arrays, so the loop vectorises.
             let inv_h = 1.0 / h;
