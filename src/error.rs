@@ -55,6 +55,18 @@ pub fn in_range(what: &'static str, x: f32, lo: f32, hi: f32, range: &'static st
     Ok(x)
 }
 
+/// A count from JS (a double): a whole number within `[lo, hi]`. `-5` or `2.5` are errors,
+/// not 4294967291 or 2.
+pub fn count(what: &'static str, x: f64, lo: u32, hi: u32, range: &'static str) -> Result<u32> {
+    if !x.is_finite() {
+        return Err(SimError::NotFinite { what });
+    }
+    if x.fract() != 0.0 || x < lo as f64 || x > hi as f64 {
+        return Err(SimError::OutOfRange { what, value: x, range });
+    }
+    Ok(x as u32)
+}
+
 /// `i` must index a collection of length `len`.
 pub fn index(what: &'static str, i: i64, len: usize) -> Result<usize> {
     if i < 0 || i as u64 >= len as u64 {

@@ -301,3 +301,26 @@ pub fn contacts_json(world: &World) -> String {
     }
     Value::Array(out).to_string()
 }
+
+/// The wrap report ([`crate::wrap::WrapReport`]) as the page reads it, or `null`. An
+/// infinite ratio (slack hold side) is written as `null`.
+pub fn wrap_json(r: Option<&crate::wrap::WrapReport>) -> Value {
+    let Some(r) = r else { return Value::Null };
+    let v3 = |v: Vec3| json!([v.x, v.y, v.z]);
+    json!({
+        "obstacle": r.obstacle,
+        "mu": r.mu,
+        "wrap": r.wrap,
+        "limit": r.limit,
+        "tensionLoad": r.tension_load,
+        "tensionHold": r.tension_hold,
+        "fromSolver": r.from_solver,
+        "ratio": if r.ratio.is_finite() { json!(r.ratio) } else { Value::Null },
+        "slipSpeed": r.slip_speed,
+        "holds": r.holds,
+        "load": {"point": r.load.point, "mass": r.load.mass},
+        "hold": {"point": r.hold.point, "mass": r.hold.mass},
+        "contactFrom": v3(r.contact_from),
+        "contactTo": v3(r.contact_to),
+    })
+}

@@ -88,19 +88,13 @@ impl Sim {
         Scene::from_world(&self.world, &self.name, self.camera).to_json()
     }
 
-    pub fn set_iterations_checked(&mut self, n: u32) -> Result<()> {
-        if !(1..=1000).contains(&n) {
-            return Err(SimError::OutOfRange { what: "iterations", value: n as f64, range: "1..=1000" });
-        }
-        self.world.settings.iterations = n;
+    pub fn set_iterations_checked(&mut self, n: f64) -> Result<()> {
+        self.world.settings.iterations = error::count("iterations", n, 1, 1000, "a whole number in 1..=1000")?;
         Ok(())
     }
 
-    pub fn set_substeps_checked(&mut self, n: u32) -> Result<()> {
-        if !(1..=1000).contains(&n) {
-            return Err(SimError::OutOfRange { what: "substeps", value: n as f64, range: "1..=1000" });
-        }
-        self.world.settings.substeps = n;
+    pub fn set_substeps_checked(&mut self, n: f64) -> Result<()> {
+        self.world.settings.substeps = error::count("substeps", n, 1, 1000, "a whole number in 1..=1000")?;
         Ok(())
     }
 
@@ -145,8 +139,56 @@ impl Sim {
             let names: Vec<&str> = SolverKind::ALL.iter().map(|k| k.name()).collect();
             SimError::Invalid(format!("unknown solver {name:?} (known: {})", names.join(", ")))
         })?;
+        kind.supports(&self.world).map_err(|why| SimError::Invalid(format!("{name} cannot run this scene: {why}")))?;
         self.world.settings.solver = kind;
         Ok(())
+    }
+
+    /// Classic solver: inverse-mass-weighted projection instead of the seed's centre split.
+    pub fn set_mass_weighted_checked(&mut self, on: bool) -> Result<()> {
+        self.keep_supported(|s| s.mass_weighted = on)
+    }
+
+    pub fn set_rope_collisions_checked(&mut self, on: bool) -> Result<()> {
+        self.keep_supported(|s| s.rope_collisions = on)
+    }
+
+    /// Applies a settings change, undoing it when the current solver cannot run the result.
+    fn keep_supported(&mut self, change: impl FnOnce(&mut crate::settings::Settings)) -> Result<()> {
+        let before = self.world.settings.clone();
+        change(&mut self.world.settings);
+        let kind = self.world.settings.solver;
+        kind.supports(&self.world).map_err(|why| {
+            self.world.settings = before;
+            SimError::Invalid(format!("{} cannot run this: {why}", kind.name()))
+        })
+    }
+
+    /// Every solver with its label and one-paragraph description, as JSON
+    /// `[{name, label, about}]`.
+    pub fn solver_info_json() -> String {
+        let v: Vec<_> = SolverKind::ALL
+            .iter()
+            .map(|k| serde_json::json!({"name": k.name(), "label": k.label(), "about": k.about()}))
+            .collect();
+        serde_json::Value::from(v).to_string()
+    }
+
+    /// Which solvers can run the current world, as JSON `[{name, ok, reason}]`.
+    pub fn solver_support_json(&self) -> String {
+        let v: Vec<_> = SolverKind::ALL
+            .iter()
+            .map(|k| match k.supports(&self.world) {
+                Ok(()) => serde_json::json!({"name": k.name(), "ok": true, "reason": null}),
+                Err(why) => serde_json::json!({"name": k.name(), "ok": false, "reason": why}),
+            })
+            .collect();
+        serde_json::Value::from(v).to_string()
+    }
+
+    /// The rope over an obstacle (the capstan on screen) as JSON, or `null`.
+    pub fn capstan_report_json(&self) -> String {
+        crate::report::wrap_json(crate::wrap::wrap_report(&self.world).as_ref()).to_string()
     }
 
     /// PBD-family velocity damping rate (1/s, ≥ 0).
@@ -224,11 +266,9 @@ impl Sim {
         Ok(n)
     }
 
-    pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: u32) -> Result<()> {
+    pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: f64) -> Result<()> {
         error::time_step(h)?;
-        if !(1..=1000).contains(&max_steps) {
-            return Err(SimError::OutOfRange { what: "max steps", value: max_steps as f64, range: "1..=1000" });
-        }
+        let max_steps = error::count("max steps", max_steps, 1, 1000, "a whole number in 1..=1000")?;
         self.clock = FixedClock::new(h, max_steps);
         Ok(())
     }
@@ -348,7 +388,7 @@ impl Sim {
 
     /// Sets the fixed step `h` (s) and the catch-up cap used by `advance`.
     #[wasm_bindgen(js_name = setFixedStep)]
-    pub fn set_fixed_step(&mut self, h: f32, max_steps: u32) -> Result<(), JsError> {
+    pub fn set_fixed_step(&mut self, h: f32, max_steps: f64) -> Result<(), JsError> {
         self.set_fixed_step_checked(h, max_steps).map_err(js)
     }
 
@@ -488,7 +528,8 @@ impl Sim {
     }
 
     /// Inserts `count` points evenly along link `link`; returns the first new point's index.
-    pub fn subdivide(&mut self, link: f64, count: u32) -> Result<u32, JsError> {
+    pub fn subdivide(&mut self, link: f64, count: f64) -> Result<u32, JsError> {
+        let count = error::count("subdivide count", count, 1, 1000, "a whole number in 1..=1000").map_err(js)?;
         self.world.subdivide(idx(link), count).map(|i| i as u32).map_err(js)
     }
 
@@ -498,7 +539,7 @@ impl Sim {
     }
 
     #[wasm_bindgen(js_name = setIterations)]
-    pub fn set_iterations(&mut self, n: u32) -> Result<(), JsError> {
+    pub fn set_iterations(&mut self, n: f64) -> Result<(), JsError> {
         self.set_iterations_checked(n).map_err(js)
     }
 
@@ -508,7 +549,7 @@ impl Sim {
     }
 
     #[wasm_bindgen(js_name = setSubsteps)]
-    pub fn set_substeps(&mut self, n: u32) -> Result<(), JsError> {
+    pub fn set_substeps(&mut self, n: f64) -> Result<(), JsError> {
         self.set_substeps_checked(n).map_err(js)
     }
 
@@ -564,9 +605,10 @@ impl Sim {
     }
 
     /// Classic solver: inverse-mass-weighted projection instead of the seed's centre split.
+    /// Throws (and changes nothing) when the classic solver could not then run the scene.
     #[wasm_bindgen(js_name = setMassWeighted)]
-    pub fn set_mass_weighted(&mut self, on: bool) {
-        self.world.settings.mass_weighted = on;
+    pub fn set_mass_weighted(&mut self, on: bool) -> Result<(), JsError> {
+        self.set_mass_weighted_checked(on).map_err(js)
     }
 
     #[wasm_bindgen(getter, js_name = massWeighted)]
@@ -587,6 +629,28 @@ impl Sim {
     /// Names of every available solver.
     pub fn solvers() -> Vec<String> {
         SolverKind::ALL.iter().map(|k| k.name().to_string()).collect()
+    }
+
+    /// Every solver's name, menu label and description: JSON `[{name, label, about}]`.
+    #[wasm_bindgen(js_name = solverInfo)]
+    pub fn solver_info() -> String {
+        Sim::solver_info_json()
+    }
+
+    /// Which solvers can run the current scene: JSON `[{name, ok, reason}]` (`reason` says
+    /// what the scene needs that the solver lacks; `setSolver` throws it too).
+    #[wasm_bindgen(js_name = solverSupport)]
+    pub fn solver_support(&self) -> String {
+        self.solver_support_json()
+    }
+
+    /// The rope lying over an obstacle with the capstan relation: JSON `{obstacle, mu, wrap,
+    /// limit, tensionLoad, tensionHold, fromSolver, ratio, slipSpeed, holds, load: {point,
+    /// mass}, hold: {point, mass}, contactFrom: [x, y, z], contactTo: [x, y, z]}` or `null`.
+    /// Allocates: call it a few times a second, not per frame of a hot loop.
+    #[wasm_bindgen(js_name = capstanReport)]
+    pub fn capstan_report(&self) -> String {
+        self.capstan_report_json()
     }
 
     /// `"side"` (x–y) or `"top"` (x–z): the plane the page draws and edits.
@@ -808,8 +872,8 @@ impl Sim {
 
     /// Rope–rope collisions on/off (PBD-family solvers).
     #[wasm_bindgen(js_name = setRopeCollisions)]
-    pub fn set_rope_collisions(&mut self, on: bool) {
-        self.world.settings.rope_collisions = on;
+    pub fn set_rope_collisions(&mut self, on: bool) -> Result<(), JsError> {
+        self.set_rope_collisions_checked(on).map_err(js)
     }
 
     #[wasm_bindgen(getter, js_name = ropeCollisions)]

@@ -381,6 +381,11 @@ impl World {
         let i = error::index("point", index, self.particles.len())?;
         check_vec("pin target", target)?;
         error::finite("pin compliance", compliance)?;
+        if self.settings.solver == crate::SolverKind::Classic {
+            return Err(SimError::Invalid(
+                "the classic solver (the 002 seed's) has no pins: lock the point, or choose another solver".into(),
+            ));
+        }
         if compliance < 0.0 {
             return Err(SimError::OutOfRange {
                 what: "pin compliance",

@@ -40,8 +40,8 @@ fn step_rejects_bad_dt() {
     for dt in [0.0, -1.0 / 60.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 5.0] {
         rejects(&mut sim, "dt", |s| s.world_mut().step(dt));
     }
-    rejects(&mut sim, "dt", |s| s.set_fixed_step_checked(f32::NAN, 5));
-    rejects(&mut sim, "max steps", |s| s.set_fixed_step_checked(1.0 / 60.0, 0));
+    rejects(&mut sim, "dt", |s| s.set_fixed_step_checked(f32::NAN, 5.0));
+    rejects(&mut sim, "max steps", |s| s.set_fixed_step_checked(1.0 / 60.0, 0.0));
 }
 
 #[test]
@@ -92,9 +92,9 @@ fn indices_must_exist() {
 fn ranges_are_checked() {
     let mut sim = rope_sim();
     rejects(&mut sim, "radius", |s| s.world().pick(0.0, 0.0, -1.0));
-    rejects(&mut sim, "iterations", |s| s.set_iterations_checked(0));
-    rejects(&mut sim, "iterations", |s| s.set_iterations_checked(100_000));
-    rejects(&mut sim, "substeps", |s| s.set_substeps_checked(0));
+    rejects(&mut sim, "iterations", |s| s.set_iterations_checked(0.0));
+    rejects(&mut sim, "iterations", |s| s.set_iterations_checked(100_000.0));
+    rejects(&mut sim, "substeps", |s| s.set_substeps_checked(0.0));
     rejects(&mut sim, "give", |s| s.set_give_checked(1.0));
     rejects(&mut sim, "give", |s| s.set_give_checked(-0.1));
     rejects(&mut sim, "friction", |s| s.set_friction_checked(1.5));
@@ -187,4 +187,65 @@ fn render_buffers_are_refilled_in_place() {
     sim.refill_render();
     assert_eq!(sim.render_buffers().strain.as_ptr(), ptr, "no reallocation between frames");
     assert_eq!(sim.render_buffers().strain.len(), sim.world().links.len());
+}
+
+/// Counts come from JS as doubles: `-5` used to wrap to 4294967291 on its way to a `u32`.
+#[test]
+fn counts_from_js_are_whole_numbers_in_range() {
+    let mut sim = rope_sim();
+    for bad in [-5.0, 2.5, f64::NAN, f64::INFINITY, 4294967291.0] {
+        rejects(&mut sim, "iterations", |s| s.set_iterations_checked(bad));
+        rejects(&mut sim, "substeps", |s| s.set_substeps_checked(bad));
+        rejects(&mut sim, "max steps", |s| s.set_fixed_step_checked(1.0 / 60.0, bad));
+    }
+    sim.set_iterations_checked(7.0).unwrap();
+    assert_eq!(sim.world().settings.iterations, 7);
+}
+
+/// A solver that cannot run the scene is refused with the reason, and so is any change
+/// that would leave the current solver unable to run it (issue 8, point 2).
+#[test]
+fn unsupported_solvers_are_refused_with_the_reason() {
+    let mut sim = Sim::new();
+    sim.load_scene_json(include_str!("../www/scenes/leash.json")).unwrap();
+    rejects(&mut sim, "classic cannot run this scene", |s| s.set_solver_checked("classic"));
+    let support: serde_json::Value = serde_json::from_str(&sim.solver_support_json()).unwrap();
+    let classic = support.as_array().unwrap().iter().find(|v| v["name"] == "classic").unwrap();
+    assert_eq!(classic["ok"], false);
+    assert!(classic["reason"].as_str().unwrap().contains("dogs"));
+    assert!(support.as_array().unwrap().iter().filter(|v| v["name"] != "classic").all(|v| v["ok"] == true));
+
+    let mut sim = Sim::new();
+    sim.load_scene_json(include_str!("../www/scenes/capstan.json")).unwrap();
+    rejects(&mut sim, "mass", |s| s.set_solver_checked("classic"));
+    sim.set_mass_weighted_checked(true).unwrap();
+    sim.set_solver_checked("classic").unwrap();
+    // Turning mass weighting off again would leave classic unable to run the capstan.
+    rejects(&mut sim, "mass", |s| s.set_mass_weighted_checked(false));
+    // Pins: classic has none.
+    let mut sim = rope_sim();
+    sim.set_solver_checked("classic").unwrap();
+    rejects(&mut sim, "no pins", |s| s.pin_checked(3, 0.0, 1.0, 0.0));
+    sim.set_solver_checked("xpbd").unwrap();
+    sim.pin_checked(3, 0.0, 1.0, 0.0).unwrap();
+    rejects(&mut sim, "classic cannot run this scene", |s| s.set_solver_checked("classic"));
+}
+
+#[test]
+fn the_capstan_report_reads_the_preset() {
+    let mut sim = Sim::new();
+    sim.load_scene_json(include_str!("../www/scenes/capstan.json")).unwrap();
+    for _ in 0..120 {
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+    }
+    let r: serde_json::Value = serde_json::from_str(&sim.capstan_report_json()).unwrap();
+    assert_eq!(r["holds"], true, "{r}");
+    assert!((r["wrap"].as_f64().unwrap() - std::f64::consts::PI).abs() < 0.15, "{r}");
+    assert!((r["limit"].as_f64().unwrap() - (0.5 * std::f64::consts::PI).exp()).abs() < 0.4, "{r}");
+    assert_eq!(r["load"]["point"], 0);
+    assert_eq!(r["hold"]["point"], 97);
+    assert!(r["tensionLoad"].as_f64().unwrap() > r["tensionHold"].as_f64().unwrap());
+    let mut sim = rope_sim();
+    sim.world_mut().release(1);
+    assert_eq!(sim.capstan_report_json(), "null");
 }

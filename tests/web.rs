@@ -89,10 +89,35 @@ fn drag_lock_edit_and_cut_through_the_js_api() {
     let p = sim.add_point(0.0, 1.0, false).unwrap();
     sim.connect(p as f64, last).unwrap();
     assert_eq!(sim.link_count(), n);
-    sim.subdivide(0.0, 2).unwrap();
+    sim.subdivide(0.0, 2.0).unwrap();
     assert_eq!(sim.point_count(), n + 3);
     let cut = sim.cut(-5.0, 4.0, 5.0, 4.0).unwrap();
     assert!(cut >= 1, "a horizontal swipe below the top cuts the hanging rope");
     sim.remove_point(p as f64).unwrap();
     assert_eq!(sim.point_count(), n + 2);
+}
+
+#[wasm_bindgen_test]
+fn counts_refuse_negatives_and_solvers_say_why_not() {
+    let mut sim = rope();
+    let it = sim.iterations();
+    let msg = message(sim.set_iterations(-5.0).unwrap_err());
+    assert!(msg.contains("iterations") && msg.contains("-5"), "{msg}");
+    assert_eq!(sim.iterations(), it);
+    assert!(sim.set_substeps(2.5).is_err());
+    let mut leash = Sim::new();
+    leash.load_scene(include_str!("../www/scenes/leash.json")).unwrap();
+    let msg = message(leash.set_solver("classic").unwrap_err());
+    assert!(msg.contains("classic cannot run this scene"), "{msg}");
+    assert_eq!(leash.solver(), "xpbd");
+    let info: js_sys::Array = js_sys::JSON::parse(&Sim::solver_info()).unwrap().dyn_into().unwrap();
+    assert_eq!(info.length(), Sim::solvers().len() as u32);
+    let mut capstan = Sim::new();
+    capstan.load_scene(include_str!("../www/scenes/capstan.json")).unwrap();
+    for _ in 0..30 {
+        capstan.step(1.0 / 60.0).unwrap();
+    }
+    let report = js_sys::JSON::parse(&capstan.capstan_report()).unwrap();
+    let holds = js_sys::Reflect::get(&report, &"holds".into()).unwrap();
+    assert_eq!(holds.as_bool(), Some(true));
 }
