@@ -102,7 +102,18 @@ impl World {
     pub fn add_point(&mut self, x: f32, y: f32, locked: bool) -> Result<usize> {
         let q = check_point(x, y)?;
         let pos = self.settings.view.unproject(q, Vec3::ZERO);
-        self.add_particle(&ParticleDef { pos, locked, ..Default::default() })
+        // Like the scene's typical point (the median mass and radius), so that a point added
+        // to a rope weighs what its points do (and the classic solver, which needs equal
+        // masses, keeps running the scene).
+        let median = |v: &[f32]| {
+            let mut v = v.to_vec();
+            v.sort_by(f32::total_cmp);
+            v.get(v.len() / 2).copied()
+        };
+        let d = ParticleDef::default();
+        let mass = median(&self.particles.mass).unwrap_or(d.mass);
+        let radius = median(&self.particles.radius).unwrap_or(d.radius);
+        self.add_particle(&ParticleDef { pos, locked, mass, radius, ..d })
     }
 
     /// Removes particle `index` with every link touching it; higher indices shift down.

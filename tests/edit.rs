@@ -171,3 +171,16 @@ fn removing_a_held_point_drops_its_hold() {
     assert_eq!(w.holds[0].particle, 0, "hold index shifted with its point");
     w.step(H).unwrap();
 }
+
+/// A point added in edit mode weighs what the scene's points do, so the classic solver
+/// (equal masses only) keeps running a rope the user extends.
+#[test]
+fn an_added_point_is_like_the_scenes_points() {
+    let text = std::fs::read_to_string(format!("{}/www/scenes/rope.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut w = ropelab::scene::Scene::from_json(&text).unwrap().build().unwrap();
+    let m = w.particles.mass[5];
+    let i = w.add_point(1.0, 1.0, false).unwrap();
+    assert_eq!(w.particles.mass[i], m);
+    assert_eq!(w.particles.radius[i], w.particles.radius[5]);
+    assert_eq!(ropelab::SolverKind::Classic.supports(&w), Ok(()));
+}
