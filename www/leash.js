@@ -247,6 +247,23 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
     ctx.fillText('hand', hx, hy - 11);
+    if (o.handTwist && !braidCrossings.some((c) => c.letters?.length)) {
+      // The braid is tangled but no crossing shows (this frame): the twist is bunched at the hand.
+      ctx.strokeStyle = '#ffb02e';
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      for (let k = 0; k <= 48; k++) {
+        const t = (k / 48) * 4 * Math.PI;
+        const rr = 12 + k * 0.25;
+        const px = hx + rr * Math.cos(t), py = hy + rr * Math.sin(t);
+        if (k) ctx.lineTo(px, py);
+        else ctx.moveTo(px, py);
+      }
+      ctx.stroke();
+      ctx.fillStyle = '#ffb02e';
+      ctx.textBaseline = 'top';
+      ctx.fillText(`twist at hand: ${o.handTwist}`, hx, hy + 26);
+    }
   }
   ctx.textBaseline = 'middle';
   leash.dogs.forEach((d, k) => {

@@ -17,7 +17,7 @@
 import { Camera, Renderer } from './render.js';
 import { Ui } from './ui.js';
 import { Compare, bindComparePanel, formatCompare, parseCompare } from './compare.js';
-import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneName } from './sceneio.js';
+import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneDescription, sceneName } from './sceneio.js';
 import { TanglePanel } from './tanglepanel.js';
 
 export const H = 1 / 60;
@@ -196,7 +196,7 @@ class App {
   loadSceneText(text, { preset = null, source = null, label = null, keepSettings = false } = {}) {
     this.ui.releaseAll();
     this.sim.loadScene(text); // throws (and keeps the old world) on a bad scene
-    this.scene = { text, name: sceneName(text, preset ?? 'scene'), preset, source, label };
+    this.scene = { text, name: sceneName(text, preset ?? 'scene'), description: sceneDescription(text), preset, source, label };
     this.preset = preset;
     this.sceneWalls = this.sim.walls();
     this.acc = 0;
@@ -208,7 +208,7 @@ class App {
       this.compare.frame();
     }
     this.ui.sceneLoaded(this.scene);
-    this.tanglePanel.sceneLoaded();
+    this.tanglePanel.sceneLoaded({ keepSettings });
     this.updateUrl();
     return this.scene;
   }
@@ -418,6 +418,8 @@ async function boot() {
       pause: (p = true) => app.setPaused(p),
       step: (n = 1) => app.stepOnce(n),
       setMode: (m) => app.ui.setMode(m),
+      /** The leash panel's log line for a sim event (`drainEvents()` entry). */
+      eventText: (e) => app.tanglePanel.eventText(e),
       /** A copy of the render data, for tests and the console (not used by the loop). */
       snapshot() {
         const sim = app.sim;

@@ -171,6 +171,7 @@ export class Renderer {
   draw(sim, o) {
     this.clear();
     this.drawSim(sim, this.camera, o, null);
+    if (o.capstan) this.drawCapstan(sim, this.camera, o.capstan);
     this.drawTrails(o.trails);
     this.drawScaleBar(this.camera, 16, 24);
     if (o.paused) this.drawPaused(16, 56);
@@ -329,6 +330,41 @@ export class Renderer {
       ctx.stroke();
     }
     // The views are not used past this point.
+    ctx.restore();
+  }
+
+  /**
+   * The capstan report on the rope itself: the load and hold ends labelled with their mass
+   * and tension, and the wrapped arc with θ (ui.js renderReadout has the numbers in full).
+   */
+  drawCapstan(sim, cam, r) {
+    const ctx = this.ctx;
+    const pos = sim.positions();
+    const n = pos.length / 3;
+    const at = (i) => (i >= 0 && i < n ? cam.toScreen(pos[3 * i], pos[3 * i + 1]) : null);
+    const load = at(r.load.point), hold = at(r.hold.point);
+    ctx.save();
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textBaseline = 'top';
+    ctx.textAlign = 'center';
+    const label = (p, lines, color) => {
+      if (!p) return;
+      ctx.fillStyle = color;
+      lines.forEach((l, k) => ctx.fillText(l, p[0], p[1] + 10 + 15 * k));
+    };
+    // Each label on the outer side of its end, so two ends hanging close do not overlap.
+    const side = load && hold ? Math.sign(load[0] - hold[0]) || -1 : -1;
+    ctx.textAlign = side < 0 ? 'right' : 'left';
+    label(load && [load[0] + side * 8, load[1]], [`load ${r.load.mass.toFixed(2)} kg`, `T ${r.tensionLoad.toFixed(1)} N`], '#ffcf80');
+    ctx.textAlign = side < 0 ? 'left' : 'right';
+    label(hold && [hold[0] - side * 8, hold[1]], [`hold ${r.hold.mass.toFixed(2)} kg`, `T ${r.tensionHold.toFixed(1)} N`], '#9fd0ff');
+    ctx.textAlign = 'center';
+    const a = cam.toScreen(r.contactFrom[0], r.contactFrom[1]);
+    const b = cam.toScreen(r.contactTo[0], r.contactTo[1]);
+    ctx.fillStyle = r.holds ? '#7fd67f' : '#ff6b6b';
+    ctx.textBaseline = 'bottom';
+    const top = Math.min(a[1], b[1]) - Math.max(Math.hypot(b[0] - a[0], b[1] - a[1]), 40) * 0.9;
+    ctx.fillText(`θ ${((r.wrap * 180) / Math.PI).toFixed(0)}° · e^μθ ${r.limit.toFixed(2)} · ${r.holds ? 'holds' : 'slips'}`, (a[0] + b[0]) / 2, top);
     ctx.restore();
   }
 

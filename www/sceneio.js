@@ -73,6 +73,16 @@ export function sceneName(text, fallback = 'scene') {
   }
 }
 
+/** The `description` field of scene JSON text (shown under the preset menu), or null. */
+export function sceneDescription(text) {
+  try {
+    const d = JSON.parse(text)?.description;
+    return typeof d === 'string' && d.trim() ? d.trim() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Export, import, paste and drop, wired to the panel and the canvas. */
 export class SceneIo {
   constructor(app) {

@@ -40,6 +40,10 @@ const HTML = `
     <dt>crossings</dt><dd id="braid-crossings"></dd>
   </dl>
   <p id="braid-status" class="braid-status"></p>
+  <details class="braid-notation">
+    <summary>What the word means</summary>
+    <p>Number the places at the hand 1, 2, 3 from the handler's right. <b>σ1</b>: the dogs in places 1 and 2 swapped, the one from place 1 crossing <i>over</i>; <b>σ1⁻¹</b>: the same swap, crossing under (σ2: places 2 and 3). The <b>word</b> lists every swap since the start, oldest first; <b>reduced</b> cancels swaps that undo each other. <b>Crossings</b> counts where leashes cross in the drawing now. The word can be longer than the drawing shows: a dog that walks a full circle twists the leashes round each other right at the hand, too close to draw (the hand then shows “twist at hand”).</p>
+  </details>
   <div class="braid-hint-box"><span class="dim">to untangle:</span> <ol id="braid-hint" class="braid-hint"></ol></div>
   <table id="tangle-table" class="tangle-table">
     <thead><tr><th>#</th><th title="rope on top / underneath (leash numbers)">leashes</th><th title="highest rope tension at the tangle">T (N)</th><th title="wrap angle Θ used in the lock test T_high/T_low ≤ e^{μΘ}">wrap</th><th>state</th></tr></thead>
@@ -65,11 +69,13 @@ export class TanglePanel {
     section.className = 'single-only tangle-section';
     section.hidden = true;
     section.innerHTML = HTML;
-    // Near the top of the panel (after the buttons), where it is visible without scrolling.
+    // After the sliders and switches, before the stats: at 800 px tall the panel above the
+    // braid used to push the sliders below the fold; this way both stay in reach (the
+    // section is compact: a short log, the notation folded).
     const body = document.querySelector('#panel .body');
-    const after = body?.querySelector('section.buttons');
+    const after = body?.querySelector('section.checks');
     if (after) after.after(section);
-    else body?.prepend(section);
+    else body?.append(section);
     this.section = section;
     const $ = (id) => section.querySelector(`#${id}`);
     this.el = {
@@ -87,8 +93,11 @@ export class TanglePanel {
     });
   }
 
-  /** After a scene loaded: show the panel if it has a leash, start a fresh log. */
-  sceneLoaded() {
+  /**
+   * After a scene loaded: show the panel if it has a leash, start a fresh log. On Reset
+   * (`keepSettings`) the user's wander choice is applied to the reloaded scene.
+   */
+  sceneLoaded({ keepSettings = false } = {}) {
     const sim = this.app.sim;
     this.leash = parse(sim.leash(), null);
     this.section.hidden = !this.leash;
@@ -97,6 +106,7 @@ export class TanglePanel {
     this.formed = [];
     this.broken = [];
     this.drain(); // whatever the load queued belongs to the new world's start
+    if (this.leash && keepSettings) this.app.guard('wander', () => sim.setWander(this.el.wander.checked));
     if (this.leash) this.el.wander.checked = sim.wander;
     this.refresh();
   }
@@ -107,6 +117,12 @@ export class TanglePanel {
     this.lastRefresh = now;
     this.drain();
     if (this.leash) this.refresh();
+  }
+
+  /** The reduced word to mark at the hand when the braid is tangled but the drawing shows no crossing. */
+  handTwist() {
+    const b = this.leash ? this.braid : null;
+    return b && !b.trivial && b.crossings === 0 && b.reducedLetters?.length ? b.reduced : null;
   }
 
   /** Leash number (1-based) of rope `r`. */
@@ -152,10 +168,12 @@ export class TanglePanel {
     const L = (r) => this.leashName(r);
     switch (e.type) {
       case 'tangleFormed': return `tangle #${e.id} formed: leash ${L(e.over)} over leash ${L(e.under)}`;
-      case 'tangleStateChanged': return `tangle #${e.id} ${e.state}`;
+      case 'tangleStateChanged': return e.state === 'locked'
+        ? `tangle #${e.id} locked: friction holds the leashes together`
+        : `tangle #${e.id} pulled tight: the leashes slide over each other`;
       case 'tangleBroken': return `tangle #${e.id} released (leash ${L(e.over)} / ${L(e.under)})`;
       case 'dogsSwapped': return `dogs ${e.dogs.map((d) => d + 1).join(' and ')} swapped (${letterText(e.gen)})`;
-      case 'braidResync': return 'braid re-read from the leashes (an event was missed)';
+      case 'braidResync': return 'braid recounted from where the leashes lie now (dogs swapped faster than one step could follow)';
       case 'linkTorn': return `link ${e.a}–${e.b} tore at ${(e.stretch * 100).toFixed(0)} %`;
       default: return null;
     }
@@ -197,8 +215,12 @@ export class TanglePanel {
         const dir = k > 0 ? 'counter-clockwise' : 'clockwise';
         status = `only ${Math.abs(k)} full twist${Math.abs(k) > 1 ? 's' : ''} Δ${k > 0 ? '' : '⁻'}${Math.abs(k) > 1 ? `^${2 * Math.abs(k)}` : '²'} (${dir}): a swivel coupler sheds ${Math.abs(k) > 1 ? 'them' : 'it'}`;
         cls = 'twist';
+      } else if (b.crossings === 0) {
+        // The word says tangled, the drawing shows no crossing: the twist sits at the hand.
+        status = 'tangled at the hand: the leashes twist round each other where they meet the hand, too close to draw';
+        cls = 'tangled';
       } else {
-        status = 'tangled';
+        status = `tangled: ${b.crossings} crossing${b.crossings > 1 ? 's' : ''} in the drawing`;
         cls = 'tangled';
       }
       set(el.status, status);

@@ -80,8 +80,12 @@ export class Ui {
       pause: $('pause'), step: $('step'), reset: $('reset'), hint: $('hint'),
       subdiv: $('subdiv'), subdivOut: $('subdiv-out'), subdivRow: $('subdiv-row'),
       massWeighted: $('mass-weighted'), walls: $('walls'), strain: $('strain'),
-      stats: $('stats'), status: $('status'),
+      stats: $('stats'), status: $('status'), sceneAbout: $('scene-about'), solverAbout: $('solver-about'),
+      frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'),
     };
+    this.solverInfo = JSON.parse(app.Sim.solverInfo()); // [{ name, label, about }]
+    this.support = '';     // last solverSupport() JSON, to redo the menu only when it changes
+    this.capstan = null;   // last capstanReport(), refreshed with the stats
     this.sliders = {
       iterations: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setIterations(v), get: (s) => s.iterations },
       give: { fmt: (v) => v.toFixed(2), set: (s, v) => s.setGive(v), get: (s) => s.give },
@@ -91,6 +95,7 @@ export class Ui {
         get: (s) => -s.gravity()[1],
       },
       friction: { fmt: (v) => v.toFixed(3), set: (s, v) => s.setFriction(v), get: (s) => s.friction },
+      damping: { fmt: (v) => v.toFixed(2), set: (s, v) => s.setDamping(v), get: (s) => s.damping },
       substeps: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setSubsteps(v), get: (s) => s.substeps },
     };
     // Phones start with the panel folded away (it would cover half the scene).
@@ -107,14 +112,16 @@ export class Ui {
     const { app, el } = this;
     const sim = () => app.sim;
 
-    for (const name of app.Sim.solvers()) {
+    for (const { name, label } of this.solverInfo) {
       const o = document.createElement('option');
-      o.value = o.textContent = name;
+      o.value = name;
+      o.textContent = label;
       el.solver.append(o);
     }
     el.solver.addEventListener('change', () => {
       app.guard('solver', () => sim().setSolver(el.solver.value));
       el.solver.value = sim().solver;
+      this.refreshSolverMenu();
     });
 
     el.preset.addEventListener('change', () => {
@@ -126,6 +133,10 @@ export class Ui {
     el.pause.addEventListener('click', () => app.setPaused(!app.paused));
     el.step.addEventListener('click', () => app.stepOnce());
     el.collapse.addEventListener('click', () => this.togglePanel());
+    for (const p of [el.sceneAbout, el.solverAbout]) {
+      p.title = 'Click for the whole text';
+      p.addEventListener('click', () => p.classList.toggle('open'));
+    }
 
     for (const [name, s] of Object.entries(this.sliders)) {
       const input = $(name);
@@ -141,7 +152,11 @@ export class Ui {
     el.subdiv.addEventListener('input', () => { el.subdivOut.textContent = `${el.subdiv.value} new`; });
     el.subdivOut.textContent = `${el.subdiv.value} new`;
 
-    el.massWeighted.addEventListener('change', () => app.guard('mass-weighted', () => sim().setMassWeighted(el.massWeighted.checked)));
+    el.massWeighted.addEventListener('change', () => {
+      app.guard('mass-weighted', () => sim().setMassWeighted(el.massWeighted.checked));
+      el.massWeighted.checked = sim().massWeighted;
+      this.refreshSolverMenu();
+    });
     el.walls.addEventListener('change', () => this.applyWalls());
 
     for (const b of document.querySelectorAll('.seg [data-mode]')) {
@@ -195,6 +210,38 @@ export class Ui {
     this.el.massWeighted.checked = sim.massWeighted;
     this.el.walls.checked = sim.walls().length === 4;
     this.el.solver.value = sim.solver;
+    this.refreshSolverMenu();
+  }
+
+  /**
+   * The solver menu follows what the scene allows: a solver that cannot run it (the classic
+   * seed solver has no dogs, rope–rope contacts or pins, and ignores mass) is disabled, with
+   * the reason in its tooltip and under the menu; the current one's description is shown.
+   */
+  refreshSolverMenu() {
+    const sim = this.app.sim;
+    const text = sim.solverSupport();
+    const current = sim.solver;
+    const key = `${text}|${current}`;
+    if (key === this.support) return;
+    this.support = key;
+    const support = JSON.parse(text);
+    const why = [];
+    for (const o of this.el.solver.options) {
+      const s = support.find((v) => v.name === o.value);
+      const info = this.solverInfo.find((v) => v.name === o.value);
+      o.disabled = !!s && !s.ok;
+      o.title = s && !s.ok ? `Not for this scene: ${s.reason}` : info?.about ?? '';
+      o.textContent = s && !s.ok ? `${info.label} (not for this scene)` : info.label;
+      if (s && !s.ok) why.push(`${o.value} is off here: ${s.reason}.`);
+    }
+    this.el.solver.value = current;
+    const about = this.solverInfo.find((v) => v.name === current)?.about ?? '';
+    this.el.solverAbout.textContent = [about, ...why].join(' ');
+    const classic = current === 'classic';
+    // The seed's friction is the classic solver's; the others damp by a rate.
+    this.el.frictionRow.hidden = !classic;
+    this.el.dampingRow.hidden = classic;
   }
 
   /** Sim ← controls (Reset keeps what the user set). */
@@ -204,8 +251,8 @@ export class Ui {
     for (const [name, s] of Object.entries(this.sliders)) {
       app.guard(name, () => s.set(sim, Number(s.input.value)));
     }
+    app.guard('mass-weighted', () => sim.setMassWeighted(el.massWeighted.checked));
     app.guard('solver', () => sim.setSolver(el.solver.value));
-    sim.setMassWeighted(el.massWeighted.checked);
     this.applyWalls();
     this.syncFromSim();
   }
@@ -227,6 +274,9 @@ export class Ui {
       custom.textContent = `${scene.name} (file)`;
       sel.value = '';
     }
+    this.el.sceneAbout.textContent = scene.description ?? '';
+    this.el.sceneAbout.hidden = !scene.description;
+    this.capstan = null;
     this.source = -1;
     this.hover = -1;
     this.hoverLink = -1;
@@ -280,6 +330,8 @@ export class Ui {
 
   renderStats() {
     if (this.app.compare) return; // the comparison has its own table (compare.js)
+    this.refreshSolverMenu(); // an edit can change what the solvers can run
+    this.renderReadout();
     const st = this.app.refreshStats();
     const rows = [
       ['points · links', `${st.points} · ${st.links}`],
@@ -287,7 +339,7 @@ export class Ui {
       ['energy', `${st.energy.toFixed(2)} J`],
       ['sim time', `${st.time.toFixed(2)} s`],
       ['frame', `${st.frameMs.toFixed(1)} ms (${st.frameMs > 0 ? Math.round(1000 / st.frameMs) : 0} fps)`],
-      ['cpu / frame', `${st.cpuMs.toFixed(2)} ms`],
+      ['script / frame', `${st.cpuMs.toFixed(2)} ms`],
       ['physics / step', `${st.physicsUsPerStep.toFixed(1)} µs`],
     ];
     if (st.droppedSteps) rows.push(['dropped steps', st.droppedSteps]);
@@ -295,8 +347,38 @@ export class Ui {
     if (html !== this.el.stats.innerHTML) this.el.stats.innerHTML = html;
   }
 
+  /**
+   * The capstan on screen: for a rope lying over an obstacle (the capstan preset), the load
+   * and hold ends with their tensions, the wrap angle θ, the friction limit e^{μθ} and whether
+   * the rope holds, from `sim.capstanReport()`. The renderer labels the ends and the arc.
+   */
+  renderReadout() {
+    const el = this.el.readout;
+    const r = this.app.compare ? null : JSON.parse(this.app.sim.capstanReport());
+    this.capstan = r;
+    el.hidden = !r;
+    if (!r) return;
+    const deg = (r.wrap * 180) / Math.PI;
+    const ratio = r.ratio == null ? '∞ (hold side slack)' : r.ratio.toFixed(2);
+    const src = r.fromSolver ? 'link forces' : 'hanging weight';
+    const verdict = r.holds
+      ? (r.ratio != null && r.ratio <= r.limit ? 'holds: friction grips (ratio ≤ limit)' : 'holds')
+      : `slips at ${(r.slipSpeed * 100).toFixed(1)} cm/s${r.ratio != null && r.ratio > r.limit ? ' (ratio > limit)' : ''}`;
+    const html = [
+      '<b>Capstan</b> <span class="dim">T_load / T_hold ≤ e<sup>μθ</sup></span>',
+      `load ${r.load.mass.toFixed(2)} kg · T<sub>load</sub> ${r.tensionLoad.toFixed(1)} N`,
+      `hold ${r.hold.mass.toFixed(2)} kg · T<sub>hold</sub> ${r.tensionHold.toFixed(1)} N`,
+      `wrap θ ${deg.toFixed(0)}° (${r.wrap.toFixed(2)} rad) · μ ${r.mu.toFixed(2)}`,
+      `ratio ${ratio} · limit e<sup>μθ</sup> ${r.limit.toFixed(2)}`,
+      `<span class="${r.holds ? 'ok' : 'bad'}">${verdict}</span> <span class="dim">(tensions from ${src})</span>`,
+    ].map((l) => `<div>${l}</div>`).join('');
+    if (el.innerHTML !== html) el.innerHTML = html;
+  }
+
   overlay() {
     return {
+      capstan: this.capstan,
+      handTwist: this.app.tanglePanel?.handTwist() ?? null,
       tintStrain: this.el.strain.checked,
       hover: this.hover,
       hoverLink: this.mode === 'edit' ? this.hoverLink : -1,
