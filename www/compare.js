@@ -24,6 +24,9 @@
 import { Camera } from './render.js';
 import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';
 
+/** Line dash per slot in the overlaid layout (solid first). */
+const DASHES = [null, [9, 6], [2, 5], [14, 4, 3, 4], [5, 3]];
+
 /** A fixed colour per solver, so the same solver looks the same in every embed. */
 export const SOLVER_COLORS = {
   classic: '#d6d6d6',
@@ -431,7 +434,9 @@ export class Compare {
       const cam = this.slots[0].camera;
       this.slots.forEach((slot, k) => {
         if (!slot.sim) return;
-        r.drawSim(slot.sim, cam, { ...o, grid: k === 0, color: slot.color, alpha: 0.9 }, reg);
+        // Solvers that agree (pbd and xpbd at zero compliance are the same algorithm) draw
+        // on top of each other: each slot has its own dash pattern, so both stay visible.
+        r.drawSim(slot.sim, cam, { ...o, grid: k === 0, color: slot.color, alpha: 0.9, dash: DASHES[k % DASHES.length], pointScale: Math.max(1 - 0.22 * k, 0.4) }, reg);
       });
       r.drawScaleBar(cam, reg.x + 16, reg.y + 24);
       if (paused) r.drawPaused(reg.x + 16, reg.y + 52);
@@ -500,6 +505,23 @@ export class Compare {
     ctx.restore();
   }
 
+  /** Names of slots whose positions equal an earlier slot's (bit for bit), for the legend. */
+  coincident() {
+    const out = [];
+    const live = this.slots.filter((s) => s.sim);
+    for (let j = 1; j < live.length; j++) {
+      const pj = live[j].sim.positions();
+      for (let i = 0; i < j; i++) {
+        const pi = live[i].sim.positions();
+        if (pi.length === pj.length && pi.every((v, k) => v === pj[k])) {
+          out.push([live[i].solver, live[j].solver]);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   // ---- HUD (legend, numbers, sparklines) -----------------------------------------------
 
   buildHud() {
@@ -516,12 +538,13 @@ export class Compare {
         <th class="num" title="Physics time per 1/60 s step: performance.now() around the sim's steps, mean of the last ${TIMING_FRAMES} frames">physics</th>
         <th class="spark" title="Max stretch over the last ${PLOT_SECONDS} s, log scale, shared by every row">stretch · ${PLOT_SECONDS} s <span class="range" data-range="stretch"></span></th>
         <th class="spark" title="Energy over the last ${PLOT_SECONDS} s, shared scale">energy · ${PLOT_SECONDS} s <span class="range" data-range="energy"></span></th>
-      </tr></thead><tbody></tbody></table>`;
+      </tr></thead><tbody></tbody></table><p class="same" hidden></p>`;
     const body = hud.querySelector('tbody');
     this.el = {
       time: hud.querySelector('.time'),
       rangeS: hud.querySelector('[data-range="stretch"]'),
       rangeE: hud.querySelector('[data-range="energy"]'),
+      same: hud.querySelector('.same'),
     };
     for (const slot of this.slots) {
       const tr = document.createElement('tr');
@@ -596,6 +619,11 @@ export class Compare {
       set(slot.el.us, slot.error ? 'stopped' : slot.steps ? fmtUs(slot.us) : '–');
     }
     this.el.time.textContent = `· t = ${time.toFixed(1)} s`;
+    const same = this.coincident();
+    const how = this.layoutMode === 'overlay' ? ': dashed over it' : '';
+    const text = same.map(([a, b]) => `${b} moves exactly as ${a}${(a === 'pbd' && b === 'xpbd') || (a === 'xpbd' && b === 'pbd') ? ' (xpbd at zero compliance is pbd)' : ''}${how}`).join(' · ');
+    if (this.el.same.textContent !== text) this.el.same.textContent = text;
+    this.el.same.hidden = !text;
     if (plots) this.drawPlots();
   }
 
@@ -604,8 +632,10 @@ export class Compare {
     if (!live.length) return;
     const t1 = Math.max(...live.map((s) => s.stretch.last()?.t ?? 0), PLOT_SECONDS);
     const t0 = t1 - PLOT_SECONDS;
-    const rs = sharedRange(live.map((s) => s.stretch.range(t0, logStretch)), 1);
-    const re = sharedRange(live.map((s) => s.energy.range(t0)), 1);
+    // Robust ranges: one drag spike must not flatten every line (values outside are clipped
+    // to the edge); see plot.js robustRange.
+    const rs = sharedRange(live.map((s) => s.stretch.robustRange(t0, logStretch)), 1);
+    const re = sharedRange(live.map((s) => s.energy.robustRange(t0)), 1);
     if (rs) this.el.rangeS.textContent = `${fmtExp(rs[0] + 0.04 * (rs[1] - rs[0]))}–${fmtExp(rs[1] - 0.04 * (rs[1] - rs[0]))}`;
     if (re) this.el.rangeE.textContent = `${Math.round(re[0])}…${Math.round(re[1])} J`;
     for (const slot of live) {

@@ -308,8 +308,33 @@ class App {
     this.pendingSteps += n;
   }
 
+  /**
+   * Stops stepping and drawing while the canvas is off-screen (an embed scrolled away) or the
+   * tab is hidden, and resumes where it was: the clock restarts, so no catch-up jump.
+   */
+  watchVisibility() {
+    this.onScreen = true;
+    const update = () => {
+      const v = this.onScreen && document.visibilityState !== 'hidden';
+      if (v === this.visible) return;
+      this.visible = v;
+      this.last = null; // the first frame back measures no elapsed time
+      this.acc = 0;
+      this.stats.hiddenChanges = (this.stats.hiddenChanges ?? 0) + 1;
+    };
+    this.visible = true;
+    document.addEventListener('visibilitychange', update);
+    if ('IntersectionObserver' in window) {
+      new IntersectionObserver((entries) => {
+        for (const e of entries) this.onScreen = e.isIntersecting;
+        update();
+      }).observe(this.canvas);
+    }
+  }
+
   frame(now) {
     requestAnimationFrame((t) => this.frame(t));
+    if (this.visible === false) return; // off-screen or hidden: nothing to do
     const t0 = performance.now();
     const st = this.stats;
     if ((window.devicePixelRatio || 1) !== this.renderer.dpr) this.layout(); // moved to another screen
@@ -418,6 +443,8 @@ async function boot() {
       pause: (p = true) => app.setPaused(p),
       step: (n = 1) => app.stepOnce(n),
       setMode: (m) => app.ui.setMode(m),
+      /** False while the view is off-screen or the tab hidden (the loop then idles). */
+      get visible() { return app.visible !== false; },
       /** The leash panel's log line for a sim event (`drainEvents()` entry). */
       eventText: (e) => app.tanglePanel.eventText(e),
       /** A copy of the render data, for tests and the console (not used by the loop). */
@@ -459,6 +486,7 @@ async function boot() {
         ? 'drag the points (a finger each) · long-press to lock · swipe empty space to cut'
         : 'drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
     }
+    app.watchVisibility();
     requestAnimationFrame((t) => app.frame(t));
     window.ropelab.ready = true;
     dispatchEvent(new CustomEvent('ropelab-ready'));

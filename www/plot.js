@@ -48,6 +48,28 @@ export class Series {
     return lo <= hi ? [lo, hi] : null;
   }
 
+  /**
+   * A range that ignores spikes: the 5th–95th percentile of f(v) over samples with t ≥ t0,
+   * widened by half its span each way and clamped to [min, max]. A drag that sends the energy
+   * to 10 kJ for a moment no longer stretches the plot of a 100 J rope flat; the spike is
+   * drawn clipped at the edge. null if there are no finite samples.
+   */
+  robustRange(t0 = -Infinity, f = (v) => v) {
+    const full = this.range(t0, f);
+    if (!full) return null;
+    if (!this.scratch || this.scratch.length < this.t.length) this.scratch = new Float64Array(this.t.length);
+    let n = 0;
+    this.forEach((_, v) => {
+      const y = f(v);
+      if (Number.isFinite(y)) this.scratch[n++] = y;
+    }, t0);
+    const a = this.scratch.subarray(0, n).sort();
+    const lo = a[Math.floor(0.05 * (n - 1))];
+    const hi = a[Math.ceil(0.95 * (n - 1))];
+    const span = hi - lo;
+    return [Math.max(full[0], lo - 0.5 * span), Math.min(full[1], hi + 0.5 * span)];
+  }
+
   last() {
     if (!this.length) return null;
     const i = (this.start + this.length - 1) % this.t.length;

@@ -94,7 +94,11 @@ export class Camera {
   update() {
     const { w, h } = this.viewport;
     const f = this.frame;
-    const fit = Math.min(h / f.height, f.minWidth > 0 ? w / f.minWidth : Infinity);
+    // A portrait screen (a phone) fitting the whole width would use a quarter of its height
+    // for a 10 × 6 m scene: there only the middle three quarters of the width have to fit (the walls
+    // are a pinch away; 0 refits).
+    const minWidth = h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth;
+    const fit = Math.min(h / f.height, minWidth > 0 ? w / minWidth : Infinity);
     this.scale = fit * this.zoom;
     this.ox = this.viewport.x + w / 2 - this.cx * this.scale;
     this.oy = this.viewport.y + h / 2 + this.ys * this.cy * this.scale;
@@ -247,11 +251,13 @@ export class Renderer {
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(cam.zoom), 1), 4);
+    if (o.dash) ctx.setLineDash(o.dash); // overlaid comparison: each solver its own pattern
     paths.forEach((p, s) => {
       if (!p) return;
       ctx.strokeStyle = o.color ?? STRAIN_BUCKETS[s].color;
       ctx.stroke(p);
     });
+    if (o.dash) ctx.setLineDash([]);
 
     if (o.hoverLink >= 0 && o.hoverLink < m) {
       const a = links[2 * o.hoverLink];
@@ -279,7 +285,7 @@ export class Renderer {
       typical = sum / probe;
     }
     let r = Math.min(Math.max(Math.min(4 * Math.sqrt(cam.zoom), typical / 3), 1.5), 8);
-    if (o.color) r = Math.max(r * 0.75, 1.5); // overlaid: smaller dots, the links carry the colour
+    if (o.color) r = Math.max(r * 0.75 * (o.pointScale ?? 1), 1.2); // overlaid: smaller dots, each solver smaller than the one under it
     const halo = new Path2D();
     const free = new Path2D();
     const locked = new Path2D();

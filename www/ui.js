@@ -23,6 +23,7 @@ const LINK_PICK_PX = 10;  // link pick distance in CSS px (edit mode)
 const CLICK_PX = 6;       // more motion than this is a drag, not a click
 const CLICK_MS = 400;     // a longer press is not a click
 const LONG_PRESS_MS = 500;
+const UNDO_KEEP = 50;     // undo steps kept
 
 const HINTS = {
   drag: 'Drag points. Click one to lock it (touch: long-press). Swipe empty space to cut.',
@@ -75,6 +76,8 @@ export class Ui {
     this.trails = [];          // cut swipe segments, fading
     this.statusTimer = 0;
     this.lastStats = 0;
+    this.undoStack = [];       // exportScene() texts before each edit, cut or lock
+    this.redoStack = [];
     this.el = {
       panel: $('panel'), collapse: $('collapse'), preset: $('preset'), solver: $('solver'),
       pause: $('pause'), step: $('step'), reset: $('reset'), hint: $('hint'),
@@ -143,6 +146,8 @@ export class Ui {
       const out = $(`${name}-out`);
       s.input = input;
       s.out = out;
+      // The label's text also holds the live value; the slider's name is the setting alone.
+      input.setAttribute('aria-label', input.closest('label')?.querySelector('span')?.textContent ?? name);
       input.addEventListener('input', () => {
         const v = Number(input.value);
         app.guard(name, () => s.set(sim(), v));
@@ -281,6 +286,8 @@ export class Ui {
     this.hover = -1;
     this.hoverLink = -1;
     this.lastStats = 0;
+    this.undoStack.length = 0;
+    this.redoStack.length = 0;
   }
 
   resetScene() {
@@ -423,7 +430,20 @@ export class Ui {
     c.addEventListener('lostpointercapture', (e) => { if (this.pointers.has(e.pointerId)) this.onUp(e, true); });
     c.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') { this.hover = -1; this.hoverLink = -1; this.cursor = null; } });
     c.addEventListener('contextmenu', (e) => e.preventDefault());
+    // Embedded in a page (?embed=1) the view must not trap the reader: the canvas lets the
+    // browser pan vertically (CSS touch-action: pan-y), a touch that starts on a point stops
+    // that scroll here (so it drags the point), and the wheel zooms only with Ctrl (a pinch
+    // on a touchpad sends ctrl+wheel) or after a click into the view, until the pointer leaves.
+    c.addEventListener('touchstart', (e) => {
+      if (!this.app.embed || e.touches.length !== 1) return;
+      const t = e.touches[0];
+      const w = this.where(t);
+      if (this.mode === 'cut' || this.pickAt(w) >= 0) e.preventDefault();
+    }, { passive: false });
+    c.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') this.wheelActive = false; });
+    window.addEventListener('blur', () => { this.wheelActive = false; });
     c.addEventListener('wheel', (e) => {
+      if (this.app.embed && !e.ctrlKey && !this.wheelActive) return; // the page scrolls
       e.preventDefault();
       const { px, py, view } = this.where(e);
       view.camera.zoomAt(px, py, Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)));
@@ -433,6 +453,7 @@ export class Ui {
 
   onDown(e) {
     if (e.pointerType === 'mouse' && e.button > 2) return;
+    if (e.pointerType === 'mouse') this.wheelActive = true; // a click into an embed lets the wheel zoom
     e.preventDefault();
     try { this.canvas.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
     const w = this.where(e);
@@ -452,7 +473,11 @@ export class Ui {
       return;
     }
     const i = this.pickAt(w);
-    if (i >= 0) {
+    const link = this.mode === 'edit' && i >= 0 ? this.preferredLink(w) : -1;
+    if (link >= 0) {
+      s.kind = 'press'; // a click nearer a link's middle than its ends subdivides it
+      s.link = link;
+    } else if (i >= 0) {
       const ok = this.app.guard('grab', () => { this.target().grab(e.pointerId, i); return true; });
       if (ok) {
         s.kind = 'grab';
@@ -463,10 +488,12 @@ export class Ui {
         s.kind = 'none'; // e.g. held by another finger
       }
     } else {
-      s.kind = this.mode === 'edit' ? 'press' : 'cut';
+      // In an embed, a swipe on empty space does not cut (it is the reader scrolling the
+      // page): only Cut mode, the right button or Alt cut there.
+      s.kind = this.mode === 'edit' ? 'press' : this.app.embed ? 'none' : 'cut';
       // A second finger on empty space while another rests there (not cutting yet): pinch.
       const other = e.pointerType === 'touch' && !this.pinch
-        ? [...this.pointers.values()].find((p) => p !== s && p.type === 'touch' && !p.moved && (p.kind === 'cut' || p.kind === 'press'))
+        ? [...this.pointers.values()].find((p) => p !== s && p.type === 'touch' && !p.moved && (p.kind === 'cut' || p.kind === 'press' || (this.app.embed && p.kind === 'none')))
         : null;
       if (other) {
         other.kind = s.kind = 'pinch';
@@ -509,7 +536,7 @@ export class Ui {
     if (!s.moved && Math.hypot(w.px - s.downPx, w.py - s.downPy) > CLICK_PX) {
       s.moved = true;
       clearTimeout(s.timer);
-      if (s.kind === 'press') s.kind = 'cut'; // edit mode: a drag on empty space cuts too
+      if (s.kind === 'press' && !this.app.embed) s.kind = 'cut'; // edit mode: a drag on empty space cuts too
     }
     // Coalesced events give the full path of fast swipes (cuts) on browsers that have them.
     const events = s.kind === 'cut' && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
@@ -528,7 +555,15 @@ export class Ui {
   cutSegment(s, w) {
     const a = s.last;
     if (a.px === w.px && a.py === w.py) return;
+    const before = this.app.compare || s.remembered ? null : this.app.sim.exportScene();
     const n = this.app.guard('cut', () => this.target().cut(a.x, a.y, w.x, w.y)) ?? 0;
+    if (n > 0 && before && !s.remembered) {
+      // One undo step per swipe, taken before its first cut.
+      s.remembered = true;
+      this.undoStack.push(before);
+      if (this.undoStack.length > UNDO_KEEP) this.undoStack.shift();
+      this.redoStack.length = 0;
+    }
     s.cuts = (s.cuts ?? 0) + n;
     this.trails.push({ x0: a.px, y0: a.py, x1: w.px, y1: w.py, t: performance.now() });
     s.last = w;
@@ -541,6 +576,7 @@ export class Ui {
     if (this.mode === 'edit') {
       this.removePoint(s.index);
     } else {
+      this.remember();
       const locked = this.app.guard('lock', () => this.target().toggleLock(s.index));
       if (locked !== undefined) this.status(`point ${s.index} ${locked ? 'locked' : 'unlocked'}`, 'info', 1500);
     }
@@ -574,10 +610,11 @@ export class Ui {
     if (s.kind === 'grab') {
       if (this.mode === 'edit') this.editClickPoint(s.index, s.shift || e.shiftKey);
       else if (s.type !== 'touch') {
+        this.remember();
         this.app.guard('lock', () => sim.toggleLock(s.index));
       }
     } else if (s.kind === 'press') {
-      this.editClickEmpty(w);
+      this.editClickEmpty(w, s.link ?? -1);
     }
     if (s.type !== 'touch') this.updateHover(w);
   }
@@ -591,21 +628,43 @@ export class Ui {
     } else if (this.source === i) {
       this.source = -1;
     } else {
+      this.remember();
       const k = this.app.guard('connect', () => sim.connect(this.source, i));
       if (k !== undefined) this.source = i;
     }
   }
 
-  editClickEmpty(w) {
+  /**
+   * Edit mode, a click that also picked a point: the link under it if the click is nearer
+   * that link's middle than either of its ends (on screen), else -1. At normal zoom links are
+   * 17–29 px long and the 20 px point radius covers them whole; this rule works at any zoom.
+   */
+  preferredLink(w) {
+    if (this.source >= 0) return -1; // connecting: points win
+    const sim = w.view.sim;
+    const k = nearestLink(sim, w.x, w.y, LINK_PICK_PX / w.view.camera.scale);
+    if (k < 0) return -1;
+    const pos = sim.positions();
+    const links = sim.links();
+    const yOff = sim.view === 'top' ? 2 : 1;
+    const a = links[2 * k], b = links[2 * k + 1];
+    const ax = pos[3 * a], ay = pos[3 * a + yOff], bx = pos[3 * b], by = pos[3 * b + yOff];
+    const d = (x, y) => Math.hypot(w.x - x, w.y - y);
+    return d((ax + bx) / 2, (ay + by) / 2) < Math.min(d(ax, ay), d(bx, by)) ? k : -1;
+  }
+
+  editClickEmpty(w, link = -1) {
     const sim = this.app.sim;
     if (this.source < 0) {
-      const k = nearestLink(sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale);
+      const k = link >= 0 ? link : nearestLink(sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale);
       if (k >= 0) {
         const n = Number(this.el.subdiv.value);
+        this.remember();
         this.app.guard('subdivide', () => sim.subdivide(k, n));
         return;
       }
     }
+    this.remember();
     const i = this.app.guard('add point', () => sim.addPoint(w.x, w.y, false));
     if (i === undefined) return;
     if (this.source >= 0) {
@@ -615,6 +674,7 @@ export class Ui {
   }
 
   removePoint(i) {
+    this.remember();
     const ok = this.app.guard('remove', () => { this.app.sim.removePoint(i); return true; });
     if (!ok) return;
     // Indices above i shift down by one.
@@ -628,9 +688,11 @@ export class Ui {
   }
 
   updateHover(w) {
-    const i = this.pickAt(w);
+    let i = this.pickAt(w);
+    const link = this.mode === 'edit' && i >= 0 ? this.preferredLink(w) : -1;
+    if (link >= 0) i = -1;
     this.hover = i;
-    this.hoverLink = this.mode === 'edit' && i < 0 && this.source < 0
+    this.hoverLink = link >= 0 ? link : this.mode === 'edit' && i < 0 && this.source < 0
       ? nearestLink(this.app.sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale)
       : -1;
     this.canvas.classList.toggle('over-point', i >= 0);
@@ -649,10 +711,47 @@ export class Ui {
 
   // ---- keyboard ------------------------------------------------------------------------
 
+  /**
+   * Undo for edits, cuts and locks: the scene as it was before each (exportScene), up to
+   * UNDO_KEEP of them; Ctrl+Z / ⌘Z restores the last, Ctrl+Shift+Z / Ctrl+Y redoes. A new
+   * scene clears both stacks. Not in the comparison (its sims share the input, not an editor).
+   */
+  remember() {
+    if (this.app.compare) return;
+    this.undoStack.push(this.app.sim.exportScene());
+    if (this.undoStack.length > UNDO_KEEP) this.undoStack.shift();
+    this.redoStack.length = 0;
+  }
+
+  undo(redo = false) {
+    const [from, to] = redo ? [this.redoStack, this.undoStack] : [this.undoStack, this.redoStack];
+    if (this.app.compare || !from.length) return false;
+    const sim = this.app.sim;
+    const now = sim.exportScene();
+    this.releaseAll();
+    const ok = this.app.guard(redo ? 'redo' : 'undo', () => { sim.loadScene(from[from.length - 1]); return true; });
+    if (!ok) return false;
+    from.pop();
+    to.push(now);
+    this.source = -1;
+    this.hover = -1;
+    this.hoverLink = -1;
+    this.status(`${redo ? 'redone' : 'undone'} (${from.length} more)`, 'info', 1500);
+    return true;
+  }
+
   bindKeys() {
     addEventListener('keydown', (e) => {
-      if (e.ctrlKey || e.metaKey) return;
       const t = e.target;
+      if ((e.ctrlKey || e.metaKey) && !(t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range') && !(t instanceof HTMLTextAreaElement)) {
+        const k = e.key.toLowerCase();
+        if (k === 'z' || k === 'y') {
+          e.preventDefault();
+          this.undo(k === 'y' || e.shiftKey);
+        }
+        return;
+      }
+      if (e.ctrlKey || e.metaKey) return;
       if (t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range')) return;
       const app = this.app;
       switch (e.key) {
