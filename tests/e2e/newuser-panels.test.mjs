@@ -74,6 +74,36 @@ describe('new user: panels', () => {
     await context.close();
   });
 
+  // Before: 200 fast back-and-forth drags left the classic rope frozen mid-air at 2e9 J, rising.
+  it('a violent drag under classic leaves a rope that settles (energy bounded)', async () => {
+    const { context, page } = await open();
+    await page.selectOption('#solver', 'classic');
+    const r = await page.evaluate(() => {
+      const app = window.ropelab;
+      app.pause(true);
+      const sim = app.sim;
+      const i = Math.floor(sim.pointCount / 2);
+      const y = sim.positions()[3 * i + 1];
+      sim.grab(7, i);
+      for (let k = 0; k < 200; k++) {
+        sim.dragTo(7, k % 2 ? 4.5 : -4.5, y);
+        sim.step(1 / 60);
+      }
+      sim.release(7);
+      let early = 0, late = 0;
+      for (let t = 0; t < 1200; t++) {
+        sim.step(1 / 60);
+        if (t >= 60 && t < 360) early += sim.energy() / 300;
+        if (t >= 900) late += sim.energy() / 300;
+      }
+      return { early, late, stretch: sim.maxStretch(), e: sim.energy() };
+    });
+    assert.ok(r.late <= r.early, `energy grew: ${r.early.toFixed(1)} → ${r.late.toFixed(1)} J`);
+    assert.ok(r.e < 1000, `the rope hangs again (${r.e.toFixed(1)} J; at rest ≈ 110 J)`);
+    assert.ok(r.stretch < 0.35, `stretch ${r.stretch}`);
+    await context.close();
+  });
+
   // Before: no explanation of σ; the resync line said "an event was missed"; Reset turned
   // wander back on; at 800 px tall the braid section pushed the sliders below the fold.
   it('the leash panel explains itself, keeps wander on Reset and leaves the sliders in view', async () => {
