@@ -1,0 +1,114 @@
+//! Golden trajectories (issue 9, "what must not change"): a hash of every particle's
+//! position after 600 steps of 1/60 s, for each preset under each solver that can run it,
+//! and for the W1 and W3 workloads and the leash workload. Recorded after issue 8's solver
+//! changes; a restructure must leave every one bit-identical (if one has to change, the
+//! commit says which and why, and the table below is re-recorded with
+//! `GOLDEN_RECORD=1 cargo test --release --test golden -- --nocapture`).
+//!
+//! The hash is FNV-1a over the f32 bit patterns, so it is exact: no tolerance. Rust does
+//! not reassociate or fuse floating-point operations, so debug and release builds, and any
+//! x86-64 or aarch64 machine, give the same bits.
+use ropelab::{scene::Scene, workloads, SolverKind, World};
+
+fn hash(w: &World) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in &w.particles.pos {
+        for v in [p.x, p.y, p.z] {
+            for b in v.to_bits().to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    h
+}
+
+fn run(mut w: World) -> u64 {
+    for _ in 0..600 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    hash(&w)
+}
+
+fn preset(name: &str) -> World {
+    let text = std::fs::read_to_string(format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    Scene::from_json(&text).unwrap().build().unwrap()
+}
+
+/// Every (case, hash) in the order of `GOLDEN`.
+fn compute() -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    for name in ["rope", "bridge", "net", "leash", "capstan"] {
+        for &kind in SolverKind::ALL {
+            let mut w = preset(name);
+            w.settings.solver = kind;
+            if kind.supports(&w).is_err() {
+                continue;
+            }
+            out.push((format!("{name}/{}", kind.name()), run(w)));
+        }
+    }
+    for &kind in SolverKind::ALL {
+        out.push((format!("W1/{}", kind.name()), run(workloads::w1(kind))));
+        out.push((format!("W3/{}", kind.name()), run(workloads::w3(kind))));
+    }
+    out.push(("leash-workload".into(), run(workloads::leash_world())));
+    out
+}
+
+const GOLDEN: &[(&str, u64)] = &[
+    ("rope/classic", 0x60fe02e95f987b93),
+    ("rope/pbd", 0xb97c0a5991515847),
+    ("rope/jacobi", 0x2d6c552910b792fd),
+    ("rope/xpbd", 0xb97c0a5991515847),
+    ("rope/exact", 0x3724e5a951260377),
+    ("bridge/classic", 0xa4315b3f327711c6),
+    ("bridge/pbd", 0x05e93de3c1e61544),
+    ("bridge/jacobi", 0xd967053a47414f44),
+    ("bridge/xpbd", 0x05e93de3c1e61544),
+    ("bridge/exact", 0xb5341a2aad9eedb9),
+    ("net/classic", 0xf916820519f5ca17),
+    ("net/pbd", 0x3380216634f50643),
+    ("net/jacobi", 0x4f7ac7cebd3c21ea),
+    ("net/xpbd", 0x3380216634f50643),
+    ("net/exact", 0xa8a64a60191d8ca5),
+    ("leash/pbd", 0x5c800f88957a8688),
+    ("leash/jacobi", 0x804773d564d9ca6d),
+    ("leash/xpbd", 0x5c800f88957a8688),
+    ("leash/exact", 0xdee551430080fc93),
+    ("capstan/pbd", 0x0550ef124cfc8ae6),
+    ("capstan/jacobi", 0xbf3b6fe068c1390b),
+    ("capstan/xpbd", 0x0550ef124cfc8ae6),
+    ("capstan/exact", 0x82fa36488764792b),
+    ("W1/classic", 0x527290201cfa3e25),
+    ("W3/classic", 0x527290201cfa3e25),
+    ("W1/pbd", 0x59a6e7c448202fe1),
+    ("W3/pbd", 0xb626232db2aad2dd),
+    ("W1/jacobi", 0x93774197b0bb5284),
+    ("W3/jacobi", 0xc344655cc29699c6),
+    ("W1/xpbd", 0x06914f36c4ab67f1),
+    ("W3/xpbd", 0x2b00a7793b25f8b5),
+    ("W1/exact", 0x769558c9061adf9d),
+    ("W3/exact", 0xb530df622ea8bb7f),
+    ("leash-workload", 0x5c800f88957a8688),
+];
+
+#[test]
+fn trajectories_are_bit_identical_to_the_recorded_ones() {
+    let got = compute();
+    if std::env::var_os("GOLDEN_RECORD").is_some() {
+        for (case, h) in &got {
+            println!("    (\"{case}\", {h:#018x}),");
+        }
+        return;
+    }
+    let want: Vec<(String, u64)> = GOLDEN.iter().map(|&(c, h)| (c.to_string(), h)).collect();
+    let changed: Vec<String> = got
+        .iter()
+        .zip(&want)
+        .filter(|(g, w)| g != w)
+        .map(|(g, w)| format!("{}: {:#018x}, recorded {:#018x}", g.0, g.1, w.1))
+        .collect();
+    assert_eq!(got.len(), want.len(), "the cases changed: {:?}", got.iter().map(|g| &g.0).collect::<Vec<_>>());
+    assert!(changed.is_empty(), "trajectories changed:\n{}", changed.join("\n"));
+}
