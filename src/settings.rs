@@ -3,8 +3,6 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::solver::SolverKind;
-
 /// Which plane the page draws and the pointer edits: the drag demo and solver comparisons
 /// are side-on (x–y, y up); the leash scene is seen from above (x–z, y is height).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -35,14 +33,7 @@ impl View {
     }
 }
 
-/// An axis-aligned box the particles bounce inside (the seed's canvas edges), in the x–y
-/// plane. The bottom wall doubles as the ground.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Walls {
-    pub min: Vec2,
-    pub max: Vec2,
-}
+pub use crate::collide::Walls;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -142,6 +133,75 @@ impl Default for Settings {
             rope_friction: 0.5,
             rope_dynamic_friction: None,
             tangle_cap: None,
+        }
+    }
+}
+
+/// Which solver advances the world (its `supports` check lives in `solver`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SolverKind {
+    /// The 002 seed's Verlet + centre-split relaxation with give, faithfully.
+    #[default]
+    Classic,
+    /// The 000 seed's position-based dynamics, Gauss–Seidel in colour order.
+    Pbd,
+    /// The 000 seed's Jacobi form: averaged corrections with over-relaxation ω.
+    Jacobi,
+    /// Extended PBD: compliance in m/N, Lagrange multipliers, small steps.
+    Xpbd,
+    /// Direct linear-time solve of chains and trees of links (Newton passes).
+    Exact,
+}
+
+impl SolverKind {
+    pub const ALL: &'static [SolverKind] =
+        &[SolverKind::Classic, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Xpbd, SolverKind::Exact];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverKind::Classic => "classic",
+            SolverKind::Pbd => "pbd",
+            SolverKind::Jacobi => "jacobi",
+            SolverKind::Xpbd => "xpbd",
+            SolverKind::Exact => "exact",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<SolverKind> {
+        Self::ALL.iter().copied().find(|k| k.name() == s)
+    }
+}
+
+impl SolverKind {
+    /// A short label for menus.
+    pub fn label(self) -> &'static str {
+        match self {
+            SolverKind::Classic => "classic — the 002 seed, faithfully",
+            SolverKind::Pbd => "pbd — position-based (Gauss–Seidel)",
+            SolverKind::Jacobi => "jacobi — averaged, parallel form",
+            SolverKind::Xpbd => "xpbd — compliance and substeps",
+            SolverKind::Exact => "exact — direct solve, inextensible",
+        }
+    }
+
+    /// One line on what the solver is.
+    pub fn about(self) -> &'static str {
+        match self {
+            SolverKind::Classic => {
+                "The blog post's Verlet rope: points, centre-split relaxation with give, walls. Ignores mass; no pins, \
+                 rope–rope contacts or dogs."
+            }
+            SolverKind::Pbd => {
+                "The 000 seed's position-based dynamics: rigid links (softened by give), swept in colour order."
+            }
+            SolverKind::Jacobi => {
+                "The same projections averaged per point (the form that runs in parallel), over-relaxed by ω."
+            }
+            SolverKind::Xpbd => "Links with a physical compliance (m/N); best as many substeps of one iteration.",
+            SolverKind::Exact => {
+                "Solves every chain and tree of links exactly in linear time per Newton pass: ropes do not stretch."
+            }
         }
     }
 }

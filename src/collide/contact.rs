@@ -33,11 +33,19 @@
 //! do not jitter) has its normal velocity set to -e·(v₀·n); `prev` is moved to keep
 //! vel = (pos - prev)/h.
 
-use glam::Vec3;
+use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::shapes::Shape;
-use crate::settings::Walls;
+
+/// An axis-aligned box the particles bounce inside (the seed's canvas edges), in the x–y
+/// plane. The bottom wall doubles as the ground.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Walls {
+    pub min: Vec2,
+    pub max: Vec2,
+}
 
 /// A static obstacle: a shape and its surface material.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -11,5 +11,5 @@ pub mod contact;
 pub mod segments;
 pub mod shapes;
 
-pub use contact::Obstacle;
+pub use contact::{Obstacle, Walls};
 pub use shapes::Shape;

@@ -45,7 +45,6 @@ pub mod topology;
 pub mod xpbd;
 
 use glam::{Vec2, Vec3};
-use serde::{Deserialize, Serialize};
 
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
 use crate::collide::segments::{
@@ -58,76 +57,12 @@ use crate::links::{LinkKind, Links};
 use crate::particles::Particles;
 use crate::ropes::Ropes;
 use crate::settings::Settings;
+pub use crate::settings::SolverKind;
 use crate::world::{Hold, World};
 use topology::Topology;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SolverKind {
-    /// The 002 seed's Verlet + centre-split relaxation with give, faithfully.
-    #[default]
-    Classic,
-    /// The 000 seed's position-based dynamics, Gauss–Seidel in colour order.
-    Pbd,
-    /// The 000 seed's Jacobi form: averaged corrections with over-relaxation ω.
-    Jacobi,
-    /// Extended PBD: compliance in m/N, Lagrange multipliers, small steps.
-    Xpbd,
-    /// Direct linear-time solve of chains and trees of links (Newton passes).
-    Exact,
-}
-
+/// What a solver can run lives here, beside the solvers (the kind itself is a setting).
 impl SolverKind {
-    pub const ALL: &'static [SolverKind] =
-        &[SolverKind::Classic, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Xpbd, SolverKind::Exact];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            SolverKind::Classic => "classic",
-            SolverKind::Pbd => "pbd",
-            SolverKind::Jacobi => "jacobi",
-            SolverKind::Xpbd => "xpbd",
-            SolverKind::Exact => "exact",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<SolverKind> {
-        Self::ALL.iter().copied().find(|k| k.name() == s)
-    }
-}
-
-impl SolverKind {
-    /// A short label for menus.
-    pub fn label(self) -> &'static str {
-        match self {
-            SolverKind::Classic => "classic — the 002 seed, faithfully",
-            SolverKind::Pbd => "pbd — position-based (Gauss–Seidel)",
-            SolverKind::Jacobi => "jacobi — averaged, parallel form",
-            SolverKind::Xpbd => "xpbd — compliance and substeps",
-            SolverKind::Exact => "exact — direct solve, inextensible",
-        }
-    }
-
-    /// One line on what the solver is.
-    pub fn about(self) -> &'static str {
-        match self {
-            SolverKind::Classic => {
-                "The blog post's Verlet rope: points, centre-split relaxation with give, walls. Ignores mass; no pins, \
-                 rope–rope contacts or dogs."
-            }
-            SolverKind::Pbd => {
-                "The 000 seed's position-based dynamics: rigid links (softened by give), swept in colour order."
-            }
-            SolverKind::Jacobi => {
-                "The same projections averaged per point (the form that runs in parallel), over-relaxed by ω."
-            }
-            SolverKind::Xpbd => "Links with a physical compliance (m/N); best as many substeps of one iteration.",
-            SolverKind::Exact => {
-                "Solves every chain and tree of links exactly in linear time per Newton pass: ropes do not stretch."
-            }
-        }
-    }
-
     /// Whether this solver can run `world` correctly; `Err` says what it lacks.
     ///
     /// Only the classic solver has limits: it is the 002 seed's algorithm, which has no
