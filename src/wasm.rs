@@ -626,6 +626,13 @@ impl Sim {
         self.world.settings.solver.name().to_string()
     }
 
+    /// The bits of `pointFlags()`: `{locked, held}` as JSON (www/flags.js holds the same
+    /// values for the page, checked against this by the browser tests).
+    #[wasm_bindgen(js_name = pointFlagBits)]
+    pub fn point_flag_bits() -> String {
+        serde_json::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
+    }
+
     /// Names of every available solver.
     pub fn solvers() -> Vec<String> {
         SolverKind::ALL.iter().map(|k| k.name().to_string()).collect()

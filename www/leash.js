@@ -17,7 +17,7 @@
 //
 // Zero-copy rule as in render.js: every sim call first, then the wasm-memory views.
 
-const FLAG_HELD = 2; // render.js's flag bit for a held point (no import: render.js imports us)
+import { FLAG_HELD } from './flags.js';
 
 /** One colour per leash / dog (hue; lightness follows the height). */
 export const DOG_HUES = [18, 200, 100, 280, 50, 330];

@@ -12,8 +12,8 @@
 import { drawLeashTop } from './leash.js';
 import { drawObstacles, obstaclesOf } from './obstacles.js';
 
-export const FLAG_LOCKED = 1;
-export const FLAG_HELD = 2;
+export { FLAG_HELD, FLAG_LOCKED } from './flags.js';
+import { FLAG_HELD, FLAG_LOCKED } from './flags.js';
 
 const COLORS = {
   background: '#141414',

@@ -167,6 +167,12 @@ describe('new user: panels', () => {
     await page.waitForFunction(() => window.ropelab?.ready === true);
     await waitSteps(page, 30);
     assert.deepEqual(warnings.filter((w) => /integrity/.test(w)), []);
+    // The point-flag bits are defined once for the page (www/flags.js) and agree with Rust's.
+    const bits = await page.evaluate(async () => {
+      const f = await import('./www/flags.js');
+      return [JSON.parse(window.ropelab.Sim.pointFlagBits()), { locked: f.FLAG_LOCKED, held: f.FLAG_HELD }];
+    });
+    assert.deepEqual(bits[0], bits[1]);
     await page.waitForTimeout(300);
     const stats = await page.locator('#stats').innerText();
     assert.match(stats, /script \/ frame/);
