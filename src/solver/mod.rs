@@ -42,7 +42,6 @@ pub mod exact;
 pub mod jacobi;
 pub mod pbd;
 pub mod topology;
-pub mod xpbd;
 
 use glam::{Vec2, Vec3};
 
@@ -327,9 +326,9 @@ pub fn begin_step(world: &mut World, h: f32) {
 pub fn substep(world: &mut World, h: f32) {
     match world.settings.solver {
         SolverKind::Classic => classic::substep(world, h),
-        SolverKind::Pbd => pbd::substep(world, h),
+        // One loop for both: they differ in the packing of the links (`pack` above).
+        SolverKind::Pbd | SolverKind::Xpbd => pbd::substep(world, h),
         SolverKind::Jacobi => jacobi::substep(world, h),
-        SolverKind::Xpbd => xpbd::substep(world, h),
         SolverKind::Exact => exact::substep(world, h),
     }
 }
