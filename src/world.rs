@@ -9,26 +9,13 @@ use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
 use crate::ropes::Ropes;
 use crate::settings::Settings;
-use crate::solver::{self, Scratch};
+use crate::settings::SolverKind;
+use crate::solver::{self, Scratch, StepContext};
+use crate::step::{Stage, StageTimes, StepOutputs, STAGES};
 use crate::tangle::lifecycle::{TangleEvent, TangleState};
 use crate::tangle::stage::TangleStage;
 
-/// A pointer (mouse button, finger, pen) holding a particle. The particle follows `target`
-/// exactly; `vel` is a smoothed estimate of the pointer's velocity, measured in simulated
-/// time, which the particle keeps when released (so a rope can be flung).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Hold {
-    pub pointer: u32,
-    pub particle: u32,
-    pub target: Vec3,
-    pub(crate) last_target: Vec3,
-    pub(crate) since_move: f32,
-    pub vel: Vec3,
-    /// Where the held particle was when this step began: a kinematic hold moves it from here
-    /// to `target` linearly over the step's substeps, so the rope–rope contacts' swept test
-    /// sees the whole motion (a drag never teleports a rope through another).
-    pub(crate) step_from: Vec3,
-}
+pub use crate::hold::Hold;
 
 /// Something that happened during a step, queued for the page to read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,6 +62,22 @@ pub struct World {
     /// Length of the last substep (s); used to seed velocities of new particles.
     pub(crate) last_h: f32,
     pub(crate) scratch: Scratch,
+    /// What the solver left for the stages after it and for reports.
+    pub(crate) outputs: StepOutputs,
+    /// Per-stage timers, when profiling is on.
+    pub(crate) profile: Option<StageTimes>,
+}
+
+/// Parameters of the step being run, handed from stage to stage.
+#[derive(Clone, Copy, Debug)]
+struct StepState {
+    dt: f32,
+    h: f32,
+    substeps: u32,
+    /// The substep being run (per-substep stages).
+    substep: u32,
+    /// A link tore in this step's `tearing` stage.
+    torn: bool,
 }
 
 impl World {
@@ -153,37 +156,114 @@ impl World {
         Ok(self.links.push(def, rest))
     }
 
-    /// Advances the world by exactly `dt` seconds.
-    ///
-    /// Stages: ropes (metadata in sync with the links) → wander (dogs' random walk) → hold
-    /// masses → per substep: holds, then the solver's substep (integrate, rope–rope broad
-    /// phase, iterations of links, bending, tethers, pins, mouse, dog support, obstacle and
-    /// rope–rope contacts, velocities) → link tensions → tearing → tangles → braid.
+    /// Advances the world by exactly `dt` seconds, running the stages of
+    /// [`crate::step::STAGES`] in order (the per-substep block once per substep).
     pub fn step(&mut self, dt: f32) -> Result<()> {
         error::time_step(dt)?;
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
-        self.sync_ropes();
-        self.stage_wander(dt);
-        self.stage_hold_masses();
-        solver::begin_step(self, h);
-        for s in 0..substeps {
-            self.stage_holds(h, s, substeps);
-            self.scratch.last_substep = s + 1 == substeps;
-            solver::substep(self, h);
+        let mut st = StepState { dt, h, substeps, substep: 0, torn: false };
+        let mut k = 0;
+        while k < STAGES.len() {
+            if STAGES[k].per_substep() {
+                let end = k + STAGES[k..].iter().take_while(|s| s.per_substep()).count();
+                for s in 0..substeps {
+                    st.substep = s;
+                    for &stage in &STAGES[k..end] {
+                        self.run_timed(stage, &mut st);
+                    }
+                }
+                k = end;
+            } else {
+                self.run_timed(STAGES[k], &mut st);
+                k += 1;
+            }
         }
-        solver::end_step(self, h);
-        let links_version = self.links.version;
-        self.stage_tearing();
-        if self.links.version == links_version {
-            // (After a tear the contact pairs name stale links: skip one step.)
-            self.stage_tangles(h);
+        if let Some(p) = &mut self.profile {
+            p.steps += 1;
         }
-        self.stage_braid();
         self.last_h = h;
         self.time += dt as f64;
         self.steps += 1;
         Ok(())
+    }
+
+    #[inline]
+    fn run_timed(&mut self, stage: Stage, st: &mut StepState) {
+        match self.profile.as_ref().map(|p| p.now) {
+            None => self.run_stage(stage, st),
+            Some(now) => {
+                let t0 = now();
+                self.run_stage(stage, st);
+                let t1 = now();
+                if let Some(p) = &mut self.profile {
+                    p.total_ms[stage.index()] += t1 - t0;
+                }
+            }
+        }
+    }
+
+    /// Runs one stage of the step.
+    fn run_stage(&mut self, stage: Stage, st: &mut StepState) {
+        match stage {
+            Stage::Ropes => self.sync_ropes(),
+            Stage::Wander => self.stage_wander(st.dt),
+            Stage::HoldMasses => self.stage_hold_masses(),
+            Stage::Prepare => solver::prepare(&mut self.step_context(st)),
+            Stage::Holds => self.stage_holds(st.h, st.substep, st.substeps),
+            Stage::Integrate => solver::integrate(&mut self.step_context(st)),
+            Stage::BroadPhase => solver::broad_phase(&mut self.step_context(st)),
+            Stage::Solve => solver::solve(&mut self.step_context(st)),
+            Stage::Velocities => solver::velocities(&mut self.step_context(st)),
+            Stage::Forces => solver::forces(&mut self.step_context(st)),
+            Stage::Tearing => {
+                let version = self.links.version;
+                self.stage_tearing();
+                st.torn = self.links.version != version;
+            }
+            // (After a tear the contact pairs name stale links: skip one step.)
+            Stage::Tangles if !st.torn => self.stage_tangles(st.h),
+            Stage::Tangles => {}
+            Stage::Braid => self.stage_braid(),
+        }
+    }
+
+    /// The solver's view of this world for one stage.
+    fn step_context(&mut self, st: &StepState) -> StepContext<'_> {
+        let World { particles, links, settings, holds, obstacles, ropes, leash, scratch, outputs, steps, .. } = self;
+        let dogs = leash.as_ref().map_or(&[][..], |l| &l.dogs[..]);
+        StepContext {
+            p: particles,
+            links,
+            s: settings,
+            holds,
+            obstacles,
+            ropes,
+            dogs,
+            sc: scratch,
+            out: outputs,
+            h: st.h,
+            step: *steps,
+            last_substep: st.substep + 1 == st.substeps,
+        }
+    }
+
+    /// Turns the per-stage timers on (with this clock, in milliseconds) or off. Off costs
+    /// nothing; on, two clock reads per stage.
+    pub fn set_profiler(&mut self, now: Option<fn() -> f64>) {
+        self.profile = now.map(StageTimes::new);
+    }
+
+    /// The per-stage timers, if profiling is on.
+    pub fn stage_times(&self) -> Option<&StageTimes> {
+        self.profile.as_ref()
+    }
+
+    /// Starts the per-stage timers again from zero.
+    pub fn reset_stage_times(&mut self) {
+        if let Some(p) = &mut self.profile {
+            p.reset();
+        }
     }
 
     /// Stage: dogs wander (random acceleration, damping), see [`crate::leash`].
@@ -195,12 +275,12 @@ impl World {
 
     /// Stage: tangles from this step's rope–rope contacts (see [`crate::tangle::stage`]).
     fn stage_tangles(&mut self, h: f32) {
-        if !self.settings.rope_collisions || self.settings.solver == solver::SolverKind::Classic {
+        if !self.settings.rope_collisions || self.settings.solver == SolverKind::Classic {
             return;
         }
-        let World { tangles, ropes, particles, links, scratch, settings, events, leash, .. } = self;
+        let World { tangles, ropes, particles, links, outputs, settings, events, leash, .. } = self;
         let dogs = leash.as_ref().filter(|l| l.valid).map_or(&[][..], |l| &l.dogs[..]);
-        let ev = tangles.update(ropes, particles, links, scratch, settings, dogs, h);
+        let ev = tangles.update(ropes, particles, links, outputs, settings, dogs, h);
         for e in ev {
             let e = match *e {
                 TangleEvent::Formed { id, over, under, point } => Event::TangleFormed { id, over, under, point },
@@ -288,7 +368,7 @@ impl World {
     fn stage_tearing(&mut self) {
         let links = &self.links;
         let pos = &self.particles.pos;
-        let force = &self.scratch.force;
+        let force = &self.outputs.link_force;
         // Most worlds have no thresholds at all: a quick scan (vectorised) skips the rest.
         if !links.tear_stretch.iter().chain(&links.tear_force).any(|t| t.is_finite()) {
             return;
@@ -348,19 +428,19 @@ impl World {
     /// when pulling; 0 for the classic solver, which has no multipliers, and before the
     /// first step).
     pub fn link_force(&self, k: usize) -> f32 {
-        self.scratch.force.get(k).copied().unwrap_or(0.0)
+        self.outputs.link_force.get(k).copied().unwrap_or(0.0)
     }
 
     /// The rope–rope contacts of the last substep: candidate segment pairs (indices into
     /// `ropes.segs()`) and their accumulated multipliers.
-    pub fn rope_contacts(&self) -> &solver::RopeContacts {
-        &self.scratch.rope
+    pub fn rope_contacts(&self) -> &crate::collide::RopeContacts {
+        &self.outputs.rope
     }
 
     /// Tensions of all links (N), as [`World::link_force`]; empty before the first step.
     pub fn link_forces(&self) -> &[f32] {
-        if self.scratch.force.len() == self.links.len() {
-            &self.scratch.force
+        if self.outputs.link_force.len() == self.links.len() {
+            &self.outputs.link_force
         } else {
             &[]
         }
@@ -381,7 +461,7 @@ impl World {
         let i = error::index("point", index, self.particles.len())?;
         check_vec("pin target", target)?;
         error::finite("pin compliance", compliance)?;
-        if self.settings.solver == crate::SolverKind::Classic {
+        if self.settings.solver == SolverKind::Classic {
             return Err(SimError::Invalid(
                 "the classic solver (the 002 seed's) has no pins: lock the point, or choose another solver".into(),
             ));
@@ -411,6 +491,47 @@ impl World {
     /// Kinetic plus gravitational potential energy (J).
     pub fn energy(&self) -> f64 {
         self.particles.energy(self.settings.gravity)
+    }
+}
+
+/// What a solver can run depends on the world, so it is answered here (the kind itself is a
+/// setting, the algorithms live in `solver`).
+impl SolverKind {
+    /// Whether this solver can run `world` correctly; `Err` says what it lacks.
+    ///
+    /// Only the classic solver has limits: it is the 002 seed's algorithm, which has no
+    /// rope–rope contacts, pins or dogs, and ignores mass unless `mass_weighted` (so a scene
+    /// whose points weigh differently, like the capstan's load and hold, needs that on).
+    /// Every preset under every solver it supports is tested in `tests/preset_solvers.rs`.
+    pub fn supports(self, world: &World) -> Result<(), String> {
+        if self != SolverKind::Classic {
+            return Ok(());
+        }
+        if world.leash.is_some() {
+            return Err("the 002 seed's solver has no dogs and no rope–rope contacts: the dogs would fall and the \
+                        leashes pass through each other"
+                .into());
+        }
+        if world.settings.rope_collisions && world.ropes.len() >= 2 {
+            return Err(
+                "the 002 seed's solver has no rope–rope contacts: the ropes would pass through each other".into()
+            );
+        }
+        if world.particles.pin_compliance.iter().any(|c| c.is_finite()) {
+            return Err("the 002 seed's solver has no pins to world points".into());
+        }
+        if !world.settings.mass_weighted {
+            let p = &world.particles;
+            let mut free = (0..p.len()).filter(|&i| p.inv_mass[i] > 0.0).map(|i| p.mass[i]);
+            if let Some(m0) = free.next() {
+                if free.any(|m| (m - m0).abs() > 0.01 * m0) {
+                    return Err("the 002 seed's solver ignores mass (every point weighs the same), and this scene's \
+                                points have different masses: turn on mass weighting to run it"
+                        .into());
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -316,8 +316,11 @@ fn module_graph_has_no_cycle() {
     let mut placed: BTreeSet<String> = BTreeSet::new();
     let mut layer = 0;
     while placed.len() < g.len() && c.is_empty() {
-        let next: Vec<&String> =
-            g.iter().filter(|(m, d)| !placed.contains(*m) && d.iter().all(|x| placed.contains(x))).map(|(m, _)| m).collect();
+        let next: Vec<&String> = g
+            .iter()
+            .filter(|(m, d)| !placed.contains(*m) && d.iter().all(|x| placed.contains(x)))
+            .map(|(m, _)| m)
+            .collect();
         println!("layer {layer}: {}", next.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "));
         placed.extend(next.into_iter().cloned());
         layer += 1;

@@ -5,11 +5,14 @@
 //! - `shapes.rs`: the shapes and their signed distance functions;
 //! - `contact.rs`: the position-level contact, friction and restitution (derivation on top).
 //!
-//! - `segments.rs`: rope–rope (segment–segment) contacts, owned by the tangle system.
+//! - `segments.rs`: rope–rope (segment–segment) contacts, owned by the tangle system;
+//! - `rope_contacts.rs`: one substep's rope–rope pairs and multipliers (a step output).
 
 pub mod contact;
+pub mod rope_contacts;
 pub mod segments;
 pub mod shapes;
 
 pub use contact::{Obstacle, Walls};
+pub use rope_contacts::{RopeContacts, FAT_MARGIN};
 pub use shapes::Shape;

@@ -63,16 +63,18 @@ use glam::Vec3;
 
 use crate::collide::contact::{self, ContactRecord, Material, WallContacts};
 use crate::links::{LinkKind, Links};
-use crate::world::World;
 
-pub fn substep(world: &mut World, h: f32) {
-    let World { particles, links, settings, obstacles, scratch, .. } = world;
+use super::StepContext;
+
+/// Stage `integrate`: Verlet with the seed's friction, `x' = x + friction·(x − x_prev) + g h²`.
+/// `vel` keeps the velocity the point arrives with, for the bounce.
+pub fn integrate(c: &mut StepContext) {
+    let h = c.h;
+    let (particles, settings) = (&mut *c.p, c.s);
     let g = settings.gravity * (h * h);
     let friction = settings.friction;
     let n = particles.len();
 
-    // Stage 1: integrate (Verlet with the seed's friction). `vel` keeps the velocity the
-    // point arrives with, for the bounce.
     for i in 0..n {
         if particles.inv_mass[i] == 0.0 {
             continue;
@@ -82,13 +84,26 @@ pub fn substep(world: &mut World, h: f32) {
         particles.prev[i] = pos;
         particles.pos[i] = pos + disp + g;
     }
+}
 
-    // Stage 2: walls and obstacles (positions only).
-    let walls = settings.walls.map(|walls| WallContacts {
+/// The seed's walls (frictionless) and the static obstacles as contacts.
+fn wall_contacts(settings: &crate::settings::Settings) -> Option<WallContacts> {
+    settings.walls.map(|walls| WallContacts {
         walls,
         // The seed's walls have no friction.
         material: Material { mu_s: 0.0, mu_k: 0.0, e: settings.restitution },
-    });
+    })
+}
+
+/// Stage `solve`: walls and obstacles, the seed's relaxation passes in its order, walls and
+/// obstacles again.
+pub fn solve(c: &mut StepContext) {
+    let StepContext { p: particles, links, s: settings, obstacles, sc: scratch, .. } = c;
+    let (links, settings, obstacles) = (*links, *settings, *obstacles);
+    let n = particles.len();
+
+    // Walls and obstacles (positions only).
+    let walls = wall_contacts(settings);
     let contacts = walls.is_some() || !obstacles.is_empty();
     let collide = |pos: &mut [Vec3], prev: &[Vec3], w: &[f32], radius: &[f32], rec: &mut ContactRecord| {
         if contacts {
@@ -97,7 +112,7 @@ pub fn substep(world: &mut World, h: f32) {
     };
     collide(&mut particles.pos, &particles.prev, &particles.inv_mass, &particles.radius, &mut scratch.contact_record());
 
-    // Stage 3: the relaxation passes, in the seed's order (see [`Schedule`]).
+    // The relaxation passes, in the seed's order (see [`Schedule`]).
     scratch.classic.refresh(links, n, settings.iterations);
     let order = &scratch.classic.order;
     let pos = &mut particles.pos[..];
@@ -108,11 +123,16 @@ pub fn substep(world: &mut World, h: f32) {
         relax_seed(pos, w, links, order);
     }
 
-    // Stage 4: walls and obstacles again, so nothing ends the step inside them.
+    // Walls and obstacles again, so nothing ends the step inside them.
     collide(&mut particles.pos, &particles.prev, &particles.inv_mass, &particles.radius, &mut scratch.contact_record());
+}
 
-    // Stage 5: velocities, with the bounce for points that hit something.
-    if contacts {
+/// Stage `velocities`: v = (x − x_prev)/h, with the bounce for points that hit something.
+pub fn velocities(c: &mut StepContext) {
+    let h = c.h;
+    let StepContext { p: particles, s: settings, obstacles, sc: scratch, .. } = c;
+    let n = particles.len();
+    if settings.walls.is_some() || !obstacles.is_empty() {
         let threshold = 2.0 * settings.gravity.length() * h;
         contact::velocities_with_restitution(
             &particles.pos,

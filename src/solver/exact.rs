@@ -102,12 +102,10 @@
 
 use glam::{Vec3, Vec3A};
 
+use super::topology::{Topology, MANY_CHILDREN, NONE, ONLY_CHILD, SINGLE_CHILD};
+use super::StepContext;
 use crate::constraints::distance::{self, Packed};
 use crate::constraints::Direct;
-use crate::world::World;
-
-use super::topology::{Topology, MANY_CHILDREN, NONE, ONLY_CHILD, SINGLE_CHILD};
-use super::Ctx;
 
 /// Relative residual below which a Newton pass is skipped (the solve has converged).
 pub const TOLERANCE: f32 = 8e-5;
@@ -353,11 +351,12 @@ impl ExactScratch {
     }
 }
 
-pub fn substep(world: &mut World, h: f32) {
-    let passes = world.settings.iterations.max(1);
-    let step = world.steps;
-    let mut c = Ctx::new(world, h);
-    c.integrate();
+/// Stage `solve`: up to `iterations` Newton passes, each a direct solve of the link forest
+/// (with the other constraints and contacts between passes when there are any), contacts
+/// once more at the end.
+pub fn solve(c: &mut StepContext) {
+    let passes = c.s.iterations.max(1);
+    let step = c.step;
     c.start_multipliers();
     let n_tree = c.sc.n_tree;
     // Other constraints: those that converge over the passes themselves (loop links,
@@ -367,7 +366,7 @@ pub fn substep(world: &mut World, h: f32) {
         || !c.sc.topo.pins.is_empty()
         || !c.holds.is_empty()
         || !c.dogs.is_empty();
-    let iterative = gradual || !c.obstacles.is_empty() || c.s.walls.is_some() || c.sc.rope.active;
+    let iterative = gradual || !c.obstacles.is_empty() || c.s.walls.is_some() || c.out.rope.active;
     c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
     // Warm start from the multipliers of the last substep if it was this step's or the
     // last one's (not after a pause under another solver) and the tree converged in it;
@@ -423,7 +422,7 @@ pub fn substep(world: &mut World, h: f32) {
     // The forest slots' multipliers are read only by `end_step` (link tensions) and by the
     // closing projection (which then updates them: store once, before it).
     let unconverged = sc.exact.converged.iter().any(|&v| !v);
-    if sc.last_substep || unconverged {
+    if c.last_substep || unconverged {
         sc.exact.store_chains(&mut sc.lambda[..n_tree]);
     }
     if unconverged {
@@ -435,7 +434,6 @@ pub fn substep(world: &mut World, h: f32) {
         // violation of the links near a contact is the price of never tunnelling).
         c.contacts();
     }
-    c.velocities();
 }
 
 /// The spanning forest as the direct solve reads it.
@@ -926,6 +924,7 @@ mod tests {
     use crate::particles::ParticleDef;
     use crate::settings::Settings;
     use crate::solver::topology::Topology;
+    use crate::world::World;
 
     /// After one direct pass the *linearised* constraints hold: n·(Δx_c - Δx_P) = -C for
     /// every forest link (the solve is exact, not iterative), on a branching tree with
@@ -989,6 +988,7 @@ mod chain_tests {
     use crate::particles::ParticleDef;
     use crate::settings::Settings;
     use crate::solver::topology::Topology;
+    use crate::world::World;
 
     #[test]
     fn centre_rooted_chain_linear_solve_is_exact() {

@@ -21,15 +21,14 @@
 use glam::Vec3;
 
 use crate::constraints::{distance, Accumulate};
-use crate::world::World;
 
-use super::Ctx;
+use super::StepContext;
 
-pub fn substep(world: &mut World, h: f32) {
-    let iterations = world.settings.iterations.max(1);
-    let omega = world.settings.omega;
-    let mut c = Ctx::new(world, h);
-    c.integrate();
+/// Stage `solve`: `iterations` Jacobi passes (links and rope contacts averaged per
+/// particle with over-relaxation ω, bending likewise, then the particle-local constraints).
+pub fn solve(c: &mut StepContext) {
+    let iterations = c.s.iterations.max(1);
+    let omega = c.s.omega;
     c.start_multipliers();
     let n = c.p.len();
     for it in 0..iterations {
@@ -38,8 +37,8 @@ pub fn substep(world: &mut World, h: f32) {
             let mut acc = Accumulate { delta: &mut sc.delta[..n], count: &mut sc.count[..n] };
             distance::sweep(&mut c.p.pos, &sc.packed, &mut sc.lambda, &mut acc);
             // Rope–rope contacts from the same positions, averaged with the links.
-            if sc.rope.active {
-                let rope = &mut sc.rope;
+            if c.out.rope.active {
+                let rope = &mut c.out.rope;
                 super::project_rope_contacts(&mut c.p.pos, &c.p.prev, &c.p.inv_mass, c.ropes, rope, c.s, c.h, &mut acc);
             }
         }
@@ -61,5 +60,4 @@ pub fn substep(world: &mut World, h: f32) {
         }
         c.local(it + 1 == iterations);
     }
-    c.velocities();
 }

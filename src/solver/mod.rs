@@ -46,67 +46,25 @@ pub mod topology;
 use glam::{Vec2, Vec3};
 
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
-use crate::collide::segments::{
-    segment_contact_deltas, BroadPhaseParams, ContactParams, ContactState, SegmentBroadPhase,
-};
+use crate::collide::segments::{segment_contact_deltas, ContactParams};
+pub use crate::collide::{RopeContacts, FAT_MARGIN};
 use crate::constraints::distance::{pbd_stiffness, Packed};
 use crate::constraints::{bending, pin, tether, Apply, Direct};
-use crate::leash::Dog;
+use crate::dog::Dog;
+use crate::hold::Hold;
 use crate::links::{LinkKind, Links};
 use crate::particles::Particles;
 use crate::ropes::Ropes;
 use crate::settings::Settings;
 pub use crate::settings::SolverKind;
-use crate::world::{Hold, World};
+use crate::step::StepOutputs;
 use topology::Topology;
-
-/// What a solver can run lives here, beside the solvers (the kind itself is a setting).
-impl SolverKind {
-    /// Whether this solver can run `world` correctly; `Err` says what it lacks.
-    ///
-    /// Only the classic solver has limits: it is the 002 seed's algorithm, which has no
-    /// rope–rope contacts, pins or dogs, and ignores mass unless `mass_weighted` (so a scene
-    /// whose points weigh differently, like the capstan's load and hold, needs that on).
-    /// Every preset under every solver it supports is tested in `tests/preset_solvers.rs`.
-    pub fn supports(self, world: &World) -> Result<(), String> {
-        if self != SolverKind::Classic {
-            return Ok(());
-        }
-        if world.leash.is_some() {
-            return Err("the 002 seed's solver has no dogs and no rope–rope contacts: the dogs would fall and the \
-                        leashes pass through each other"
-                .into());
-        }
-        if world.settings.rope_collisions && world.ropes.len() >= 2 {
-            return Err(
-                "the 002 seed's solver has no rope–rope contacts: the ropes would pass through each other".into()
-            );
-        }
-        if world.particles.pin_compliance.iter().any(|c| c.is_finite()) {
-            return Err("the 002 seed's solver has no pins to world points".into());
-        }
-        if !world.settings.mass_weighted {
-            let p = &world.particles;
-            let mut free = (0..p.len()).filter(|&i| p.inv_mass[i] > 0.0).map(|i| p.mass[i]);
-            if let Some(m0) = free.next() {
-                if free.any(|m| (m - m0).abs() > 0.01 * m0) {
-                    return Err("the 002 seed's solver ignores mass (every point weighs the same), and this scene's \
-                                points have different masses: turn on mass weighting to run it"
-                        .into());
-                }
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Per-solver scratch, kept apart from user-facing definitions.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
     /// Particle count the scratch was sized for.
     particles: usize,
-    /// Link count the scratch was sized for.
-    links: usize,
     /// Structure derived from the link graph (colouring, trees, tethers, …).
     pub(crate) topo: Topology,
     /// Links prepared for this step in the solver's order (colour order; for `exact`, the
@@ -129,69 +87,17 @@ pub struct Scratch {
     pub(crate) contact_n: Vec<Vec3>,
     pub(crate) contact_e: Vec<f32>,
     pub(crate) contact_d: Vec<f32>,
-    /// Tension of every link over the last substep of the last step (N).
-    pub(crate) force: Vec<f32>,
     /// The direct solver's per-link work arrays.
     pub(crate) exact: exact::ExactScratch,
     /// The classic solver's wavefront schedule of the seed's sweeps.
     pub(crate) classic: classic::Schedule,
-    /// Set by `World::step` before each substep: whether it is the step's last.
-    pub(crate) last_substep: bool,
     /// The previous substep left its velocity stage to be fused with this substep's
     /// integration (one pass over the particles instead of two).
     velocity_pending: bool,
     /// What `packed` was made from (see [`PackKey`]); `None` = must repack.
     pack_key: Option<PackKey>,
-    /// Rope–rope contacts of the current substep.
-    pub(crate) rope: RopeContacts,
     /// Per dog: friction correction used so far this substep (m).
     pub(crate) dog_grip_used: Vec<f32>,
-}
-
-/// Rope–rope contact state of one substep: the broad phase's candidate pairs (segment
-/// indices into `Ropes::segs`) and each pair's accumulated multipliers. After a step they
-/// describe its last substep (the tangle stage reads them).
-#[derive(Clone, Debug, Default)]
-pub struct RopeContacts {
-    pub(crate) broad: SegmentBroadPhase,
-    pub(crate) states: Vec<ContactState>,
-    /// Pairs are valid for this substep.
-    pub(crate) active: bool,
-    /// The broad phase's box margin at its last rebuild (m): the margin needed then plus
-    /// [`FAT_MARGIN`].
-    pub(crate) expand: f32,
-    /// Positions at the last rebuild (the pairs stay valid while nothing moved farther from
-    /// them than the spare margin).
-    built_pos: Vec<Vec3>,
-    /// `Ropes::version` and segment count at the last rebuild.
-    built_ropes: (u64, usize),
-    /// Rebuilds so far (for tests and tuning).
-    pub(crate) rebuilds: u64,
-}
-
-/// Extra margin (m) the rope–rope broad phase adds to its boxes so that their pairs stay
-/// valid for several substeps (Box2D's "fat" boxes): it rebuilds only once some particle
-/// has moved by the spare margin.
-pub const FAT_MARGIN: f32 = 0.02;
-
-impl RopeContacts {
-    /// Candidate pairs of the last substep (empty when rope contacts are off).
-    pub fn pairs(&self) -> &[[u32; 2]] {
-        if self.active {
-            self.broad.pairs()
-        } else {
-            &[]
-        }
-    }
-
-    /// Accumulated multipliers per pair over the last substep (λ_n / h² is the normal force).
-    pub fn states(&self) -> &[ContactState] {
-        if self.active {
-            &self.states
-        } else {
-            &[]
-        }
-    }
 }
 
 impl Scratch {
@@ -200,9 +106,9 @@ impl Scratch {
         ContactRecord { normal: &mut self.contact_n, e: &mut self.contact_e, plane: &mut self.contact_d }
     }
 
-    /// Grows every buffer to `particles` / `links` entries. Allocates only when the world
-    /// has grown since the last step.
-    pub fn ensure(&mut self, particles: usize, links: usize) {
+    /// Grows every per-particle buffer to `particles` entries. Allocates only when the
+    /// world has grown since the last step.
+    pub fn ensure(&mut self, particles: usize) {
         if self.particles != particles {
             self.delta.resize(particles, Vec3::ZERO);
             self.count.resize(particles, 0.0);
@@ -210,10 +116,6 @@ impl Scratch {
             self.contact_e.resize(particles, 0.0);
             self.contact_d.resize(particles, 0.0);
             self.particles = particles;
-        }
-        if self.links != links {
-            self.force.resize(links, 0.0);
-            self.links = links;
         }
     }
 }
@@ -234,11 +136,14 @@ struct PackKey {
     n_particles: usize,
 }
 
-/// Prepares a step of substeps of length `h`: sizes scratch, refreshes cached structure
-/// and packs the links for the chosen solver.
-pub fn begin_step(world: &mut World, h: f32) {
-    let World { particles, links, settings, scratch, holds, .. } = world;
-    scratch.ensure(particles.len(), links.len());
+/// Stage `prepare`: sizes scratch and outputs, refreshes cached structure and packs the
+/// links for the chosen solver, for substeps of length `c.h`.
+pub fn prepare(c: &mut StepContext) {
+    let h = c.h;
+    let StepContext { p: particles, links, s: settings, sc: scratch, holds, out, .. } = c;
+    let (particles, links, settings) = (&**particles, *links, *settings);
+    scratch.ensure(particles.len());
+    out.link_force.resize(links.len(), 0.0);
     if settings.solver == SolverKind::Classic {
         return;
     }
@@ -322,21 +227,46 @@ pub fn begin_step(world: &mut World, h: f32) {
     scratch.hold_lambda.resize(holds.len(), Vec3::ZERO);
 }
 
-/// Advances `world` by one substep of length `h` with its chosen solver.
-pub fn substep(world: &mut World, h: f32) {
-    match world.settings.solver {
-        SolverKind::Classic => classic::substep(world, h),
-        // One loop for both: they differ in the packing of the links (`pack` above).
-        SolverKind::Pbd | SolverKind::Xpbd => pbd::substep(world, h),
-        SolverKind::Jacobi => jacobi::substep(world, h),
-        SolverKind::Exact => exact::substep(world, h),
+/// Stage `integrate`: gravity and damping into a predicted position (Verlet with the seed's
+/// friction for `classic`).
+pub fn integrate(c: &mut StepContext) {
+    match c.s.solver {
+        SolverKind::Classic => classic::integrate(c),
+        _ => c.integrate(),
     }
 }
 
-/// Ends a step: records each link's tension over the last substep (N).
-pub fn end_step(world: &mut World, h: f32) {
-    let World { settings, scratch, links, .. } = world;
-    let Scratch { force, lambda, slot_link, topo, .. } = scratch;
+/// Stage `broadPhase`: the rope–rope candidate pairs for this substep (PBD family with rope
+/// contacts on; otherwise none).
+pub fn broad_phase(c: &mut StepContext) {
+    c.rope_broad_phase();
+}
+
+/// Stage `solve`: the chosen solver's passes over the constraints and contacts.
+pub fn solve(c: &mut StepContext) {
+    match c.s.solver {
+        SolverKind::Classic => classic::solve(c),
+        // One loop for both: they differ in the packing of the links (`prepare` above).
+        SolverKind::Pbd | SolverKind::Xpbd => pbd::solve(c),
+        SolverKind::Jacobi => jacobi::solve(c),
+        SolverKind::Exact => exact::solve(c),
+    }
+}
+
+/// Stage `velocities`: v = (x − x_prev)/h with restitution for particles that hit something.
+pub fn velocities(c: &mut StepContext) {
+    match c.s.solver {
+        SolverKind::Classic => classic::velocities(c),
+        _ => c.velocities(),
+    }
+}
+
+/// Stage `forces`: records each link's tension over the last substep (N), a step output.
+pub fn forces(c: &mut StepContext) {
+    let h = c.h;
+    let StepContext { s: settings, sc: scratch, links, out, .. } = c;
+    let Scratch { lambda, slot_link, topo, .. } = scratch;
+    let force = &mut out.link_force;
     force.iter_mut().for_each(|f| *f = 0.0);
     if settings.solver == SolverKind::Classic || force.len() != links.len() {
         return;
@@ -367,92 +297,52 @@ pub fn soft_holds(settings: &Settings) -> bool {
     settings.drag_compliance > 0.0 && settings.solver != SolverKind::Classic
 }
 
-/// The pieces of a world one PBD-family substep works on, borrowed apart.
-pub(crate) struct Ctx<'a> {
+/// What the solver's stages work on (Box2D's `b2StepContext`): the world's pieces borrowed
+/// apart — particles to move, the links, settings, holds, obstacles, ropes and dogs to read —
+/// the solver's scratch, the step's outputs and the substep's parameters. The world builds
+/// it for each stage; the solver never sees the `World`.
+pub struct StepContext<'a> {
     pub p: &'a mut Particles,
+    pub links: &'a Links,
     pub s: &'a Settings,
     pub holds: &'a [Hold],
     pub obstacles: &'a [Obstacle],
-    pub sc: &'a mut Scratch,
-    pub h: f32,
     /// The world's ropes (segments for rope–rope contacts).
     pub ropes: &'a Ropes,
     /// Dogs of the leash scene (held at collar height, bodies the other leashes go around).
     pub dogs: &'a [Dog],
+    pub sc: &'a mut Scratch,
+    /// Link forces and rope contacts, read after the step by tangles and reports.
+    pub out: &'a mut StepOutputs,
+    /// Substep length (s).
+    pub h: f32,
+    /// Completed steps before this one (`World::steps`).
+    pub step: u64,
+    /// This is the step's last substep.
+    pub last_substep: bool,
 }
 
-impl<'a> Ctx<'a> {
-    pub fn new(world: &'a mut World, h: f32) -> Ctx<'a> {
-        let World { particles, settings, holds, obstacles, scratch, ropes, leash, .. } = world;
-        let dogs = leash.as_ref().map_or(&[][..], |l| &l.dogs[..]);
-        Ctx { p: particles, s: settings, holds, obstacles, sc: scratch, h, ropes, dogs }
-    }
-
+impl StepContext<'_> {
     /// Rope–rope contacts are on for this world and solver.
     #[inline]
     fn rope_contacts_on(&self) -> bool {
         self.s.rope_collisions && self.s.solver != SolverKind::Classic && self.ropes.segs.len() >= 2
     }
 
-    /// Once per substep, after the prediction: the rope–rope broad phase (sweep and prune on
-    /// boxes covering each segment at the start of the substep and predicted, grown by the
-    /// largest segment radius plus 1.5× the largest distance any particle moves this substep
-    /// — predicted, dragged, or pulled by a soft mouse — so the solver's corrections, which
-    /// drag neighbours along by about as much, stay inside the boxes), and fresh multipliers.
-    ///
-    /// The boxes get [`FAT_MARGIN`] more, and the pairs are reused while every particle's
-    /// position and substep start lie within the spare margin of where they were at the last
-    /// rebuild: a box now is inside the old box grown by that distance, so the old pairs are
-    /// a superset of what a rebuild would find (the same guarantee, at a fraction of the
-    /// cost when the ropes move slowly).
+    /// The rope–rope broad phase and fresh multipliers (see [`RopeContacts::update`]),
+    /// or none when rope contacts are off.
     pub fn rope_broad_phase(&mut self) {
-        let rc = &mut self.sc.rope;
+        let rc = &mut self.out.rope;
         if !(self.s.rope_collisions && self.s.solver != SolverKind::Classic && self.ropes.segs.len() >= 2) {
-            rc.active = false;
-            rc.built_pos.clear();
+            rc.deactivate();
             return;
         }
-        let p = &*self.p;
-        let n = p.len();
-        let (pos, prev) = (&p.pos[..n], &p.prev[..n]);
-        let mut m2 = 0.0f32;
-        for i in 0..n {
-            m2 = m2.max((pos[i] - prev[i]).length_squared());
-        }
-        for hold in self.holds {
-            if let Some(&x) = pos.get(hold.particle as usize) {
-                m2 = m2.max((hold.target - x).length_squared());
-            }
-        }
-        let needed = self.ropes.max_radius + 1.5 * m2.sqrt() + 1e-3;
-        let stamp = (self.ropes.version, self.ropes.segs.len());
-        let mut reuse = rc.active && rc.built_pos.len() == n && rc.built_ropes == stamp && rc.expand > needed;
-        if reuse {
-            let spare = rc.expand - needed;
-            let spare2 = spare * spare;
-            let built = &rc.built_pos[..n];
-            for i in 0..n {
-                let (a, b) = ((pos[i] - built[i]).length_squared(), (prev[i] - built[i]).length_squared());
-                if a.max(b) >= spare2 {
-                    reuse = false;
-                    break;
-                }
-            }
-        }
-        if !reuse {
-            let expand = needed + FAT_MARGIN;
-            let params = BroadPhaseParams { expand, swept: true, self_gap: None };
-            rc.broad.update(pos, prev, &self.ropes.segs, &self.ropes.seg_rope, &params);
-            rc.built_pos.clear();
-            rc.built_pos.extend_from_slice(pos);
-            rc.built_ropes = stamp;
-            rc.expand = expand;
-            rc.rebuilds += 1;
-        }
-        let pairs = rc.broad.pairs().len();
-        rc.states.clear();
-        rc.states.resize(pairs, ContactState::default());
-        rc.active = true;
+        let pos = &self.p.pos;
+        let moves = self
+            .holds
+            .iter()
+            .filter_map(|hold| pos.get(hold.particle as usize).map(|&x| (hold.target - x).length_squared()));
+        rc.update(pos, &self.p.prev, moves, self.ropes);
     }
 
     /// Every iteration, after the links: projects every candidate pair's capsule contact
@@ -460,10 +350,10 @@ impl<'a> Ctx<'a> {
     /// accumulated normal multiplier; `collide::segments`), through `acc` (at once for
     /// Gauss–Seidel, into the averaged sums for Jacobi).
     pub fn rope_contacts<A: Apply>(&mut self, acc: &mut A) {
-        if !self.sc.rope.active {
+        if !self.out.rope.active {
             return;
         }
-        let Scratch { rope, .. } = &mut *self.sc;
+        let rope = &mut self.out.rope;
         project_rope_contacts(&mut self.p.pos, &self.p.prev, &self.p.inv_mass, self.ropes, rope, self.s, self.h, acc);
     }
 
@@ -575,7 +465,6 @@ impl<'a> Ctx<'a> {
                 pos[i] += v * h;
             }
         }
-        self.rope_broad_phase();
     }
 
     /// Restarts every multiplier for a new substep (XPBD: λ = 0 at the start of each).
@@ -624,7 +513,7 @@ impl<'a> Ctx<'a> {
         self.contacts();
     }
 
-    /// Walls, ground and obstacles, then rope–rope contacts (part of [`Ctx::local`]; the
+    /// Walls, ground and obstacles, then rope–rope contacts (part of [`StepContext::local`]; the
     /// exact solver also calls it after its last direct solve so contacts have the last word).
     pub fn contacts(&mut self) {
         if self.has_contacts() {
@@ -659,7 +548,7 @@ impl<'a> Ctx<'a> {
     pub fn velocities(&mut self) {
         let h = self.h;
         let contacts = self.has_contacts();
-        if !contacts && !self.sc.last_substep {
+        if !contacts && !self.last_substep {
             // Deferred: the next substep's integration computes it on its way.
             self.sc.velocity_pending = true;
             return;

@@ -43,19 +43,17 @@
 //! ropes, pins and the mouse are compliant pins, and contacts carry friction.
 
 use crate::constraints::{distance, Direct};
-use crate::world::World;
 
-use super::Ctx;
+use super::StepContext;
 
-pub fn substep(world: &mut World, h: f32) {
-    let iterations = world.settings.iterations.max(1);
-    let mut c = Ctx::new(world, h);
-    c.integrate();
+/// Stage `solve`: `iterations` Gauss–Seidel passes (links in colour order, bending, then
+/// tethers on the last pass, pins, the mouse, dogs and contacts).
+pub fn solve(c: &mut StepContext) {
+    let iterations = c.s.iterations.max(1);
     c.start_multipliers();
     for it in 0..iterations {
         distance::sweep(&mut c.p.pos, &c.sc.packed, &mut c.sc.lambda, &mut Direct);
         c.bending(&mut Direct);
         c.local(it + 1 == iterations);
     }
-    c.velocities();
 }

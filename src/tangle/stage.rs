@@ -36,12 +36,12 @@ use glam::Vec3;
 use super::capstan::turning_angle;
 use super::lifecycle::{Candidate, LifecycleParams, Tangle, TangleEvent, TangleManager};
 use crate::collide::segments::closest_points;
-use crate::leash::Dog;
+use crate::dog::Dog;
 use crate::links::Links;
 use crate::particles::Particles;
 use crate::ropes::Ropes;
 use crate::settings::Settings;
-use crate::solver::Scratch;
+use crate::step::StepOutputs;
 
 /// Normalised press (resultant · normal / sum of tensions) above which tension tightens a
 /// crossing: sin(δ/2) for a bend δ, 0.05 ≈ a 6° bend.
@@ -137,7 +137,7 @@ impl TangleStage {
         ropes: &Ropes,
         particles: &Particles,
         links: &Links,
-        scratch: &Scratch,
+        out: &StepOutputs,
         settings: &Settings,
         dogs: &[Dog],
         h: f32,
@@ -145,8 +145,8 @@ impl TangleStage {
         self.params.mu = settings.rope_friction;
         self.params.mu_k = settings.rope_mu_k();
         self.params.cap = settings.tangle_cap;
-        self.build_candidates(ropes, particles, links, scratch, h);
-        self.body_candidates(dogs, ropes, particles, links, scratch);
+        self.build_candidates(ropes, particles, links, out, h);
+        self.body_candidates(dogs, ropes, particles, links, out);
         self.manager.update(&self.candidates, &self.params);
         // Extras of the live tangles: from the candidate each was matched to (same point).
         self.live_extra.clear();
@@ -163,11 +163,11 @@ impl TangleStage {
         self.manager.events()
     }
 
-    fn build_candidates(&mut self, ropes: &Ropes, particles: &Particles, links: &Links, scratch: &Scratch, h: f32) {
+    fn build_candidates(&mut self, ropes: &Ropes, particles: &Particles, links: &Links, out: &StepOutputs, h: f32) {
         self.candidates.clear();
         self.extras.clear();
         self.clusters.clear();
-        let rc = &scratch.rope;
+        let rc = &out.rope;
         let (pairs, states) = (rc.pairs(), rc.states());
         if pairs.is_empty() || ropes.segs.is_empty() {
             return;
@@ -219,7 +219,7 @@ impl TangleStage {
             k.lift += st.lambda_n * inv_h2 * n.y;
         }
         // 2. Clusters into candidates.
-        let force = |j: u32| scratch.force.get(ropes.seg_link[j as usize] as usize).copied().unwrap_or(0.0).max(0.0);
+        let force = |j: u32| out.link_force.get(ropes.seg_link[j as usize] as usize).copied().unwrap_or(0.0).max(0.0);
         for k in &self.clusters {
             let n = k.normal.try_normalize().unwrap_or(Vec3::Y);
             let ta = span_tangent(pos, ropes, k.a_lo, k.a_hi);
@@ -281,10 +281,10 @@ impl TangleStage {
         ropes: &Ropes,
         particles: &Particles,
         links: &Links,
-        scratch: &Scratch,
+        out: &StepOutputs,
     ) {
         let pos = &particles.pos;
-        let force = |j: usize| scratch.force.get(ropes.seg_link[j] as usize).copied().unwrap_or(0.0).max(0.0);
+        let force = |j: usize| out.link_force.get(ropes.seg_link[j] as usize).copied().unwrap_or(0.0).max(0.0);
         for d in dogs {
             let di = d.particle as usize;
             if d.body_radius <= 0.0 || d.rope == u32::MAX || di >= pos.len() || d.rope as usize >= ropes.len() {
