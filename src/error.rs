@@ -13,6 +13,8 @@ pub enum SimError {
     BadIndex { what: &'static str, index: i64, len: usize },
     /// A request that makes no sense for the current state (e.g. linking a point to itself).
     Invalid(String),
+    /// A setting given a value it does not take (`key` is its JS name).
+    Setting { key: String, reason: String },
     /// A scene file that failed to parse or validate, with the JSON path of the fault.
     Scene { path: String, reason: String },
 }
@@ -28,6 +30,7 @@ impl fmt::Display for SimError {
                 write!(f, "{what} {index} is out of range (there are {len})")
             }
             SimError::Invalid(msg) => f.write_str(msg),
+            SimError::Setting { key, reason } => write!(f, "{key}: {reason}"),
             SimError::Scene { path, reason } => write!(f, "scene error at `{path}`: {reason}"),
         }
     }

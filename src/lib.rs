@@ -23,6 +23,7 @@ pub mod dog;
 pub mod edit;
 pub mod error;
 pub mod hold;
+pub mod ids;
 pub mod leash;
 pub mod links;
 pub mod particles;

@@ -24,6 +24,7 @@
 
 use std::collections::HashMap;
 
+use crate::ids::{Id, IdPool};
 use crate::links::Links;
 use crate::particles::Particles;
 
@@ -32,6 +33,11 @@ pub struct Ropes {
     /// All ropes' particles: rope k is `points[start[k]..start[k + 1]]`.
     points: Vec<u32>,
     start: Vec<u32>,
+    /// Stable id of each rope (see [`crate::ids`]): a rope cut in two keeps its id on its
+    /// first piece (from its start), the other piece gets a new one; a rope that vanishes
+    /// takes its id with it.
+    ids: Vec<Id>,
+    pool: IdPool,
     /// Bumped on every change of the rope list or of a rope's particles.
     pub version: u64,
     /// Segment arrays (valid after [`Ropes::sync`]): segment j joins `segs[j]`, belongs to
@@ -82,15 +88,57 @@ impl Ropes {
         }
         self.points.extend_from_slice(points);
         self.start.push(self.points.len() as u32);
+        let k = self.len() - 1;
+        self.ids.push(self.pool.alloc(k).unwrap_or(Id::NONE));
         self.version += 1;
-        self.len() - 1
+        k
     }
 
-    /// Removes every rope.
+    /// Removes every rope (their ids go stale).
     pub fn clear(&mut self) {
         self.points.clear();
         self.start.clear();
         self.start.push(0);
+        self.ids.clear();
+        self.pool.clear();
+        self.version += 1;
+    }
+
+    /// Stable id of rope `k` ([`Id::NONE`] past [`crate::ids::MAX_LIVE`] ropes).
+    pub fn id(&self, k: usize) -> Id {
+        self.ids.get(k).copied().unwrap_or(Id::NONE)
+    }
+
+    /// Index of the rope with id `id`, if it still exists.
+    pub fn index_of(&self, id: Id) -> Option<usize> {
+        self.pool.get(id)
+    }
+
+    /// Replaces the rope list by `points`/`start`, rope j being a piece of old rope
+    /// `origin[j]`: the first piece of each old rope keeps its id, later pieces get new
+    /// ones, and old ropes with no piece left free theirs.
+    fn replace(&mut self, points: Vec<u32>, start: Vec<u32>, origin: &[u32]) {
+        let old = std::mem::take(&mut self.ids);
+        let mut kept = vec![false; old.len()];
+        let mut ids = Vec::with_capacity(origin.len());
+        for (j, &o) in origin.iter().enumerate() {
+            let o = o as usize;
+            if o < old.len() && !kept[o] && old[o] != Id::NONE {
+                kept[o] = true;
+                self.pool.moved(old[o], j);
+                ids.push(old[o]);
+            } else {
+                ids.push(self.pool.alloc(j).unwrap_or(Id::NONE));
+            }
+        }
+        for (o, id) in old.into_iter().enumerate() {
+            if !kept[o] {
+                self.pool.free(id);
+            }
+        }
+        self.ids = ids;
+        self.points = points;
+        self.start = start;
         self.version += 1;
     }
 
@@ -130,16 +178,17 @@ impl Ropes {
         if !self.points.contains(&i) && !self.points.iter().any(|&p| p > i) {
             return;
         }
-        let old: Vec<Vec<u32>> = (0..self.len()).map(|k| self.points(k).to_vec()).collect();
-        self.clear();
-        for rope in old {
-            for piece in rope.split(|&p| p == i) {
+        let (mut points, mut start, mut origin) = (Vec::new(), vec![0u32], Vec::new());
+        for k in 0..self.len() {
+            for piece in self.points(k).split(|&p| p == i) {
                 if piece.len() >= 2 {
-                    let shifted: Vec<u32> = piece.iter().map(|&p| if p > i { p - 1 } else { p }).collect();
-                    self.push(&shifted);
+                    points.extend(piece.iter().map(|&p| if p > i { p - 1 } else { p }));
+                    start.push(points.len() as u32);
+                    origin.push(k as u32);
                 }
             }
         }
+        self.replace(points, start, &origin);
     }
 
     /// The link between `a` and `b` was split by new particles `new` (in order from `a` to
@@ -197,6 +246,7 @@ impl Ropes {
         let mut cut = false;
         let mut points = Vec::with_capacity(self.points.len());
         let mut start = vec![0u32];
+        let mut origin = Vec::with_capacity(self.len());
         for k in 0..self.len() {
             let r = self.points(k);
             let mut piece_start = points.len();
@@ -207,6 +257,7 @@ impl Ropes {
                     // Close the current piece before p.
                     if points.len() - piece_start >= 2 {
                         start.push(points.len() as u32);
+                        origin.push(k as u32);
                     } else {
                         points.truncate(piece_start);
                     }
@@ -219,14 +270,13 @@ impl Ropes {
             }
             if points.len() - piece_start >= 2 {
                 start.push(points.len() as u32);
+                origin.push(k as u32);
             } else {
                 points.truncate(piece_start);
             }
         }
         if cut {
-            self.points = points;
-            self.start = start;
-            self.version += 1;
+            self.replace(points, start, &origin);
         }
         // Segment arrays.
         self.segs.clear();
@@ -292,6 +342,42 @@ mod tests {
             l.push(&LinkDef { a: i as u32, b: i as u32 + 1, ..Default::default() }, 1.0);
         }
         (p, l)
+    }
+
+    #[test]
+    fn rope_ids_survive_cuts_and_removals_of_other_ropes() {
+        let (p, mut l) = chain(9);
+        let mut r = Ropes::new();
+        r.push(&[0, 1, 2]);
+        r.push(&[3, 4, 5]);
+        r.push(&[6, 7, 8]);
+        r.sync(&p, &l);
+        let ids: Vec<Id> = (0..3).map(|k| r.id(k)).collect();
+        assert_eq!(ids, [Id(0), Id(1), Id(2)]);
+        // Cut the first rope's second link: it becomes [0, 1] (the piece [2] is too short).
+        l.remove(l.find(1, 2).unwrap());
+        r.sync(&p, &l);
+        assert_eq!(r.len(), 3);
+        assert_eq!((r.index_of(ids[0]), r.index_of(ids[1]), r.index_of(ids[2])), (Some(0), Some(1), Some(2)));
+        // Cut rope 1 in the middle of nothing: remove particle 4 (rope [3,4,5] has no piece
+        // of ≥ 2 left), later indices shift, rope 2 moves to index 1 and keeps its id.
+        r.remove_particle(4);
+        assert_eq!(r.len(), 2);
+        assert_eq!(r.index_of(ids[1]), None, "the vanished rope's id is stale");
+        assert_eq!(r.index_of(ids[2]), Some(1));
+        assert_eq!(r.points(1), &[5, 6, 7]);
+        assert_eq!(r.id(1), ids[2]);
+        // A rope cut in two: the first piece keeps the id, the second gets a fresh one.
+        let (p2, mut l2) = chain(6);
+        let mut r2 = Ropes::new();
+        r2.push(&[0, 1, 2, 3, 4, 5]);
+        r2.sync(&p2, &l2);
+        let id = r2.id(0);
+        l2.remove(l2.find(2, 3).unwrap());
+        r2.sync(&p2, &l2);
+        assert_eq!(r2.id(0), id);
+        assert_ne!(r2.id(1), id);
+        assert_eq!(r2.index_of(r2.id(1)), Some(1));
     }
 
     #[test]

@@ -8,6 +8,7 @@ use crate::leash::{self, Leash, Wander};
 use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
 use crate::ropes::Ropes;
+use crate::settings::table::{self, SettingValue};
 use crate::settings::Settings;
 use crate::settings::SolverKind;
 use crate::solver::{self, Scratch, StepContext};
@@ -486,6 +487,40 @@ impl World {
         self.particles.pin_compliance[i] = f32::INFINITY;
         self.particles.version += 1;
         Ok(had)
+    }
+
+    /// Sets settings from `(name, value)` pairs (scene keys or JS names, see
+    /// [`crate::settings::table`]), all or nothing: every value is checked against the
+    /// table, and the current solver must be able to run the result. Setting `give` also
+    /// sets every link's give (as the seed's slider does).
+    pub fn set_settings<'k>(&mut self, patch: impl IntoIterator<Item = (&'k str, SettingValue)>) -> Result<()> {
+        let mut next = self.settings.clone();
+        let (mut give, mut solver) = (false, false);
+        for (name, v) in patch {
+            let t = table::find(name).ok_or_else(|| {
+                let known: Vec<String> = table::SETTINGS.iter().map(|t| t.js_name()).collect();
+                SimError::Invalid(format!("unknown setting {name:?} (known: {})", known.join(", ")))
+            })?;
+            t.set(&mut next, &v).map_err(|reason| SimError::Setting { key: t.js_name(), reason })?;
+            give |= t.key == "give";
+            solver |= t.key == "solver";
+        }
+        let before = std::mem::replace(&mut self.settings, next);
+        let kind = self.settings.solver;
+        if let Err(why) = kind.supports(self) {
+            self.settings = before;
+            let what = if solver { "this scene" } else { "this" };
+            return Err(SimError::Invalid(format!("{} cannot run {what}: {why}", kind.name())));
+        }
+        if give {
+            self.links.set_give_all(self.settings.give);
+        }
+        Ok(())
+    }
+
+    /// Sets one setting (see [`World::set_settings`]).
+    pub fn set_setting(&mut self, name: &str, value: SettingValue) -> Result<()> {
+        self.set_settings([(name, value)])
     }
 
     /// Kinetic plus gravitational potential energy (J).

@@ -26,13 +26,14 @@
 use glam::Vec3;
 
 use super::capstan;
+use crate::ids::{Id, IdPool};
 
 /// A crossing of two ropes this step, as seen by the caller.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
-    /// Rope on top at the crossing.
+    /// Rope on top at the crossing (its stable id, [`crate::ropes::Ropes::id`]).
     pub over: u32,
-    /// Rope underneath.
+    /// Rope underneath (its stable id).
     pub under: u32,
     /// World position of the crossing.
     pub point: Vec3,
@@ -100,6 +101,8 @@ pub enum TangleState {
 /// A live tangle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tangle {
+    /// Stable id (slot and generation, [`crate::ids`]): valid while the tangle lives, stale
+    /// after it breaks, whatever happens to the others.
     pub id: u32,
     pub over: u32,
     pub under: u32,
@@ -135,7 +138,7 @@ pub struct TangleManager {
     tangles: Vec<Tangle>,
     events: Vec<TangleEvent>,
     used: Vec<bool>,
-    next_id: u32,
+    ids: IdPool,
 }
 
 impl TangleManager {
@@ -200,14 +203,18 @@ impl TangleManager {
             }
         }
         // 2. Break the ones gone too long.
-        let events = &mut self.events;
+        let (events, ids) = (&mut self.events, &mut self.ids);
         self.tangles.retain(|t| {
             let keep = t.missing <= p.release_steps;
             if !keep {
                 events.push(TangleEvent::Broken { id: t.id, over: t.over, under: t.under });
+                ids.free(Id(t.id));
             }
             keep
         });
+        for (k, t) in self.tangles.iter().enumerate() {
+            self.ids.moved(Id(t.id), k);
+        }
         // 3. Form new ones.
         for (k, c) in candidates.iter().enumerate() {
             if self.used[k] || !c.touching || !c.tightening || c.wrap < p.form_wrap {
@@ -215,8 +222,9 @@ impl TangleManager {
             }
             // A new tangle starts locked if static friction holds it.
             let (state, slip) = lock_test(c.tension, c.wrap, TangleState::Locked, p);
-            let id = self.next_id;
-            self.next_id += 1;
+            let Some(Id(id)) = self.ids.alloc(self.tangles.len()) else {
+                break; // MAX_LIVE tangles: no more form
+            };
             self.tangles.push(Tangle {
                 id,
                 over: c.over,
@@ -324,9 +332,30 @@ mod tests {
         }
         assert_eq!(broken, 1);
         assert!(m.tangles().is_empty());
-        // Re-forming gets a new id.
+        // Re-forming gets a new id: the same slot, the next generation (the old id is stale).
         let ev = m.update(&[cand(0.5, true, 1.0, EVEN)], &p).to_vec();
-        assert!(matches!(ev[..], [TangleEvent::Formed { id: 1, .. }]));
+        let new = Id(1 << 16);
+        assert!(matches!(ev[..], [TangleEvent::Formed { id, .. }] if id == new.0));
+        assert_eq!(m.ids.get(Id(0)), None);
+        assert_eq!(m.ids.get(new), Some(0));
+    }
+
+    #[test]
+    fn a_tangles_id_survives_the_others_breaking() {
+        let mut m = TangleManager::new();
+        let p = LifecycleParams { release_steps: 0, ..Default::default() };
+        let mut second = cand(0.5, true, 1.0, EVEN);
+        second.point = Vec3::new(3.0, 0.0, 0.0);
+        second.over = 2;
+        m.update(&[cand(0.5, true, 1.0, EVEN), second], &p);
+        let ids: Vec<u32> = m.tangles().iter().map(|t| t.id).collect();
+        assert_eq!(ids, [0, 1]);
+        // The first goes; the second keeps id 1 though it is now first in the dense list.
+        m.update(&[second], &p);
+        assert_eq!(m.tangles().len(), 1);
+        assert_eq!(m.tangles()[0].id, 1);
+        assert_eq!(m.ids.get(Id(1)), Some(0));
+        assert_eq!(m.ids.get(Id(0)), None);
     }
 
     #[test]

@@ -240,8 +240,8 @@ impl TangleStage {
             let (along_a, along_b) = (k.along_a / cnt, k.along_b / cnt);
             let cand = if b_over {
                 Candidate {
-                    over: k.rb,
-                    under: k.ra,
+                    over: ropes.id(k.rb as usize).0,
+                    under: ropes.id(k.ra as usize).0,
                     point: k.point / cnt,
                     along: [along_b, along_a],
                     touching: k.touching,
@@ -251,8 +251,8 @@ impl TangleStage {
                 }
             } else {
                 Candidate {
-                    over: k.ra,
-                    under: k.rb,
+                    over: ropes.id(k.ra as usize).0,
+                    under: ropes.id(k.rb as usize).0,
                     point: k.point / cnt,
                     along: [along_a, along_b],
                     touching: k.touching,
@@ -342,8 +342,8 @@ impl TangleStage {
                 let press = if sum > 1e-6 { (back * t_in + fwd * t_out).dot(inward) / sum } else { 0.0 };
                 let tightening = press > TIGHTEN_MIN && t_in.max(t_out) >= self.form_tension;
                 self.candidates.push(Candidate {
-                    over: r as u32,
-                    under,
+                    over: ropes.id(r).0,
+                    under: ropes.id(under as usize).0,
                     point,
                     along: [along_over, along_dog],
                     touching: true,

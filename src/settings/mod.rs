@@ -1,4 +1,7 @@
 //! User-facing world settings (apart from solver scratch, which lives in `solver::Scratch`).
+//! Each setting's range, unit, default and doc are in one table, [`table::SETTINGS`].
+
+pub mod table;
 
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
