@@ -477,55 +477,10 @@ impl Scene {
     }
 }
 
+/// Every setting checked against the one table ([`crate::settings::table`]), as the JS
+/// setters check them: an error names `settings.<key>`.
 fn validate_settings(s: &Settings) -> Result<()> {
-    let err = |path: &str, reason: String| scene_err(format!("settings.{path}"), reason);
-    if !s.gravity.is_finite() {
-        return Err(err("gravity", "must be finite".into()));
-    }
-    if !(1..=1000).contains(&s.iterations) {
-        return Err(err("iterations", format!("{} is out of range (1..=1000)", s.iterations)));
-    }
-    if !(1..=1000).contains(&s.substeps) {
-        return Err(err("substeps", format!("{} is out of range (1..=1000)", s.substeps)));
-    }
-    if !(0.0..=1.0).contains(&s.friction) {
-        return Err(err("friction", format!("{} is out of range (0 ≤ friction ≤ 1)", s.friction)));
-    }
-    if !(0.0..1.0).contains(&s.give) {
-        return Err(err("give", format!("{} is out of range (0 ≤ give < 1)", s.give)));
-    }
-    if !(0.0..=1.0).contains(&s.restitution) {
-        return Err(err("restitution", format!("{} is out of range (0 ≤ restitution ≤ 1)", s.restitution)));
-    }
-    let nonneg = |path: &str, x: f32, unit: &str| {
-        if x.is_finite() && x >= 0.0 {
-            Ok(())
-        } else {
-            Err(err(path, format!("{x} is out of range (≥ 0{unit})")))
-        }
-    };
-    nonneg("damping", s.damping, " 1/s")?;
-    nonneg("bending_compliance", s.bending_compliance, " rad/(N·m)")?;
-    nonneg("wall_friction", s.wall_friction, "")?;
-    nonneg("drag_compliance", s.drag_compliance, " m/N")?;
-    nonneg("rope_friction", s.rope_friction, "")?;
-    if let Some(k) = s.rope_dynamic_friction {
-        nonneg("rope_dynamic_friction", k, "")?;
-    }
-    if let Some(c) = s.tangle_cap {
-        if !(c.is_finite() && c >= 1.0) {
-            return Err(err("tangle_cap", format!("{c} is out of range (≥ 1)")));
-        }
-    }
-    if !(s.omega > 0.0 && s.omega < 2.0) {
-        return Err(err("omega", format!("{} is out of range (0 < omega < 2)", s.omega)));
-    }
-    if let Some(w) = s.walls {
-        if !(w.min.is_finite() && w.max.is_finite() && w.min.x < w.max.x && w.min.y < w.max.y) {
-            return Err(err("walls", "min must be finite and below max on both axes".into()));
-        }
-    }
-    Ok(())
+    crate::settings::table::validate(s).map_err(|(key, reason)| scene_err(format!("settings.{key}"), reason))
 }
 
 fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use crate::clock::FixedClock;
 use crate::error::{self, Result, SimError};
 use crate::scene::{Camera, Scene};
-use crate::settings::Walls;
+use crate::settings::table::{self, SettingValue};
 use crate::solver::SolverKind;
 use crate::world::World;
 
@@ -88,80 +88,72 @@ impl Sim {
         Scene::from_world(&self.world, &self.name, self.camera).to_json()
     }
 
+    /// Sets one setting through the settings table ([`crate::settings::table`]): the
+    /// same checks as a scene file's `settings`, all or nothing.
+    pub fn set(&mut self, name: &str, value: SettingValue) -> Result<()> {
+        self.world.set_setting(name, value)
+    }
+
+    /// Sets several settings at once from a JSON object `{name: value}` (scene keys or JS
+    /// names), all or nothing.
+    pub fn set_settings_json(&mut self, json: &str) -> Result<()> {
+        let v: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| SimError::Invalid(format!("settings patch: {e}")))?;
+        let obj = v.as_object().ok_or_else(|| SimError::Invalid("settings patch: expected an object".into()))?;
+        let mut patch = Vec::with_capacity(obj.len());
+        for (k, v) in obj {
+            let value = SettingValue::from_json(v).map_err(|reason| SimError::Setting { key: k.clone(), reason })?;
+            patch.push((k.as_str(), value));
+        }
+        self.world.set_settings(patch)
+    }
+
+    /// Every setting's value as JSON `{jsName: value}`.
+    pub fn settings_json(&self) -> String {
+        table::values_json(&self.world.settings).to_string()
+    }
+
+    /// The settings table as JSON `[{key, js, label, unit, doc, kind, range, default, …}]`.
+    pub fn settings_schema_json() -> String {
+        table::schema_json().to_string()
+    }
+
     pub fn set_iterations_checked(&mut self, n: f64) -> Result<()> {
-        self.world.settings.iterations = error::count("iterations", n, 1, 1000, "a whole number in 1..=1000")?;
-        Ok(())
+        self.set("iterations", SettingValue::Num(n))
     }
 
     pub fn set_substeps_checked(&mut self, n: f64) -> Result<()> {
-        self.world.settings.substeps = error::count("substeps", n, 1, 1000, "a whole number in 1..=1000")?;
-        Ok(())
+        self.set("substeps", SettingValue::Num(n))
     }
 
     /// Sets the give of every link and of links created later.
     pub fn set_give_checked(&mut self, give: f32) -> Result<()> {
-        error::in_range("give", give, 0.0, 0.999_999, "0 ≤ give < 1")?;
-        self.world.settings.give = give;
-        self.world.links.set_give_all(give);
-        Ok(())
+        self.set("give", SettingValue::Num(give as f64))
     }
 
     pub fn set_gravity_checked(&mut self, x: f32, y: f32, z: f32) -> Result<()> {
-        error::finite("gravity x", x)?;
-        error::finite("gravity y", y)?;
-        error::finite("gravity z", z)?;
-        self.world.settings.gravity = glam::Vec3::new(x, y, z);
-        Ok(())
+        self.set("gravity", SettingValue::Vec3([x as f64, y as f64, z as f64]))
     }
 
     pub fn set_friction_checked(&mut self, f: f32) -> Result<()> {
-        error::in_range("friction", f, 0.0, 1.0, "0 ≤ friction ≤ 1")?;
-        self.world.settings.friction = f;
-        Ok(())
+        self.set("friction", SettingValue::Num(f as f64))
     }
 
     pub fn set_walls_checked(&mut self, min_x: f32, min_y: f32, max_x: f32, max_y: f32) -> Result<()> {
-        for (what, v) in
-            [("walls min x", min_x), ("walls min y", min_y), ("walls max x", max_x), ("walls max y", max_y)]
-        {
-            error::finite(what, v)?;
-        }
-        if min_x >= max_x || min_y >= max_y {
-            return Err(SimError::Invalid("walls: min must be below max on both axes".into()));
-        }
-        self.world.settings.walls =
-            Some(Walls { min: glam::Vec2::new(min_x, min_y), max: glam::Vec2::new(max_x, max_y) });
-        Ok(())
+        self.set("walls", SettingValue::Rect([min_x, min_y, max_x, max_y].map(|x| x as f64)))
     }
 
     pub fn set_solver_checked(&mut self, name: &str) -> Result<()> {
-        let kind = SolverKind::from_name(name).ok_or_else(|| {
-            let names: Vec<&str> = SolverKind::ALL.iter().map(|k| k.name()).collect();
-            SimError::Invalid(format!("unknown solver {name:?} (known: {})", names.join(", ")))
-        })?;
-        kind.supports(&self.world).map_err(|why| SimError::Invalid(format!("{name} cannot run this scene: {why}")))?;
-        self.world.settings.solver = kind;
-        Ok(())
+        self.set("solver", SettingValue::Text(name.into()))
     }
 
     /// Classic solver: inverse-mass-weighted projection instead of the seed's centre split.
     pub fn set_mass_weighted_checked(&mut self, on: bool) -> Result<()> {
-        self.keep_supported(|s| s.mass_weighted = on)
+        self.set("mass_weighted", SettingValue::Bool(on))
     }
 
     pub fn set_rope_collisions_checked(&mut self, on: bool) -> Result<()> {
-        self.keep_supported(|s| s.rope_collisions = on)
-    }
-
-    /// Applies a settings change, undoing it when the current solver cannot run the result.
-    fn keep_supported(&mut self, change: impl FnOnce(&mut crate::settings::Settings)) -> Result<()> {
-        let before = self.world.settings.clone();
-        change(&mut self.world.settings);
-        let kind = self.world.settings.solver;
-        kind.supports(&self.world).map_err(|why| {
-            self.world.settings = before;
-            SimError::Invalid(format!("{} cannot run this: {why}", kind.name()))
-        })
+        self.set("rope_collisions", SettingValue::Bool(on))
     }
 
     /// Every solver with its label and one-paragraph description, as JSON
@@ -193,47 +185,32 @@ impl Sim {
 
     /// PBD-family velocity damping rate (1/s, ≥ 0).
     pub fn set_damping_checked(&mut self, rate: f32) -> Result<()> {
-        error::in_range("damping", rate, 0.0, 1.0e3, "0 ≤ damping ≤ 1000 1/s")?;
-        self.world.settings.damping = rate;
-        Ok(())
+        self.set("damping", SettingValue::Num(rate as f64))
     }
 
     /// Jacobi over-relaxation ω, 0 < ω < 2.
     pub fn set_omega_checked(&mut self, omega: f32) -> Result<()> {
-        error::finite("omega", omega)?;
-        if !(omega > 0.0 && omega < 2.0) {
-            return Err(SimError::OutOfRange { what: "omega", value: omega as f64, range: "0 < omega < 2" });
-        }
-        self.world.settings.omega = omega;
-        Ok(())
+        self.set("omega", SettingValue::Num(omega as f64))
     }
 
     /// Bending compliance (rad/(N·m), ≥ 0).
     pub fn set_bending_compliance_checked(&mut self, c: f32) -> Result<()> {
-        error::in_range("bending compliance", c, 0.0, 1.0e6, "0 ≤ compliance ≤ 1e6 rad/(N·m)")?;
-        self.world.settings.bending_compliance = c;
-        Ok(())
+        self.set("bending_compliance", SettingValue::Num(c as f64))
     }
 
     /// Coulomb friction coefficient of the walls (≥ 0).
     pub fn set_wall_friction_checked(&mut self, mu: f32) -> Result<()> {
-        error::in_range("wall friction", mu, 0.0, 100.0, "0 ≤ friction ≤ 100")?;
-        self.world.settings.wall_friction = mu;
-        Ok(())
+        self.set("wall_friction", SettingValue::Num(mu as f64))
     }
 
     /// Restitution of walls (0 ≤ e ≤ 1).
     pub fn set_restitution_checked(&mut self, e: f32) -> Result<()> {
-        error::in_range("restitution", e, 0.0, 1.0, "0 ≤ restitution ≤ 1")?;
-        self.world.settings.restitution = e;
-        Ok(())
+        self.set("restitution", SettingValue::Num(e as f64))
     }
 
     /// Mouse constraint compliance (m/N, ≥ 0; 0 = the held point follows exactly).
     pub fn set_drag_compliance_checked(&mut self, c: f32) -> Result<()> {
-        error::in_range("drag compliance", c, 0.0, 1.0e6, "0 ≤ compliance ≤ 1e6 m/N")?;
-        self.world.settings.drag_compliance = c;
-        Ok(())
+        self.set("drag_compliance", SettingValue::Num(c as f64))
     }
 
     /// Adds an obstacle given as JSON (the scene format's `obstacles[i]`); returns its index.
@@ -290,24 +267,16 @@ impl Sim {
     /// Sets the rope–rope friction coefficients (static μs, dynamic μk; both ≥ 0). Also the
     /// μ of the tangles' capstan lock test (μs).
     pub fn set_rope_friction_checked(&mut self, mu_s: f32, mu_k: f32) -> Result<()> {
-        error::in_range("rope friction", mu_s, 0.0, f32::INFINITY, "≥ 0")?;
-        error::in_range("rope dynamic friction", mu_k, 0.0, f32::INFINITY, "≥ 0")?;
-        self.world.settings.rope_friction = mu_s;
-        self.world.settings.rope_dynamic_friction = Some(mu_k);
-        Ok(())
+        self.world.set_settings([
+            ("rope_friction", SettingValue::Num(mu_s as f64)),
+            ("rope_dynamic_friction", SettingValue::Num(mu_k as f64)),
+        ])
     }
 
     /// Caps the tangles' holding ratio e^{μΘ} (the seed's gameplay clamp, e.g. 3); `None`
     /// removes the cap.
     pub fn set_tangle_cap_checked(&mut self, cap: Option<f32>) -> Result<()> {
-        if let Some(c) = cap {
-            error::finite("tangle cap", c)?;
-            if c < 1.0 {
-                return Err(SimError::OutOfRange { what: "tangle cap", value: c as f64, range: "≥ 1" });
-            }
-        }
-        self.world.settings.tangle_cap = cap;
-        Ok(())
+        self.set("tangle_cap", cap.map_or(SettingValue::Absent, |c| SettingValue::Num(c as f64)))
     }
 
     /// Dogs wander (true) or stand (false). Errors when the world has no leash.
@@ -596,7 +565,8 @@ impl Sim {
 
     #[wasm_bindgen(js_name = clearWalls)]
     pub fn clear_walls(&mut self) {
-        self.world.settings.walls = None;
+        // Always accepted: no walls is a valid value whatever the solver.
+        let _ = self.set("walls", SettingValue::Absent);
     }
 
     /// Walls as `[minX, minY, maxX, maxY]`, or an empty array when there are none.
@@ -693,8 +663,8 @@ impl Sim {
 
     /// Iterative solvers: long-range attachments (tethers) to anchored points.
     #[wasm_bindgen(js_name = setTethers)]
-    pub fn set_tethers(&mut self, on: bool) {
-        self.world.settings.tethers = on;
+    pub fn set_tethers(&mut self, on: bool) -> Result<(), JsError> {
+        self.set("tethers", SettingValue::Bool(on)).map_err(js)
     }
 
     #[wasm_bindgen(getter)]
@@ -704,8 +674,8 @@ impl Sim {
 
     /// PBD-family solvers: bending stiffness along ropes on/off.
     #[wasm_bindgen(js_name = setBending)]
-    pub fn set_bending(&mut self, on: bool) {
-        self.world.settings.bending = on;
+    pub fn set_bending(&mut self, on: bool) -> Result<(), JsError> {
+        self.set("bending", SettingValue::Bool(on)).map_err(js)
     }
 
     #[wasm_bindgen(getter)]
@@ -975,4 +945,175 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
     }
     Ok(crate::benchmark::format_line(&format!("ropelab-{}", config.name()), name, &result))
+}
+
+/// `performance.now()` (ms): the per-stage timers' clock in the browser and in node.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    fn performance_now() -> f64;
+}
+
+/// The clock the per-stage timers use on this target (ms).
+fn stage_clock() -> fn() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        performance_now
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::step::native_clock
+    }
+}
+
+/// A patch entry from JS as a setting value, numbers kept as they are (NaN stays NaN, so the
+/// table rejects it instead of `JSON.stringify` turning it into `null`).
+fn js_setting_value(v: &JsValue) -> std::result::Result<SettingValue, String> {
+    if v.is_null() || v.is_undefined() {
+        return Ok(SettingValue::Absent);
+    }
+    if let Some(x) = v.as_f64() {
+        return Ok(SettingValue::Num(x));
+    }
+    if let Some(b) = v.as_bool() {
+        return Ok(SettingValue::Bool(b));
+    }
+    if let Some(s) = v.as_string() {
+        return Ok(SettingValue::Text(s));
+    }
+    let nums = |a: &js_sys::Array| -> std::result::Result<Vec<f64>, String> {
+        a.iter().map(|x| x.as_f64().ok_or_else(|| "expected numbers".to_string())).collect()
+    };
+    if js_sys::Array::is_array(v) {
+        let a = js_sys::Array::from(v);
+        let n = nums(&a)?;
+        return match n.len() {
+            3 => Ok(SettingValue::Vec3([n[0], n[1], n[2]])),
+            4 => Ok(SettingValue::Rect([n[0], n[1], n[2], n[3]])),
+            k => Err(format!("expected 3 or 4 numbers, got {k}")),
+        };
+    }
+    if v.is_object() {
+        let get = |k: &str| js_sys::Reflect::get(v, &JsValue::from_str(k)).ok().filter(|x| js_sys::Array::is_array(x));
+        if let (Some(lo), Some(hi)) = (get("min"), get("max")) {
+            let (lo, hi) = (nums(&js_sys::Array::from(&lo))?, nums(&js_sys::Array::from(&hi))?);
+            if lo.len() == 2 && hi.len() == 2 {
+                return Ok(SettingValue::Rect([lo[0], lo[1], hi[0], hi[1]]));
+            }
+        }
+    }
+    Err("expected a number, boolean, string, array or null".into())
+}
+
+/// Plain Rust: profiling and stable ids.
+impl Sim {
+    /// Mean time per step of every stage (µs) since profiling was turned on or reset, as
+    /// JSON `{steps, stages: [{name, perSubstep, us}]}`; `null` when profiling is off.
+    pub fn stage_times_json(&self) -> String {
+        match self.world.stage_times() {
+            None => "null".into(),
+            Some(t) => {
+                let stages: Vec<serde_json::Value> = t
+                    .mean_us()
+                    .map(|(s, us)| serde_json::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}))
+                    .collect();
+                serde_json::json!({"steps": t.steps, "stages": stages}).to_string()
+            }
+        }
+    }
+
+    /// Turns the per-stage timers on (from zero) or off.
+    pub fn set_profiling_checked(&mut self, on: bool) {
+        self.world.set_profiler(on.then(stage_clock));
+    }
+
+    /// Stable id of rope `index`.
+    pub fn rope_id_checked(&self, index: i64) -> Result<u32> {
+        let k = error::index("rope", index, self.world.ropes.len())?;
+        Ok(self.world.ropes.id(k).0)
+    }
+
+    /// Current index of the rope with id `id`, or `None` when it is gone.
+    pub fn rope_index_of(&self, id: f64) -> Option<usize> {
+        if !(id.is_finite() && id.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&id)) {
+            return None;
+        }
+        self.world.ropes.index_of(crate::ids::Id(id as u32))
+    }
+}
+
+#[wasm_bindgen]
+impl Sim {
+    /// Sets several settings at once, all or nothing: `patch` is an object (or its JSON)
+    /// `{name: value}` with scene keys or JS names (`settingsSchema()` lists them), e.g.
+    /// `sim.setSettings({iterations: 8, damping: 0.5})`. Each value is checked exactly as a
+    /// scene file's `settings` are; on any error nothing changes.
+    #[wasm_bindgen(js_name = setSettings)]
+    pub fn set_settings(&mut self, patch: JsValue) -> Result<(), JsError> {
+        if let Some(json) = patch.as_string() {
+            return self.set_settings_json(&json).map_err(js);
+        }
+        if !patch.is_object() || js_sys::Array::is_array(&patch) {
+            return Err(JsError::new("setSettings: expected an object {name: value} or its JSON"));
+        }
+        let entries = js_sys::Object::entries(&js_sys::Object::from(patch));
+        let mut keys = Vec::with_capacity(entries.length() as usize);
+        let mut values = Vec::with_capacity(entries.length() as usize);
+        for e in entries.iter() {
+            let e = js_sys::Array::from(&e);
+            let key = e.get(0).as_string().unwrap_or_default();
+            let value = js_setting_value(&e.get(1))
+                .map_err(|reason| JsError::new(&SimError::Setting { key: key.clone(), reason }.to_string()))?;
+            keys.push(key);
+            values.push(value);
+        }
+        self.world.set_settings(keys.iter().map(String::as_str).zip(values)).map_err(js)
+    }
+
+    /// Every setting's current value, as JSON `{jsName: value}`.
+    #[wasm_bindgen(js_name = settings)]
+    pub fn settings_values(&self) -> String {
+        self.settings_json()
+    }
+
+    /// The settings table as JSON: `[{key, js, label, unit, doc, kind, range, min, max,
+    /// default, slider?}]` — the page builds its sliders from it.
+    #[wasm_bindgen(js_name = settingsSchema)]
+    pub fn settings_schema() -> String {
+        Self::settings_schema_json()
+    }
+
+    /// Per-stage timers on or off (off costs nothing; on, two `performance.now()` reads per
+    /// stage, whose resolution the browser may coarsen: read means over many steps).
+    #[wasm_bindgen(js_name = setProfiling)]
+    pub fn set_profiling(&mut self, on: bool) {
+        self.set_profiling_checked(on);
+    }
+
+    /// Mean µs per step of every stage since profiling began or was reset, as JSON
+    /// `{steps, stages: [{name, perSubstep, us}]}` in step order; `null` when off.
+    #[wasm_bindgen(js_name = stageTimes)]
+    pub fn stage_times(&self) -> String {
+        self.stage_times_json()
+    }
+
+    /// Restarts the per-stage means from zero.
+    #[wasm_bindgen(js_name = resetStageTimes)]
+    pub fn reset_stage_times(&mut self) {
+        self.world.reset_stage_times();
+    }
+
+    /// Stable id of rope `index` (stays valid while other ropes are cut or removed).
+    #[wasm_bindgen(js_name = ropeId)]
+    pub fn rope_id(&self, index: f64) -> Result<u32, JsError> {
+        self.rope_id_checked(idx(index)).map_err(js)
+    }
+
+    /// Current index of the rope with stable id `id` (tangles and events name ropes by id),
+    /// or -1 when that rope is gone.
+    #[wasm_bindgen(js_name = ropeIndex)]
+    pub fn rope_index(&self, id: f64) -> i32 {
+        self.rope_index_of(id).map_or(-1, |k| k as i32)
+    }
 }

@@ -30,11 +30,11 @@ impl SettingValue {
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         match self {
-            SettingValue::Num(x) => json!(x),
+            SettingValue::Num(x) => number_json(*x),
             SettingValue::Bool(b) => json!(b),
             SettingValue::Text(s) => json!(s),
-            SettingValue::Vec3(v) => json!(v),
-            SettingValue::Rect(r) => json!(r),
+            SettingValue::Vec3(v) => json!(v.map(number_json)),
+            SettingValue::Rect(r) => json!(r.map(number_json)),
             SettingValue::Absent => serde_json::Value::Null,
         }
     }
@@ -79,6 +79,22 @@ impl SettingValue {
             SettingValue::Absent => "nothing".into(),
         }
     }
+}
+
+/// A number as JSON: whole numbers as integers (`8`, not `8.0`: what a scene file's
+/// integer fields accept), numbers held as `f32` by their shortest `f32` form (`0.999`, not
+/// `0.9990000128746033`).
+fn number_json(x: f64) -> serde_json::Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        return serde_json::json!(x as i64);
+    }
+    let f = x as f32;
+    if f as f64 == x && f.is_finite() {
+        if let Ok(v) = format!("{f}").parse::<f64>() {
+            return serde_json::json!(v);
+        }
+    }
+    serde_json::json!(x)
 }
 
 /// What values a setting takes.

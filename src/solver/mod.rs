@@ -1,18 +1,25 @@
 //! Solvers: one file per algorithm, chosen at run time on the same world.
 //!
-//! Each `step(dt)` of the world is split into `substeps` substeps of length `h = dt / substeps`.
-//! Every solver runs the same named stages per substep:
+//! Each `step(dt)` of the world is split into `substeps` substeps of length `h = dt / substeps`,
+//! and runs the stages listed in [`crate::step::STAGES`] (the module docs there have the
+//! table). Four of them are the solver's, dispatched here on the chosen [`SolverKind`]:
 //!
-//! 1. **integrate**  — external forces into velocity/position (Verlet for `classic`;
-//!    a predicted position x̃ = x + h·v with v ← v·damping + h·g for the PBD family), then
-//!    (PBD family, with `rope_collisions`) the rope–rope broad phase;
-//! 2. **solve**      — `iterations` passes over the constraints (links, bending, tethers,
-//!    pins, the mouse, the dogs' support and feet, contacts);
-//! 3. **collide**    — walls / ground / obstacles, then rope–rope contacts (inside the
-//!    passes for the PBD family, last in each, so the no-crossing guarantee has the last
-//!    word; the Jacobi solver averages them with its links);
-//! 4. **velocities** — `vel = (pos - prev) / h`, the invariant every solver keeps (plus
-//!    restitution for particles that hit something).
+//! 1. **`prepare`** (per step) — scratch sized, topology refreshed, links packed;
+//! 2. **`integrate`** (per substep) — external forces into velocity/position (Verlet for
+//!    `classic`; a predicted position x̃ = x + h·v with v ← v·damping + h·g for the PBD
+//!    family), followed by the world's `broadPhase` stage (rope–rope pairs);
+//! 3. **`solve`** (per substep) — `iterations` passes over the constraints (links,
+//!    bending, tethers, pins, the mouse, the dogs' support and feet) and the contacts
+//!    (walls, ground, obstacles, then rope–rope contacts last in each pass for the PBD
+//!    family, so the no-crossing guarantee has the last word; the Jacobi solver averages
+//!    them with its links);
+//! 4. **`velocities`** (per substep) — `vel = (pos - prev) / h`, the invariant every solver
+//!    keeps (plus restitution for particles that hit something);
+//!
+//! and `forces` (per step) turns the multipliers into link tensions, a step output.
+//!
+//! Solvers never see the `World`: each stage gets a [`StepContext`] (the world's pieces
+//! borrowed apart, the solver's scratch, the step outputs), as Box2D's `b2StepContext`.
 //!
 //! | solver    | links                                         | per substep                  |
 //! |-----------|-----------------------------------------------|------------------------------|
