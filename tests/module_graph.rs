@@ -102,7 +102,7 @@ fn drop_cfg_test(src: &str) -> String {
     let mut rest = src;
     while let Some(k) = rest.find("#[cfg(test)]") {
         out.push_str(&rest[..k]);
-        let b = rest[k..].as_bytes();
+        let b = &rest.as_bytes()[k..];
         let mut j = "#[cfg(test)]".len();
         let mut depth = 0i32;
         while j < b.len() {

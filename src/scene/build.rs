@@ -1,0 +1,350 @@
+//! Building a `World` from a scene: all or nothing.
+
+use glam::{Vec2, Vec3};
+
+use crate::error::Result;
+use crate::leash::{Dog, Leash, Wander};
+use crate::links::{LinkDef, LinkKind};
+use crate::particles::ParticleDef;
+use crate::world::World;
+
+use super::validate::*;
+use super::*;
+
+impl Scene {
+    /// Builds a fresh world from the scene; nothing is returned unless all of it is valid.
+    pub fn build(&self) -> Result<World> {
+        validate_settings(&self.settings)?;
+        let mut w = World::new(self.settings.clone());
+        for (i, p) in self.particles.iter().enumerate() {
+            let def = ParticleDef { pos: p.pos, vel: p.vel, mass: p.mass, radius: p.radius, locked: p.locked };
+            w.add_particle(&def).map_err(at(format!("particles[{i}]")))?;
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            let def = LinkDef {
+                a: l.a,
+                b: l.b,
+                rest: l.rest,
+                give: l.give,
+                compliance: l.compliance,
+                kind: l.kind,
+                tear_stretch: l.tear_stretch,
+            };
+            let k = w.add_link(&def).map_err(at(format!("links[{i}]")))?;
+            if let Some(f) = l.tear_force {
+                check_tear_force(f).map_err(|r| scene_err(format!("links[{i}].tear_force"), r))?;
+                w.links.tear_force[k] = f;
+            }
+        }
+        for (i, r) in self.ropes.iter().enumerate() {
+            build_rope(&mut w, r).map_err(at(format!("ropes[{i}]")))?;
+        }
+        for (i, g) in self.grids.iter().enumerate() {
+            build_grid(&mut w, g).map_err(at(format!("grids[{i}]")))?;
+        }
+        if let Some(l) = &self.leash {
+            build_leash(&mut w, l).map_err(at("leash".to_string()))?;
+        }
+        for (i, o) in self.obstacles.iter().enumerate() {
+            let o = o.validated().map_err(|(field, reason)| scene_err(format!("obstacles[{i}].{field}"), reason))?;
+            w.obstacles.push(o);
+        }
+        for (i, p) in self.pins.iter().enumerate() {
+            let n = w.particles.len();
+            if p.point as usize >= n {
+                return Err(scene_err(
+                    format!("pins[{i}].point"),
+                    format!("point {} does not exist (there are {n})", p.point),
+                ));
+            }
+            let target = p.target.unwrap_or(w.particles.pos[p.point as usize]);
+            if !target.is_finite() {
+                return Err(scene_err(format!("pins[{i}].target"), "must be finite"));
+            }
+            if !(p.compliance.is_finite() && p.compliance >= 0.0) {
+                return Err(scene_err(
+                    format!("pins[{i}].compliance"),
+                    format!("{} is out of range (≥ 0 m/N)", p.compliance),
+                ));
+            }
+            w.pin(p.point as i64, target, p.compliance).map_err(at(format!("pins[{i}]")))?;
+        }
+        for (i, r) in self.rope_points.iter().enumerate() {
+            check_rope_points(&w, r).map_err(|reason| scene_err(format!("rope_points[{i}]"), reason))?;
+            w.ropes.push(r);
+        }
+        if let Some(l) = &self.leash_points {
+            build_leash_points(&mut w, l).map_err(at("leash_points".to_string()))?;
+        }
+        w.sync_ropes();
+        let solver = w.settings.solver;
+        solver
+            .supports(&w)
+            .map_err(|why| scene_err("settings.solver", format!("{} cannot run this scene: {why}", solver.name())))?;
+        Ok(w)
+    }
+}
+
+pub(super) fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
+    if !(2..=100_000).contains(&r.points) {
+        return Err(scene_err("points", format!("{} is out of range (2..=100000)", r.points)));
+    }
+    if !(r.from.is_finite() && r.to.is_finite()) {
+        return Err(scene_err("from", "rope ends must be finite"));
+    }
+    let length = r.from.distance(r.to);
+    if length <= 1e-6 {
+        return Err(scene_err("to", "rope ends coincide"));
+    }
+    if !(r.mass_per_meter.is_finite() && r.mass_per_meter > 0.0) {
+        return Err(scene_err("mass_per_meter", "must be > 0"));
+    }
+    if !(r.slack.is_finite() && r.slack > 0.0) {
+        return Err(scene_err("slack", "must be > 0"));
+    }
+    for (name, m) in [("start_mass", r.start_mass), ("end_mass", r.end_mass)] {
+        if let Some(m) = m {
+            if !(m.is_finite() && m > 0.0) {
+                return Err(scene_err(name, format!("{m} is out of range (> 0 kg)")));
+            }
+        }
+    }
+    let n = r.points as usize;
+    let seg = length / (n - 1) as f32;
+    let mass = r.mass_per_meter * length * r.slack / n as f32;
+    let first = w.particles.len();
+    for i in 0..n {
+        let t = i as f32 / (n - 1) as f32;
+        let locked = (i == 0 && r.lock_start) || (i == n - 1 && r.lock_end);
+        let m = match i {
+            0 => r.start_mass.unwrap_or(mass),
+            _ if i == n - 1 => r.end_mass.unwrap_or(mass),
+            _ => mass,
+        };
+        let def = ParticleDef { pos: r.from.lerp(r.to, t), mass: m, radius: r.radius, locked, ..Default::default() };
+        w.add_particle(&def).map_err(at(format!("points[{i}]")))?;
+    }
+    for i in 0..n - 1 {
+        let def = LinkDef {
+            a: (first + i) as u32,
+            b: (first + i + 1) as u32,
+            rest: Some(seg * r.slack),
+            give: r.give,
+            compliance: r.compliance,
+            kind: r.kind,
+            tear_stretch: r.tear_stretch,
+        };
+        let k = w.add_link(&def)?;
+        if let Some(f) = r.tear_force {
+            check_tear_force(f).map_err(|reason| scene_err("tear_force", reason))?;
+            w.links.tear_force[k] = f;
+        }
+    }
+    let points: Vec<u32> = (first as u32..(first + n) as u32).collect();
+    w.ropes.push(&points);
+    Ok(())
+}
+
+pub(super) fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
+    use crate::tangle::braid::MAX_STRANDS;
+    use crate::tangle::crossings::BraidFrame;
+    if !l.hand.is_finite() {
+        return Err(scene_err("hand", "must be finite"));
+    }
+    let front = check_horizontal(l.front)?;
+    check_hand_radius(l.hand_radius)?;
+    if l.dogs.is_empty() || l.dogs.len() > MAX_STRANDS {
+        return Err(scene_err("dogs", format!("1..={MAX_STRANDS} dogs (got {})", l.dogs.len())));
+    }
+    if !(3..=1000).contains(&l.points) {
+        return Err(scene_err("points", format!("{} is out of range (3..=1000)", l.points)));
+    }
+    if !(l.length.is_finite() && l.length > 0.0) {
+        return Err(scene_err("length", "must be > 0 m"));
+    }
+    if !(l.mass_per_meter.is_finite() && l.mass_per_meter > 0.0) {
+        return Err(scene_err("mass_per_meter", "must be > 0"));
+    }
+    if !(l.radius.is_finite() && l.radius >= 0.0) {
+        return Err(scene_err("radius", "must be ≥ 0 m"));
+    }
+    if !(l.compliance.is_finite() && l.compliance >= 0.0) {
+        return Err(scene_err("compliance", "must be ≥ 0 m/N"));
+    }
+    check_wander(&l.wander)?;
+    for (k, d) in l.dogs.iter().enumerate() {
+        let e = |f: &str, r: String| scene_err(format!("dogs[{k}].{f}"), r);
+        if !d.at.is_finite() {
+            return Err(e("at", "must be finite".into()));
+        }
+        if d.at.distance(l.hand) >= l.length {
+            return Err(e(
+                "at",
+                format!("{:.3} m from the hand: beyond the leash ({} m)", d.at.distance(l.hand), l.length),
+            ));
+        }
+        if d.at.distance(l.hand) < 1e-3 {
+            return Err(e("at", "at the hand".into()));
+        }
+        if !(d.mass.is_finite() && d.mass > 0.0) {
+            return Err(e("mass", format!("{} is out of range (> 0 kg)", d.mass)));
+        }
+        if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
+            return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
+        }
+        if !(d.grip.is_finite() && d.grip >= 0.0) {
+            return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
+        }
+    }
+    let n = l.points as usize;
+    let rest = l.length / (n - 1) as f32;
+    let m = l.mass_per_meter * l.length / (n - 1) as f32;
+    let hand =
+        w.add_particle(&ParticleDef { pos: l.hand, mass: m, radius: l.radius, locked: true, ..Default::default() })?
+            as u32;
+    let mut dogs = Vec::new();
+    for d in &l.dogs {
+        let mut chain = vec![hand];
+        for i in 1..n {
+            let t = i as f32 / (n - 1) as f32;
+            let last = i == n - 1;
+            let def = ParticleDef {
+                pos: l.hand.lerp(d.at, t),
+                mass: if last { d.mass } else { m },
+                radius: l.radius,
+                ..Default::default()
+            };
+            chain.push(w.add_particle(&def)? as u32);
+        }
+        for p in chain.windows(2) {
+            let def = LinkDef {
+                a: p[0],
+                b: p[1],
+                rest: Some(rest),
+                compliance: l.compliance,
+                kind: LinkKind::Rope,
+                ..Default::default()
+            };
+            w.add_link(&def)?;
+        }
+        let rope = w.ropes.push(&chain) as u32;
+        dogs.push(Dog {
+            particle: *chain.last().expect("n ≥ 3"),
+            rope,
+            height: d.at.y,
+            body_radius: d.body_radius,
+            home: d.at,
+            grip: d.grip,
+            walk: Vec3::ZERO,
+        });
+    }
+    let frame = BraidFrame { hub: l.hand, front, hand_radius: l.hand_radius };
+    w.leash = Some(Leash::new(hand, dogs, frame));
+    w.wander = Wander::new(l.wander);
+    Ok(())
+}
+
+pub(super) fn build_leash_points(w: &mut World, l: &LeashPoints) -> Result<()> {
+    use crate::tangle::braid::MAX_STRANDS;
+    use crate::tangle::crossings::BraidFrame;
+    let n = w.particles.len();
+    if l.hand as usize >= n {
+        return Err(scene_err("hand", format!("point {} does not exist (there are {n})", l.hand)));
+    }
+    let front = check_horizontal(l.front)?;
+    check_hand_radius(l.hand_radius)?;
+    check_wander(&l.wander)?;
+    if l.dogs.is_empty() || l.dogs.len() > MAX_STRANDS {
+        return Err(scene_err("dogs", format!("1..={MAX_STRANDS} dogs (got {})", l.dogs.len())));
+    }
+    let mut dogs = Vec::new();
+    for (k, d) in l.dogs.iter().enumerate() {
+        let e = |f: &str, r: String| scene_err(format!("dogs[{k}].{f}"), r);
+        if d.particle as usize >= n {
+            return Err(e("particle", format!("point {} does not exist (there are {n})", d.particle)));
+        }
+        if !d.height.is_finite() {
+            return Err(e("height", "must be finite".into()));
+        }
+        if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
+            return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
+        }
+        let home = w.particles.pos[d.particle as usize];
+        if !(d.grip.is_finite() && d.grip >= 0.0) {
+            return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
+        }
+        dogs.push(Dog {
+            particle: d.particle,
+            rope: u32::MAX,
+            height: d.height,
+            body_radius: d.body_radius,
+            home,
+            grip: d.grip,
+            walk: Vec3::ZERO,
+        });
+    }
+    let hub = w.particles.pos[l.hand as usize];
+    let mut leash = Leash::new(l.hand, dogs, BraidFrame { hub, front, hand_radius: l.hand_radius });
+    w.ropes.sync(&w.particles, &w.links);
+    leash.revalidate(&w.ropes);
+    if !leash.valid {
+        return Err(scene_err("dogs", "every dog needs a rope (in rope_points) from the hand to it"));
+    }
+    w.leash = Some(leash);
+    w.wander = Wander::new(l.wander);
+    Ok(())
+}
+
+pub(super) fn build_grid(w: &mut World, g: &GridSpec) -> Result<()> {
+    if !(1..=1000).contains(&g.cols) || !(1..=1000).contains(&g.rows) || g.cols * g.rows < 2 {
+        return Err(scene_err("cols", "a grid needs 1..=1000 columns and rows, and at least 2 points"));
+    }
+    if !(g.spacing.is_finite() && g.spacing > 0.0) {
+        return Err(scene_err("spacing", "must be > 0"));
+    }
+    let view = w.settings.view;
+    let o = view.project(g.origin);
+    let first = w.particles.len() as u32;
+    let (cols, rows) = (g.cols, g.rows);
+    for r in 0..rows {
+        for c in 0..cols {
+            let q = o + Vec2::new(c as f32 * g.spacing, -(r as f32) * g.spacing);
+            let locked = match g.lock {
+                GridLock::None => false,
+                GridLock::TopRow => r == 0,
+                GridLock::TopCorners => r == 0 && (c == 0 || c == cols - 1),
+            };
+            let def = ParticleDef {
+                pos: view.unproject(q, g.origin),
+                mass: g.point_mass,
+                radius: g.radius,
+                locked,
+                ..Default::default()
+            };
+            w.add_particle(&def)?;
+        }
+    }
+    let idx = |r: u32, c: u32| first + r * cols + c;
+    for r in 0..rows {
+        for c in 0..cols {
+            let mut link = |b: u32| {
+                let def = LinkDef {
+                    a: idx(r, c),
+                    b,
+                    rest: Some(g.spacing),
+                    give: g.give,
+                    compliance: g.compliance,
+                    ..Default::default()
+                };
+                w.add_link(&def).map(|_| ())
+            };
+            if c + 1 < cols {
+                link(idx(r, c + 1))?;
+            }
+            if r + 1 < rows {
+                link(idx(r + 1, c))?;
+            }
+        }
+    }
+    Ok(())
+}

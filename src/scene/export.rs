@@ -1,0 +1,66 @@
+//! A `World` as a scene file (what `exportScene()` returns).
+
+use crate::world::World;
+
+use super::*;
+
+impl Scene {
+    /// Captures a world as an explicit scene (builders expanded into particles and links).
+    pub fn from_world(world: &World, name: &str, camera: Option<Camera>) -> Scene {
+        let p = &world.particles;
+        let l = &world.links;
+        Scene {
+            version: SCENE_VERSION,
+            name: name.to_string(),
+            description: String::new(),
+            camera,
+            settings: world.settings.clone(),
+            particles: (0..p.len())
+                .map(|i| ParticleSpec {
+                    pos: p.pos[i],
+                    vel: p.vel[i],
+                    mass: p.mass[i],
+                    radius: p.radius[i],
+                    locked: p.locked[i],
+                })
+                .collect(),
+            links: (0..l.len())
+                .map(|k| LinkSpec {
+                    a: l.ends[k][0],
+                    b: l.ends[k][1],
+                    rest: Some(l.rest[k]),
+                    give: l.give[k],
+                    compliance: l.compliance[k],
+                    kind: l.kind[k],
+                    tear_stretch: l.tear_stretch[k].is_finite().then_some(l.tear_stretch[k]),
+                    tear_force: l.tear_force[k].is_finite().then_some(l.tear_force[k]),
+                })
+                .collect(),
+            ropes: Vec::new(),
+            grids: Vec::new(),
+            obstacles: world.obstacles.clone(),
+            pins: (0..p.len())
+                .filter(|&i| p.is_pinned(i))
+                .map(|i| PinSpec { point: i as u32, target: Some(p.pin_target[i]), compliance: p.pin_compliance[i] })
+                .collect(),
+            leash: None,
+            rope_points: (0..world.ropes.len()).map(|k| world.ropes.points(k).to_vec()).collect(),
+            leash_points: world.leash.as_ref().filter(|l| l.hand != u32::MAX).map(|l| LeashPoints {
+                hand: l.hand,
+                dogs: l
+                    .dogs
+                    .iter()
+                    .map(|d| DogPoint {
+                        particle: d.particle,
+                        height: d.height,
+                        body_radius: d.body_radius,
+                        grip: d.grip,
+                    })
+                    .collect(),
+                front: l.tracker.frame.front,
+                hand_radius: l.tracker.frame.hand_radius,
+                wander: world.wander.spec,
+            }),
+        }
+    }
+}

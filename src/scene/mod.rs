@@ -1,0 +1,35 @@
+//! The versioned JSON scene format (serde), shared by the page, the native runner and the
+//! tests. A scene is world settings plus particles and links, given one by one or by
+//! builders (a rope from A to B with n points, a grid net).
+//!
+//! Loading is all-or-nothing: a scene is parsed and built into a fresh [`World`], and only
+//! a complete success is returned. A failure names the JSON path of the fault
+//! (`ropes[1].points: ...`) via `serde_path_to_error` for parse errors and by construction
+//! for semantic ones.
+//!
+//! - `schema.rs`: the serde types of the file format, parsing and printing;
+//! - `validate.rs`: checks of values (settings through the one settings table);
+//! - `build.rs`: scene → `World` (ropes, grids, leashes, pins, obstacles);
+//! - `export.rs`: `World` → scene.
+
+mod build;
+mod export;
+mod schema;
+mod validate;
+
+pub use schema::*;
+
+use crate::error::SimError;
+
+/// Prefixes an error with the JSON path of the item being built (`ropes[2]` + `points`
+/// → `ropes[2].points`).
+pub(super) fn at(path: String) -> impl FnOnce(SimError) -> SimError {
+    move |e| match e {
+        SimError::Scene { path: inner, reason } => SimError::Scene { path: format!("{path}.{inner}"), reason },
+        other => SimError::Scene { path, reason: other.to_string() },
+    }
+}
+
+pub(super) fn scene_err(path: impl Into<String>, reason: impl Into<String>) -> SimError {
+    SimError::Scene { path: path.into(), reason: reason.into() }
+}
