@@ -64,7 +64,8 @@ test-wasm: setup-rust setup-chromium
 # declarations wasm-bindgen emits (index.html's data-typescript: dist/ropelab-<hash>.d.ts) and
 # the JSON shapes in www/types.d.ts. The declarations are committed as $(SIM_DTS), so editors
 # and a bare `tsc` see them; test-types fails while that copy differs from the fresh build's,
-# and `make types` refreshes it.
+# and `make types` refreshes it. tests/types/json-shapes.mjs then runs the built wasm in node
+# and type-checks what its JSON methods return (and the scene files) against www/types.d.ts.
 SIM_DTS := www/types/ropelab.d.ts
 FRESH_DTS = set -- dist/ropelab-*.d.ts; \
   if [ $$\# -ne 1 ] || [ ! -f "$$1" ]; then \
@@ -82,6 +83,7 @@ test-types: web
 	  exit 1; \
 	fi
 	tsc --noEmit -p .
+	node tests/types/json-shapes.mjs
 
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/

@@ -7,7 +7,9 @@
 // - This file describes what that one cannot: the JSON the `Sim` methods return as strings
 //   (schemas from the doc comments of src/wasm.rs and src/report.rs), the scene file format
 //   (src/scene.rs, www/scenes/*.json) and the page's globals (`window.wasmBindings`,
-//   `window.ropelab`). Keep it in step with those Rust files.
+//   `window.ropelab`). `make test-types` checks the JSON and scene types against what the
+//   built wasm returns and the preset files (tests/types/json-shapes.mjs): an extra, missing
+//   or retyped field on either side fails it.
 //
 // Conventions (src/report.rs): points are world `[x, y, z]` in metres, y up; `top` points are
 // the top view's `[x, z]`; rope, point, link and segment indices are 0-based; angles in
