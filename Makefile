@@ -11,8 +11,8 @@ CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: serve test setup-rust setup-trunk setup-node setup-chromium web \
-        test-native test-wasm test-e2e bench bench-wasm clean
+.PHONY: serve test setup-rust setup-trunk setup-node setup-chromium web types \
+        test-native test-wasm test-types test-e2e bench bench-wasm clean
 
 serve: setup-rust setup-trunk setup-node
 	trunk serve --release --port $(PORT)
@@ -20,7 +20,7 @@ serve: setup-rust setup-trunk setup-node
 test: setup-rust setup-trunk setup-node setup-chromium
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory test-wasm
-	$(MAKE) --no-print-directory web
+	$(MAKE) --no-print-directory web test-types
 	$(MAKE) --no-print-directory test-e2e
 
 # --- set-up (each step is skipped when already done) -----------------------------------
@@ -59,6 +59,31 @@ test-native:
 
 test-wasm: setup-rust setup-chromium
 	cargo test --target wasm32-unknown-unknown --test web
+
+# The page's type check: tsc over www/*.js (// @ts-check, tsconfig.json) against the `Sim`
+# declarations wasm-bindgen emits (index.html's data-typescript: dist/ropelab-<hash>.d.ts) and
+# the JSON shapes in www/types.d.ts. The declarations are committed as $(SIM_DTS), so editors
+# and a bare `tsc` see them; test-types fails while that copy differs from the fresh build's,
+# and `make types` refreshes it. tests/types/json-shapes.mjs then runs the built wasm in node
+# and type-checks what its JSON methods return (and the scene files) against www/types.d.ts.
+SIM_DTS := www/types/ropelab.d.ts
+FRESH_DTS = set -- dist/ropelab-*.d.ts; \
+  if [ $$\# -ne 1 ] || [ ! -f "$$1" ]; then \
+    echo "expected one dist/ropelab-*.d.ts from trunk (data-typescript in index.html), found: $$*"; exit 1; \
+  fi
+
+types: web
+	@$(FRESH_DTS); cp "$$1" $(SIM_DTS); echo "$(SIM_DTS) ← $$1"
+
+test-types: web
+	@$(FRESH_DTS); \
+	if ! cmp -s "$$1" $(SIM_DTS); then \
+	  diff -u $(SIM_DTS) "$$1" | head -60 || true; \
+	  echo "$(SIM_DTS) is not what wasm-bindgen emits for src/wasm.rs now: run 'make types' and commit it"; \
+	  exit 1; \
+	fi
+	tsc --noEmit -p .
+	node tests/types/json-shapes.mjs
 
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/

@@ -1,3 +1,4 @@
+// @ts-check
 // Comparison view (issue 3 §4): the same scene under several solvers at once.
 //
 // One `Sim` per slot, each loaded from the same scene text and then given its solver and its own
@@ -21,13 +22,57 @@
 // URL: ?compare=classic,pbd,xpbd:1i5s,exact&layout=side|overlay — per slot `name[:<n>i][<n>s]`
 // sets iterations (i) and substeps (s); omitted values come from the scene.
 
+/** @import { DrawOptions, InputSim, Overlay, Rect, Sim } from './types.js' */
+/** @import { App } from './main.js' */
+
 import { Camera } from './render.js';
 import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';
+
+/**
+ * One solver of the comparison (`parseCompare`); null iterations / substeps: the scene's.
+ * @typedef {{ solver: string, iterations: number | null, substeps: number | null }} CompareSpec
+ */
+/**
+ * A slot's row in the HUD table.
+ * @typedef {object} SlotEls
+ * @property {HTMLTableRowElement} row
+ * @property {HTMLInputElement} it
+ * @property {HTMLInputElement} sub
+ * @property {HTMLElement} stretch
+ * @property {HTMLElement} energy
+ * @property {HTMLElement} us
+ * @property {HTMLCanvasElement} sparkS
+ * @property {HTMLCanvasElement} sparkE
+ */
+/**
+ * One sim of the comparison.
+ * @typedef {object} Slot
+ * @property {string} solver
+ * @property {number | null} iterations null = the scene's
+ * @property {number | null} substeps
+ * @property {string} color
+ * @property {Sim | null} sim null until `load`, and after `destroy`
+ * @property {Camera} camera
+ * @property {number} us mean physics µs per step
+ * @property {number} steps
+ * @property {Series} timing per frame: (steps, ms)
+ * @property {string | null} error why its sim stopped
+ * @property {Series} stretch
+ * @property {Series} energy
+ * @property {SlotEls} el
+ */
+/** @typedef {Rect & { slot: Slot | null }} Region a region of the view (overlaid: one, slot null) */
+/** @typedef {{ cols: number, rows: number, s: number }} Grid */
+/**
+ * The HUD's cells above the rows (`buildHud` sets `Compare.el`).
+ * @typedef {{ time: HTMLElement, rangeS: HTMLElement, rangeE: HTMLElement, same: HTMLElement }} CompareEls
+ */
 
 /** Line dash per slot in the overlaid layout (solid first). */
 const DASHES = [null, [9, 6], [2, 5], [14, 4, 3, 4], [5, 3]];
 
 /** A fixed colour per solver, so the same solver looks the same in every embed. */
+/** @type {Record<string, string>} */
 export const SOLVER_COLORS = {
   classic: '#d6d6d6',
   pbd: '#4dd6ff',
@@ -49,17 +94,21 @@ const LABEL_H = 24; // px: the label strip above each region (side by side)
 // averages out), far coarser than one step of a small scene.
 const TIMING_FRAMES = 240;
 
-const fmtError = (e) => (e && e.message) || String(e);
+const fmtError = (/** @type {any} */ e) => (e && e.message) || String(e);
 
 /**
  * Parses a comparison spec, `classic,pbd:10i,xpbd:1i5s`, into
  * `[{ solver, iterations, substeps }]` (null = the scene's value). Throws on unknown names.
+ * @param {string} text
+ * @param {string[]} known the solver names (`Sim.solvers()`)
+ * @returns {CompareSpec[]}
  */
 export function parseCompare(text, known) {
+  /** @type {CompareSpec[]} */
   const specs = [];
   for (const part of String(text).split(',').map((s) => s.trim()).filter(Boolean)) {
     const m = /^([a-z][a-z0-9_-]*)(?::(?:(\d+)i)?(?:(\d+)s)?)?$/i.exec(part);
-    const solver = m?.[1].toLowerCase();
+    const solver = /** @type {string} */ (m?.[1].toLowerCase()); // (no match: thrown below)
     if (!m || !known.includes(solver)) {
       throw new Error(`compare: "${part}" is not a solver spec (solvers: ${known.join(', ')}; settings as xpbd:10i, xpbd:1i5s)`);
     }
@@ -74,7 +123,10 @@ export function parseCompare(text, known) {
   return specs;
 }
 
-/** The inverse of `parseCompare`. */
+/**
+ * The inverse of `parseCompare`.
+ * @param {CompareSpec[]} specs
+ */
 export function formatCompare(specs) {
   return specs.map((s) => {
     const it = s.iterations != null ? `${s.iterations}i` : '';
@@ -83,7 +135,10 @@ export function formatCompare(specs) {
   }).join(',');
 }
 
-/** Relative stretch as a percentage, readable from 1e-7 to 1e3. */
+/**
+ * Relative stretch as a percentage, readable from 1e-7 to 1e3.
+ * @param {number} s
+ */
 export function fmtStretch(s) {
   if (!Number.isFinite(s)) return String(s);
   const p = s * 100;
@@ -93,28 +148,37 @@ export function fmtStretch(s) {
   return `${p.toExponential(1)} %`;
 }
 
-const fmtEnergy = (e) => (Number.isFinite(e) ? `${Math.abs(e) >= 1000 ? e.toFixed(0) : e.toFixed(1)} J` : String(e));
-const fmtUs = (us) => `${us >= 100 ? us.toFixed(0) : us.toFixed(1)} µs`;
-const fmtExp = (x) => {
+const fmtEnergy = (/** @type {number} */ e) => (Number.isFinite(e) ? `${Math.abs(e) >= 1000 ? e.toFixed(0) : e.toFixed(1)} J` : String(e));
+const fmtUs = (/** @type {number} */ us) => `${us >= 100 ? us.toFixed(0) : us.toFixed(1)} µs`;
+const fmtExp = (/** @type {number} */ x) => {
   const e = Math.round(x);
   return e === 0 ? '1' : `1e${e}`;
 };
 
-/** Every sim of the comparison behind the one-sim input API ui.js uses. */
+/**
+ * Every sim of the comparison behind the one-sim input API ui.js uses.
+ * @implements {InputSim}
+ */
 class SimGroup {
+  /** @param {Compare} compare */
   constructor(compare) {
     this.compare = compare;
   }
 
   get sims() {
-    return this.compare.slots.map((s) => s.sim).filter(Boolean);
+    return /** @type {Sim[]} */ (this.compare.slots.map((s) => s.sim).filter(Boolean));
   }
 
   get view() {
     return this.sims[0]?.view ?? 'side';
   }
 
-  /** The nearest point to (x, y) over all sims (overlaid view), or -1. */
+  /**
+   * The nearest point to (x, y) over all sims (overlaid view), or -1.
+   * @param {number} x
+   * @param {number} y
+   * @param {number} radius
+   */
   pick(x, y, radius) {
     let best = -1;
     let bestD = Infinity;
@@ -132,7 +196,11 @@ class SimGroup {
     return best;
   }
 
-  /** Grabs point `index` in every sim; throws only if no sim could take it. */
+  /**
+   * Grabs point `index` in every sim; throws only if no sim could take it.
+   * @param {number} pointerId
+   * @param {number} index
+   */
   grab(pointerId, index) {
     let first = null;
     let ok = 0;
@@ -147,28 +215,44 @@ class SimGroup {
     if (!ok && first) throw first;
   }
 
+  /**
+   * @param {number} pointerId
+   * @param {number} x
+   * @param {number} y
+   */
   dragTo(pointerId, x, y) {
     for (const sim of this.sims) if (sim.heldBy(pointerId) >= 0) sim.dragTo(pointerId, x, y);
   }
 
+  /** @param {number} pointerId */
   release(pointerId) {
     let any = false;
     for (const sim of this.sims) any = sim.release(pointerId) || any;
     return any;
   }
 
-  /** Cuts the same swipe in every sim; returns the most links any one sim lost. */
+  /**
+   * Cuts the same swipe in every sim; returns the most links any one sim lost.
+   * @param {number} x0
+   * @param {number} y0
+   * @param {number} x1
+   * @param {number} y1
+   */
   cut(x0, y0, x1, y1) {
     let most = 0;
     for (const sim of this.sims) most = Math.max(most, sim.cut(x0, y0, x1, y1));
     return most;
   }
 
+  /** @param {number} index */
   isLocked(index) {
     return this.sims[0].isLocked(index);
   }
 
-  /** Flips the lock of point `index` in every sim to the same new state. */
+  /**
+   * Flips the lock of point `index` in every sim to the same new state.
+   * @param {number} index
+   */
   toggleLock(index) {
     const locked = !this.isLocked(index);
     for (const sim of this.sims) sim.setLocked(index, locked);
@@ -178,21 +262,24 @@ class SimGroup {
 
 export class Compare {
   /**
-   * @param app the page's App (main.js): `Sim`, `renderer`, `camera` (the scene's framing),
+   * @param {App} app the page's App (main.js): `Sim`, `renderer`, `camera` (the scene's framing),
    *   `ui` (panelInset, status), `guard`
-   * @param specs from `parseCompare`
-   * @param layout "side" or "overlay"
+   * @param {CompareSpec[]} specs from `parseCompare`
+   * @param {string} [layout] "side" or "overlay"
    */
   constructor(app, specs, layout = 'side') {
     this.app = app;
     this.layoutMode = layout === 'overlay' ? 'overlay' : 'side';
     this.group = new SimGroup(this);
     this.master = new Camera(); // the shared view (zoom, centre); each region's camera follows it
+    /** @type {Region[]} */
     this.regions = [];
+    /** @type {string | null} */
     this.text = null;
     this.lastNumbers = 0;
     this.lastPlots = 0;
     const used = new Set();
+    /** @type {Slot[]} */
     this.slots = specs.map((sp) => {
       let color = SOLVER_COLORS[sp.solver];
       if (!color || used.has(color)) color = SPARE_COLORS.find((c) => !used.has(c)) ?? '#bbb';
@@ -210,7 +297,7 @@ export class Compare {
         error: null,
         stretch: new Series(),
         energy: new Series(),
-        el: null,
+        el: /** @type {any} */ (null), // buildHud (below) fills it
       };
     });
     this.hud = this.buildHud();
@@ -226,7 +313,9 @@ export class Compare {
    * (Re)creates every sim from `text`. All or nothing: if any sim rejects the scene, the new
    * sims are freed, the old ones kept, and the error is thrown.
    */
+  /** @param {string} text */
   load(text) {
+    /** @type {Sim[]} */
     const created = [];
     try {
       for (const slot of this.slots) {
@@ -278,6 +367,10 @@ export class Compare {
    * Advances every sim by `n` fixed steps of `h`; returns n. A sim that throws stops alone.
    * The order rotates frame by frame so no solver is always the one stepped first (cold caches
    * after drawing) in the timings.
+   */
+  /**
+   * @param {number} n
+   * @param {number} h
    */
   step(n, h) {
     const N = this.slots.length;
@@ -336,6 +429,7 @@ export class Compare {
 
   // ---- layout and camera ---------------------------------------------------------------
 
+  /** @param {string} mode */
   setLayout(mode) {
     this.layoutMode = mode === 'overlay' ? 'overlay' : 'side';
     this.layout();
@@ -346,7 +440,7 @@ export class Compare {
     const { renderer, ui, camera } = this.app;
     const W = renderer.cssW;
     const Hh = renderer.cssH;
-    const inset = ui.panelInset(W, Hh);
+    const inset = ui.panelInset(W);
     const hud = this.hud;
     hud.style.left = `${inset.left + 10}px`;
     hud.style.bottom = `${inset.bottom + 10}px`;
@@ -367,6 +461,7 @@ export class Compare {
       this.regions.push({ ...area, slot: null });
     } else {
       // The column count that shows the scene largest (ties: more columns).
+      /** @type {Grid | null} */
       let best = null;
       for (let cols = 1; cols <= N; cols++) {
         const rows = Math.ceil(N / cols);
@@ -376,10 +471,11 @@ export class Compare {
         if (!best || s >= best.s) best = { cols, rows, s };
       }
       this.grid = best;
-      const cw = area.w / best.cols;
-      const ch = area.h / best.rows;
+      // (N ≥ 1: the loop set `best`)
+      const cw = area.w / /** @type {Grid} */ (best).cols;
+      const ch = area.h / /** @type {Grid} */ (best).rows;
       this.slots.forEach((slot, k) => {
-        const r = { x: area.x + (k % best.cols) * cw, y: area.y + Math.floor(k / best.cols) * ch, w: cw, h: ch, slot };
+        const r = { x: area.x + (k % /** @type {Grid} */ (best).cols) * cw, y: area.y + Math.floor(k / /** @type {Grid} */ (best).cols) * ch, w: cw, h: ch, slot };
         this.regions.push(r);
         slot.camera.setViewport(r.x, r.y + LABEL_H, r.w, Math.max(r.h - LABEL_H, 1));
       });
@@ -393,7 +489,10 @@ export class Compare {
     for (const slot of this.slots) slot.camera.follow(this.master);
   }
 
-  /** Every region follows `cam` (one was zoomed or panned). */
+  /**
+   * Every region follows `cam` (one was zoomed or panned).
+   * @param {Camera} cam
+   */
   viewChanged(cam) {
     this.master.follow(cam);
     for (const slot of this.slots) if (slot.camera !== cam) slot.camera.follow(this.master);
@@ -404,7 +503,12 @@ export class Compare {
     for (const slot of this.slots) slot.camera.follow(this.master);
   }
 
-  /** The camera and the input target under (px, py) CSS px. */
+  /**
+   * The camera and the input target under (px, py) CSS px.
+   * @param {number} px
+   * @param {number} py
+   * @returns {{ camera: Camera, sim: InputSim, slot: Slot | null }}
+   */
   viewAt(px, py) {
     if (this.layoutMode === 'overlay' || !this.regions.length) {
       return { camera: this.slots[0].camera, sim: this.group, slot: null };
@@ -420,11 +524,16 @@ export class Compare {
         best = r;
       }
     }
-    return { camera: best.slot.camera, sim: best.slot.sim, slot: best.slot };
+    // Side by side every region has its slot, and a loaded comparison every slot its sim.
+    return { camera: /** @type {Slot} */ (best.slot).camera, sim: /** @type {Sim} */ (/** @type {Slot} */ (best.slot).sim), slot: best.slot };
   }
 
   // ---- drawing -------------------------------------------------------------------------
 
+  /**
+   * @param {Overlay} o
+   * @param {boolean} paused
+   */
   draw(o, paused) {
     const r = this.app.renderer;
     const ctx = r.ctx;
@@ -442,7 +551,7 @@ export class Compare {
       if (paused) r.drawPaused(reg.x + 16, reg.y + 52);
     } else {
       for (const reg of this.regions) {
-        const slot = reg.slot;
+        const slot = /** @type {Slot} */ (reg.slot); // side by side: every region has one
         if (slot.sim) r.drawSim(slot.sim, slot.camera, { ...o, tintStrain: true }, reg);
         this.drawLabel(ctx, reg, slot);
       }
@@ -456,7 +565,7 @@ export class Compare {
       ctx.stroke();
       const first = this.regions[0];
       if (first) {
-        r.drawScaleBar(first.slot.camera, first.x + 14, first.y + first.h - 12);
+        r.drawScaleBar(/** @type {Slot} */ (first.slot).camera, first.x + 14, first.y + first.h - 12);
         if (paused) r.drawPaused(first.x + 14, first.y + LABEL_H + 20);
       }
     }
@@ -466,6 +575,11 @@ export class Compare {
   /**
    * The strip above a region: colour, solver, live max stretch (right) and the settings
    * between them when there is room (narrow regions drop the settings, then shorten the rest).
+   */
+  /**
+   * @param {CanvasRenderingContext2D} ctx
+   * @param {Region} reg
+   * @param {Slot} slot
    */
   drawLabel(ctx, reg, slot) {
     const x = reg.x + 10;
@@ -510,9 +624,9 @@ export class Compare {
     const out = [];
     const live = this.slots.filter((s) => s.sim);
     for (let j = 1; j < live.length; j++) {
-      const pj = live[j].sim.positions();
+      const pj = /** @type {Sim} */ (live[j].sim).positions();
       for (let i = 0; i < j; i++) {
-        const pi = live[i].sim.positions();
+        const pi = /** @type {Sim} */ (live[i].sim).positions();
         if (pi.length === pj.length && pi.every((v, k) => v === pj[k])) {
           out.push([live[i].solver, live[j].solver]);
           break;
@@ -539,12 +653,12 @@ export class Compare {
         <th class="spark" title="Max stretch over the last ${PLOT_SECONDS} s, log scale, shared by every row">stretch · ${PLOT_SECONDS} s <span class="range" data-range="stretch"></span></th>
         <th class="spark" title="Energy over the last ${PLOT_SECONDS} s, shared scale">energy · ${PLOT_SECONDS} s <span class="range" data-range="energy"></span></th>
       </tr></thead><tbody></tbody></table><p class="same" hidden></p>`;
-    const body = hud.querySelector('tbody');
+    const body = /** @type {HTMLElement} */ (hud.querySelector('tbody'));
     this.el = {
-      time: hud.querySelector('.time'),
-      rangeS: hud.querySelector('[data-range="stretch"]'),
-      rangeE: hud.querySelector('[data-range="energy"]'),
-      same: hud.querySelector('.same'),
+      time: /** @type {HTMLElement} */ (hud.querySelector('.time')),
+      rangeS: /** @type {HTMLElement} */ (hud.querySelector('[data-range="stretch"]')),
+      rangeE: /** @type {HTMLElement} */ (hud.querySelector('[data-range="energy"]')),
+      same: /** @type {HTMLElement} */ (hud.querySelector('.same')),
     };
     for (const slot of this.slots) {
       const tr = document.createElement('tr');
@@ -559,18 +673,19 @@ export class Compare {
       body.append(tr);
       slot.el = {
         row: tr,
-        it: tr.querySelector('.it'),
-        sub: tr.querySelector('.sub'),
-        stretch: tr.querySelector('.stretch'),
-        energy: tr.querySelector('.energy'),
-        us: tr.querySelector('.us'),
-        sparkS: tr.querySelector('.spark-stretch'),
-        sparkE: tr.querySelector('.spark-energy'),
+        it: /** @type {HTMLInputElement} */ (tr.querySelector('.it')),
+        sub: /** @type {HTMLInputElement} */ (tr.querySelector('.sub')),
+        stretch: /** @type {HTMLElement} */ (tr.querySelector('.stretch')),
+        energy: /** @type {HTMLElement} */ (tr.querySelector('.energy')),
+        us: /** @type {HTMLElement} */ (tr.querySelector('.us')),
+        sparkS: /** @type {HTMLCanvasElement} */ (tr.querySelector('.spark-stretch')),
+        sparkE: /** @type {HTMLCanvasElement} */ (tr.querySelector('.spark-energy')),
       };
+      /** @type {(input: HTMLInputElement, key: 'iterations' | 'substeps', set: (sim: Sim, v: number) => void) => void} */
       const bind = (input, key, set) => {
         input.addEventListener('change', () => {
           const v = Number(input.value);
-          const ok = slot.sim && this.app.guard(`${slot.solver} ${key}`, () => { set(slot.sim, v); return true; });
+          const ok = slot.sim && this.app.guard(`${slot.solver} ${key}`, () => { set(/** @type {Sim} */ (slot.sim), v); return true; });
           if (ok) slot[key] = v;
           if (slot.sim) input.value = String(slot.sim[key]); // refused: back to the sim's value
           this.syncInputs();
@@ -595,6 +710,7 @@ export class Compare {
   }
 
   /** Called once per frame: numbers ~4×/s, sparklines ~15×/s. */
+  /** @param {number} now */
   tick(now) {
     if (now - this.lastPlots > 66) {
       this.lastPlots = now;
@@ -613,17 +729,19 @@ export class Compare {
       time = Math.max(time, slot.sim.time);
       const s = slot.stretch.last();
       const e = slot.energy.last();
+      /** @type {(el: HTMLElement, text: string) => void} */
       const set = (el, text) => { if (el.textContent !== text) el.textContent = text; };
       set(slot.el.stretch, s ? fmtStretch(s.v) : '');
       set(slot.el.energy, e ? fmtEnergy(e.v) : '');
       set(slot.el.us, slot.error ? 'stopped' : slot.steps ? fmtUs(slot.us) : '–');
     }
-    this.el.time.textContent = `· t = ${time.toFixed(1)} s`;
+    // (`this.el` is set by buildHud, from the constructor)
+    /** @type {CompareEls} */ (this.el).time.textContent = `· t = ${time.toFixed(1)} s`;
     const same = this.coincident();
     const how = this.layoutMode === 'overlay' ? ': dashed over it' : '';
     const text = same.map(([a, b]) => `${b} moves exactly as ${a}${(a === 'pbd' && b === 'xpbd') || (a === 'xpbd' && b === 'pbd') ? ' (xpbd at zero compliance is pbd)' : ''}${how}`).join(' · ');
-    if (this.el.same.textContent !== text) this.el.same.textContent = text;
-    this.el.same.hidden = !text;
+    if (/** @type {CompareEls} */ (this.el).same.textContent !== text) /** @type {CompareEls} */ (this.el).same.textContent = text;
+    /** @type {CompareEls} */ (this.el).same.hidden = !text;
     if (plots) this.drawPlots();
   }
 
@@ -636,8 +754,8 @@ export class Compare {
     // to the edge); see plot.js robustRange.
     const rs = sharedRange(live.map((s) => s.stretch.robustRange(t0, logStretch)), 1);
     const re = sharedRange(live.map((s) => s.energy.robustRange(t0)), 1);
-    if (rs) this.el.rangeS.textContent = `${fmtExp(rs[0] + 0.04 * (rs[1] - rs[0]))}–${fmtExp(rs[1] - 0.04 * (rs[1] - rs[0]))}`;
-    if (re) this.el.rangeE.textContent = `${Math.round(re[0])}…${Math.round(re[1])} J`;
+    if (rs) /** @type {CompareEls} */ (this.el).rangeS.textContent = `${fmtExp(rs[0] + 0.04 * (rs[1] - rs[0]))}–${fmtExp(rs[1] - 0.04 * (rs[1] - rs[0]))}`;
+    if (re) /** @type {CompareEls} */ (this.el).rangeE.textContent = `${Math.round(re[0])}…${Math.round(re[1])} J`;
     for (const slot of live) {
       if (rs) drawSparkline(slot.el.sparkS, slot.stretch, { t0, t1, y0: rs[0], y1: rs[1], color: slot.color, f: logStretch });
       if (re) drawSparkline(slot.el.sparkE, slot.energy, { t0, t1, y0: re[0], y1: re[1], color: slot.color, zero: true });
@@ -649,9 +767,10 @@ export class Compare {
  * Wires the panel's compare section (index.html): the on/off switch, layout buttons, the
  * solver checkboxes and "copy embed link". The app owns the state (`app.setCompare`).
  */
+/** @param {App} app */
 export function bindComparePanel(app) {
-  const $ = (id) => document.getElementById(id);
-  const toggle = $('compare');
+  const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  const toggle = /** @type {HTMLInputElement} */ ($('compare'));
   const box = $('compare-solvers');
   const solvers = app.Sim.solvers();
   for (const name of solvers) {
@@ -660,7 +779,7 @@ export function bindComparePanel(app) {
     box.append(label);
   }
   const checks = [...box.querySelectorAll('input')];
-  const layoutButtons = [...document.querySelectorAll('[data-layout]')];
+  const layoutButtons = /** @type {HTMLElement[]} */ ([...document.querySelectorAll('[data-layout]')]);
 
   const chosen = () => checks.filter((c) => c.checked).map((c) => c.value);
   const apply = () => {
@@ -678,7 +797,7 @@ export function bindComparePanel(app) {
     // XPBD joining from the panel gets "n substeps × 1 iteration" with the scene's pass count
     // (Macklin et al. 2019), so it does not merely repeat PBD (which it equals at 0 compliance).
     const passes = app.sim.iterations;
-    const fresh = (solver) => (solver === 'xpbd' && passes > 1
+    const fresh = (/** @type {string} */ solver) => (solver === 'xpbd' && passes > 1
       ? { solver, iterations: 1, substeps: passes }
       : { solver, iterations: null, substeps: null });
     const specs = names.map((solver) => old.find((s) => s.solver === solver) ?? fresh(solver));
@@ -688,8 +807,8 @@ export function bindComparePanel(app) {
   for (const c of checks) c.addEventListener('change', apply);
   for (const b of layoutButtons) {
     b.addEventListener('click', () => {
-      app.compareLayout = b.dataset.layout;
-      if (app.compare) app.setCompareLayout(b.dataset.layout);
+      app.compareLayout = /** @type {string} */ (b.dataset.layout);
+      if (app.compare) app.setCompareLayout(/** @type {string} */ (b.dataset.layout));
       sync();
     });
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The leash scene seen from above, drawn like a knot diagram (issue 4 §1, §3).
 //
 // The top view maps the view plane (x, y) to world (x, z); the camera draws +z DOWN on screen
@@ -17,17 +18,25 @@
 //
 // Zero-copy rule as in render.js: every sim call first, then the wasm-memory views.
 
+/** @import { BraidCrossing, LeashInfo, Overlay, Rect, Sim, Tangle, TopCrossing } from './types.js' */
+/** @import { Camera, Renderer } from './render.js' */
+
 import { FLAG_HELD } from './flags.js';
 
 /** One colour per leash / dog (hue; lightness follows the height). */
 export const DOG_HUES = [18, 200, 100, 280, 50, 330];
-export const dogColor = (k, l = 62) => `hsl(${DOG_HUES[k % DOG_HUES.length]} 85% ${l}%)`;
+export const dogColor = (/** @type {number} */ k, l = 62) => `hsl(${DOG_HUES[k % DOG_HUES.length]} 85% ${l}%)`;
 
 export const TANGLE_COLORS = { tight: '#ffb02e', locked: '#ff4fd8' };
 
 const MAX_LEASH_HEIGHT = 1.0; // m: the hand's height in the preset; the shading saturates above
 
-/** Parses a JSON string from the sim, tolerating "null". */
+/**
+ * Parses a JSON string from the sim, tolerating "null".
+ * @param {string} text
+ * @param {unknown} fallback
+ * @returns {any} (the callers declare what they expect)
+ */
 function parse(text, fallback) {
   try {
     const v = JSON.parse(text);
@@ -37,7 +46,10 @@ function parse(text, fallback) {
   }
 }
 
-/** Formats a braid letter (+i = σᵢ, −i = σᵢ⁻¹). */
+/**
+ * Formats a braid letter (+i = σᵢ, −i = σᵢ⁻¹).
+ * @param {number} g
+ */
 export function letterText(g) {
   return g > 0 ? `σ${g}` : `σ${-g}⁻¹`;
 }
@@ -47,7 +59,9 @@ export function letterText(g) {
  * link counts (every edit that can change a rope changes one of them, or the scene reloads:
  * `invalidate`).
  */
+/** @type {WeakMap<Sim, { key: string, ropes: Uint32Array[] }>} */
 const ropeCache = new WeakMap();
+/** @param {Sim} sim */
 export function ropesOf(sim) {
   const key = `${sim.pointCount}/${sim.linkCount}/${sim.ropeCount}`;
   let c = ropeCache.get(sim);
@@ -59,23 +73,32 @@ export function ropesOf(sim) {
   }
   return c.ropes;
 }
+/** @param {Sim} sim */
 export function invalidateRopes(sim) {
   ropeCache.delete(sim);
 }
 
-/** Rope index → dog index (leash k is rope dogs[k].rope), −1 for ropes that are no leash. */
+/**
+ * Rope index → dog index (leash k is rope dogs[k].rope), −1 for ropes that are no leash.
+ * @param {LeashInfo | null} leash
+ * @param {number} ropeCount
+ */
 export function dogOfRope(leash, ropeCount) {
   const m = new Int32Array(ropeCount).fill(-1);
   for (let k = 0; k < (leash?.dogs?.length ?? 0); k++) {
-    const r = leash.dogs[k].rope;
+    const r = /** @type {LeashInfo} */ (leash).dogs[k].rope; // (no leash: no iteration)
     if (r >= 0 && r < ropeCount) m[r] = k;
   }
   return m;
 }
 
-/** Merges intervals [a, b] (sorted by a) in place; returns the merged list. */
+/**
+ * Merges intervals [a, b] (sorted by a) in place; returns the merged list.
+ * @param {[number, number][]} iv
+ */
 function merge(iv) {
   iv.sort((p, q) => p[0] - q[0]);
+  /** @type {[number, number][]} */
   const out = [];
   for (const v of iv) {
     const last = out[out.length - 1];
@@ -89,15 +112,24 @@ function merge(iv) {
  * Draws the leash scene from above into `renderer`'s context through `cam`, clipped to `R`
  * (the grid is already drawn). `o`: render.js overlay (hover). Returns false (drawing
  * nothing) if the world has no leash, so the caller can fall back to the plain drawing.
+ * @param {Renderer} renderer
+ * @param {Sim} sim
+ * @param {Camera} cam
+ * @param {Overlay} o
+ * @param {Rect} R
  */
 export function drawLeashTop(renderer, sim, cam, o, R) {
   const ctx = renderer.ctx;
   // ---- every call into the sim first --------------------------------------------------
+  /** @type {LeashInfo | null} */
   const leash = parse(sim.leash(), null);
   if (!leash) return false;
   const ropes = ropesOf(sim);
+  /** @type {TopCrossing[]} */
   const crossings = parse(sim.crossings(), []);
+  /** @type {BraidCrossing[]} */
   const braidCrossings = parse(sim.braidCrossings(), []);
+  /** @type {Tangle[]} */
   const tangles = parse(sim.tangles(), []);
   sim.refreshRender();
   const pos = sim.positions();
@@ -106,12 +138,12 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
 
   const dogOf = dogOfRope(leash, ropes.length);
   const { scale } = cam;
-  const sx = (i) => cam.ox + pos[3 * i] * scale;
-  const sy = (i) => cam.oy - cam.ys * pos[3 * i + 2] * scale;
-  const height = (i) => pos[3 * i + 1];
+  const sx = (/** @type {number} */ i) => cam.ox + pos[3 * i] * scale;
+  const sy = (/** @type {number} */ i) => cam.oy - cam.ys * pos[3 * i + 2] * scale;
+  const height = (/** @type {number} */ i) => pos[3 * i + 1];
   const base = Math.min(Math.max(0.022 * scale, 3), 9); // leash stroke width (px) at 0 m
-  const widthAt = (y) => base * (0.75 + 0.6 * Math.min(Math.max(y / MAX_LEASH_HEIGHT, 0), 1.3));
-  const lightAt = (y) => 38 + 30 * Math.min(Math.max(y / MAX_LEASH_HEIGHT, 0), 1);
+  const widthAt = (/** @type {number} */ y) => base * (0.75 + 0.6 * Math.min(Math.max(y / MAX_LEASH_HEIGHT, 0), 1.3));
+  const lightAt = (/** @type {number} */ y) => 38 + 30 * Math.min(Math.max(y / MAX_LEASH_HEIGHT, 0), 1);
 
   // ---- gaps in the under-strands, in screen arc length per rope ------------------------
   const arc = ropes.map((pts) => {
@@ -122,6 +154,7 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
     }
     return s;
   });
+  /** @type {[number, number][][]} */
   const gaps = ropes.map(() => []);
   for (const c of crossings) {
     const u = c.under, v = c.over;
@@ -153,6 +186,7 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
   // ---- leashes: per segment (width and lightness follow the height), minus the gaps ----
   // Drawn lowest rope-segments first, so a higher strand is painted over a lower one even
   // where a crossing was missed (e.g. at a shared end).
+  /** @type {{ y: number, k: number, x0: number, y0: number, x1: number, y1: number }[]} */
   const pieces = [];
   ropes.forEach((pts, r) => {
     const s = arc[r];
@@ -212,6 +246,7 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
   }
 
   // ---- hand and dogs -----------------------------------------------------------------
+  /** @type {(x: number, y: number, r: number) => void} */
   const halo = (x, y, r) => {
     ctx.fillStyle = 'rgba(255,255,255,0.13)';
     ctx.beginPath();
@@ -344,6 +379,14 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
  * A small side view in the bottom-right corner of `vp`: x across (as in the top view),
  * height up, the ground at y = 0; leashes in their colours, dogs and hand, and a tick on the
  * ground under every top-view crossing (dashed line up to the over strand's height).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Float32Array} pos
+ * @param {number} n
+ * @param {Uint32Array[]} ropes
+ * @param {LeashInfo} leash
+ * @param {Int32Array} dogOf
+ * @param {TopCrossing[]} crossings
+ * @param {Rect} vp
  */
 function drawSideInset(ctx, pos, n, ropes, leash, dogOf, crossings, vp) {
   const W = Math.min(300, Math.max(180, vp.w * 0.3));
@@ -364,8 +407,8 @@ function drawSideInset(ctx, pos, n, ropes, leash, dogOf, crossings, vp) {
   const spanX = Math.max(xmax - xmin, 0.5);
   const s = Math.min((W - 2 * pad) / spanX, (Hh - 2 * pad - 8) / (ymax * 1.05));
   const cx = (xmin + xmax) / 2;
-  const X = (x) => x0 + W / 2 + (x - cx) * s;
-  const Y = (y) => y0 + Hh - pad - y * s;
+  const X = (/** @type {number} */ x) => x0 + W / 2 + (x - cx) * s;
+  const Y = (/** @type {number} */ y) => y0 + Hh - pad - y * s;
 
   ctx.save();
   ctx.beginPath();

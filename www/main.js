@@ -1,3 +1,4 @@
+// @ts-check
 // Boot and the frame loop.
 //
 // Boot: trunk's injected module script runs wasm-bindgen's `init()`, then sets
@@ -14,6 +15,9 @@
 // Scenes: `loadSceneText` is the one way a world is replaced (presets, ?scene= URLs, import,
 // paste, drop: see sceneio.js); a bad scene throws and the current world stays.
 
+/** @import { AppStats, InputSim, LoadedScene, Ropelab, SimClass, WasmBindings } from './types.js' */
+/** @import { CompareSpec } from './compare.js' */
+
 import { Camera, Renderer } from './render.js';
 import { Ui } from './ui.js';
 import { Compare, bindComparePanel, formatCompare, parseCompare } from './compare.js';
@@ -24,7 +28,10 @@ export const H = 1 / 60;
 export const MAX_STEPS = 5;
 const PRESETS = ['rope', 'bridge', 'net', 'leash', 'capstan'];
 
-/** Resolves with trunk's wasm-bindgen exports once the module is initialised. */
+/**
+ * Resolves with trunk's wasm-bindgen exports once the module is initialised.
+ * @returns {Promise<WasmBindings>}
+ */
 function wasmBindings(timeoutMs = 30000) {
   return new Promise((resolve, reject) => {
     let timer = 0;
@@ -47,26 +54,34 @@ function wasmBindings(timeoutMs = 30000) {
   });
 }
 
-const fmtError = (e) => (e && e.message) || String(e);
+const fmtError = (/** @type {any} */ e) => (e && e.message) || String(e);
 
-class App {
+export class App {
+  /** @param {SimClass} Sim */
   constructor(Sim) {
     this.Sim = Sim;
     this.sim = new Sim();
-    this.canvas = document.getElementById('view');
+    this.canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('view'));
     this.camera = new Camera();
     this.renderer = new Renderer(this.canvas, this.camera);
     this.paused = false;
     this.pendingSteps = 0;
     this.acc = 0;
+    /** @type {number | null} */
     this.last = null;
+    /** @type {string | null} */
     this.preset = null;
+    /** @type {LoadedScene | null} */
     this.scene = null; // { text, name, preset, source }: what Reset reloads
+    /** @type {Compare | null} */
     this.compare = null; // the comparison view, when on
     this.compareLayout = 'side';
     this.embed = false;
+    /** @type {Map<string, string>} */
     this.sceneTexts = new Map();
+    /** @type {ArrayLike<number>} */
     this.sceneWalls = []; // the loaded scene's walls, for the walls toggle
+    /** @type {AppStats} */
     this.stats = {
       frameMs: 0,         // smoothed interval between animation frames
       cpuMs: 0,           // smoothed work per frame (physics + drawing)
@@ -89,7 +104,13 @@ class App {
     addEventListener('resize', () => this.layout());
   }
 
-  /** Calls `fn`, reporting a thrown error in the status line instead of propagating it. */
+  /**
+   * Calls `fn`, reporting a thrown error in the status line instead of propagating it.
+   * @template T
+   * @param {string} label
+   * @param {() => T} fn
+   * @returns {T | undefined}
+   */
   guard(label, fn) {
     try {
       return fn();
@@ -104,22 +125,32 @@ class App {
     this.renderer.resize();
     const W = this.renderer.cssW;
     const Hh = this.renderer.cssH;
-    const side = this.ui.panelInset(W, Hh);
+    const side = this.ui.panelInset(W);
     this.camera.setViewport(side.left, side.top, W - side.left - side.right, Hh - side.top - side.bottom);
     this.compare?.layout();
   }
 
-  /** The camera and the sim (or the comparison's group of sims) under (px, py) CSS px. */
+  /**
+   * The camera and the sim (or the comparison's group of sims) under (px, py) CSS px.
+   * @param {number} px
+   * @param {number} py
+   */
   viewAt(px, py) {
     return this.compare ? this.compare.viewAt(px, py) : { camera: this.camera, sim: this.sim };
   }
 
-  /** What pointer input acts on: the sim, or every sim of the comparison. */
+  /**
+   * What pointer input acts on: the sim, or every sim of the comparison.
+   * @returns {InputSim}
+   */
   inputSim() {
     return this.compare ? this.compare.group : this.sim;
   }
 
-  /** A camera was zoomed or panned by the user (the comparison's regions move together). */
+  /**
+   * A camera was zoomed or panned by the user (the comparison's regions move together).
+   * @param {Camera} cam
+   */
   viewChanged(cam) {
     this.compare?.viewChanged(cam);
   }
@@ -156,6 +187,10 @@ class App {
     else this.camera.setFrame((x0 + x1) / 2, (y0 + y1) / 2, Math.max(y1 - y0, 1) * 1.6, Math.max(x1 - x0, 1) * 1.3);
   }
 
+  /**
+   * @param {string} name
+   * @returns {Promise<string>}
+   */
   async sceneText(name) {
     if (!this.sceneTexts.has(name)) {
       const url = new URL(`scenes/${encodeURIComponent(name)}.json`, import.meta.url);
@@ -163,12 +198,14 @@ class App {
       if (!res.ok) throw new Error(`preset "${name}": ${res.status} ${res.statusText} (${url.pathname})`);
       this.sceneTexts.set(name, await res.text());
     }
-    return this.sceneTexts.get(name);
+    return /** @type {string} */ (this.sceneTexts.get(name));
   }
 
   /**
    * Loads preset `name` (www/scenes/<name>.json). A new preset brings its own settings and
    * the controls follow them; `keepSettings` (Reset) re-applies the controls instead.
+   * @param {string} name
+   * @param {{ keepSettings?: boolean }} [options]
    */
   async loadPreset(name, { keepSettings = false } = {}) {
     const text = await this.sceneText(name);
@@ -179,6 +216,7 @@ class App {
   /**
    * `?scene=` values: a preset name, else a URL of a JSON scene (relative to the page).
    * Throws (keeping the world) if it cannot be fetched or is not a valid scene.
+   * @param {string} ref
    */
   async loadSceneRef(ref) {
     if (isPresetName(ref)) return this.loadPreset(ref);
@@ -192,6 +230,10 @@ class App {
    * sim's error (naming the JSON path) and keeps the current world if the scene is bad.
    * `preset`: the preset it came from; `source`: what `?scene=` should say (null: the scene
    * has no address, e.g. an imported file).
+   * @param {string} text
+   * @param {{ preset?: string | null, source?: string | null, label?: string | null,
+   *   keepSettings?: boolean }} [options]
+   * @returns {LoadedScene}
    */
   loadSceneText(text, { preset = null, source = null, label = null, keepSettings = false } = {}) {
     this.ui.releaseAll();
@@ -204,7 +246,7 @@ class App {
     else this.ui.syncFromSim();
     this.frameScene();
     if (this.compare) {
-      this.guard('compare', () => this.compare.load(text));
+      this.guard('compare', () => /** @type {Compare} */ (this.compare).load(text));
       this.compare.frame();
     }
     this.ui.sceneLoaded(this.scene);
@@ -222,12 +264,15 @@ class App {
 
   /** Scene text for Export: the world now, or in the comparison the scene it started from. */
   exportText() {
-    return this.compare ? this.compare.text : this.sim.exportScene();
+    // (a comparison's `text` is set as it loads, before it becomes `this.compare`)
+    return this.compare ? /** @type {string} */ (this.compare.text) : this.sim.exportScene();
   }
 
   /**
    * Turns the comparison view on with `specs` (see compare.js `parseCompare`) or off (null).
    * Every sim starts from the loaded scene file.
+   * @param {CompareSpec[] | null} specs
+   * @param {string} [layout]
    */
   setCompare(specs, layout = this.compareLayout) {
     // The new comparison loads first: if that throws, the current view stays as it is.
@@ -235,7 +280,7 @@ class App {
     if (specs) {
       next = new Compare(this, specs, layout);
       try {
-        next.load(this.scene.text);
+        next.load(/** @type {LoadedScene} */ (this.scene).text); // a scene is loaded before any comparison
       } catch (e) {
         next.destroy();
         throw e;
@@ -259,6 +304,7 @@ class App {
     return this.compare;
   }
 
+  /** @param {string} mode */
   setCompareLayout(mode) {
     this.compareLayout = mode === 'overlay' ? 'overlay' : 'side';
     if (this.compare) {
@@ -284,7 +330,10 @@ class App {
     };
   }
 
-  /** A link to this view (`embed`: without the panel). */
+  /**
+   * A link to this view (`embed`: without the panel).
+   * @param {{ embed?: boolean }} [options]
+   */
   shareUrl({ embed = this.embed } = {}) {
     return pageUrl({ ...this.urlParams(), scene: this.scene?.source ?? this.preset ?? PRESETS[0], embed });
   }
@@ -292,10 +341,11 @@ class App {
   updateUrl() {
     const url = pageUrl(this.urlParams());
     if (url !== location.href) history.replaceState(null, '', url);
-    const full = document.getElementById('open-full');
+    const full = /** @type {HTMLAnchorElement | null} */ (document.getElementById('open-full'));
     if (full) full.href = this.shareUrl({ embed: false });
   }
 
+  /** @param {boolean} p */
   setPaused(p) {
     this.paused = !!p;
     this.acc = 0;
@@ -313,10 +363,12 @@ class App {
    * tab is hidden, and resumes where it was: the clock restarts, so no catch-up jump.
    */
   watchVisibility() {
+    /** @type {boolean | undefined} */
     this.onScreen = true;
     const update = () => {
       const v = this.onScreen && document.visibilityState !== 'hidden';
       if (v === this.visible) return;
+      /** @type {boolean | undefined} undefined until this runs; the loop runs while not false */
       this.visible = v;
       this.last = null; // the first frame back measures no elapsed time
       this.acc = 0;
@@ -332,6 +384,7 @@ class App {
     }
   }
 
+  /** @param {number} now */
   frame(now) {
     requestAnimationFrame((t) => this.frame(t));
     if (this.visible === false) return; // off-screen or hidden: nothing to do
@@ -404,7 +457,7 @@ class App {
 }
 
 async function boot() {
-  const statusEl = document.getElementById('status');
+  const statusEl = /** @type {HTMLElement} */ (document.getElementById('status'));
   const params = readParams();
   if (params.embed) document.body.classList.add('embed');
   try {
@@ -488,7 +541,7 @@ async function boot() {
     }
     app.watchVisibility();
     requestAnimationFrame((t) => app.frame(t));
-    window.ropelab.ready = true;
+    /** @type {Ropelab} */ (window.ropelab).ready = true;
     dispatchEvent(new CustomEvent('ropelab-ready'));
   } catch (e) {
     statusEl.textContent = `ropelab failed to start: ${fmtError(e)}`;

@@ -1,3 +1,4 @@
+// @ts-check
 // Static obstacles (the scene format's `obstacles`, from `sim.obstacles()`), projected to the
 // view plane: side view (x, y), top view (x, z). Circles (spheres) and capsules are filled
 // with a rim; a capsule whose axis points along the view's normal (the capstan's bollard,
@@ -5,13 +6,22 @@
 // solid side shaded, except where they are the view plane itself (the ground seen from above:
 // the grid already stands for it). Boxes are rotated about z (side view).
 
+/** @import { Obstacle, Rect, Sim, Vec3 } from './types.js' */
+/** @import { Camera } from './render.js' */
+
 const FILL = 'rgba(120,140,160,0.22)';
 const RIM = '#8fa3b8';
 
+/** @type {string | null} */
 let lastText = null;
+/** @type {Obstacle[]} */
 let lastParsed = [];
 
-/** The obstacles as parsed JSON (the last string is cached: the list rarely changes). */
+/**
+ * The obstacles as parsed JSON (the last string is cached: the list rarely changes).
+ * @param {Sim} sim
+ * @returns {Obstacle[]}
+ */
 export function obstaclesOf(sim) {
   const text = sim.obstacles();
   if (text !== lastText) {
@@ -28,11 +38,17 @@ export function obstaclesOf(sim) {
 /**
  * Draws `list` (from `obstaclesOf`) through `cam` inside rectangle `R` (CSS px).
  * `top`: the view plane is x–z (else x–y).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Obstacle[]} list
+ * @param {Camera} cam
+ * @param {Rect} R
+ * @param {boolean} top
  */
 export function drawObstacles(ctx, list, cam, R, top) {
   if (!list.length) return;
+  /** @type {(v: Vec3) => [number, number]} */
   const P = (v) => (top ? [v[0], v[2]] : [v[0], v[1]]); // 3D → view plane
-  const S = (v) => cam.toScreen(...P(v));
+  const S = (/** @type {Vec3} */ v) => cam.toScreen(...P(v));
   ctx.save();
   ctx.lineWidth = 2;
   ctx.strokeStyle = RIM;

@@ -1,3 +1,4 @@
+// @ts-check
 // Small plots over time: a ring buffer of (t, value) samples and a sparkline drawn on a small
 // canvas. Used by the comparison view (www/compare.js) for max stretch and energy of each
 // solver over the last ~10 s of sim time. No dependencies.
@@ -16,6 +17,7 @@ export class Series {
     this.length = 0;
   }
 
+  /** @param {number} t @param {number} v */
   push(t, v) {
     const cap = this.t.length;
     const i = (this.start + this.length) % cap;
@@ -25,7 +27,11 @@ export class Series {
     else this.start = (this.start + 1) % cap;
   }
 
-  /** Calls fn(t, v) for each sample with t ≥ t0, oldest first. */
+  /**
+   * Calls fn(t, v) for each sample with t ≥ t0, oldest first.
+   * @param {(t: number, v: number) => void} fn
+   * @param {number} [t0]
+   */
   forEach(fn, t0 = -Infinity) {
     const cap = this.t.length;
     for (let k = 0; k < this.length; k++) {
@@ -34,7 +40,12 @@ export class Series {
     }
   }
 
-  /** [min, max] of f(v) over samples with t ≥ t0 (finite values only), or null. */
+  /**
+   * [min, max] of f(v) over samples with t ≥ t0 (finite values only), or null.
+   * @param {number} [t0]
+   * @param {(v: number) => number} [f]
+   * @returns {[number, number] | null}
+   */
   range(t0 = -Infinity, f = (v) => v) {
     let lo = Infinity;
     let hi = -Infinity;
@@ -53,6 +64,9 @@ export class Series {
    * widened by half its span each way and clamped to [min, max]. A drag that sends the energy
    * to 10 kJ for a moment no longer stretches the plot of a 100 J rope flat; the spike is
    * drawn clipped at the edge. null if there are no finite samples.
+   * @param {number} [t0]
+   * @param {(v: number) => number} [f]
+   * @returns {[number, number] | null}
    */
   robustRange(t0 = -Infinity, f = (v) => v) {
     const full = this.range(t0, f);
@@ -61,7 +75,7 @@ export class Series {
     let n = 0;
     this.forEach((_, v) => {
       const y = f(v);
-      if (Number.isFinite(y)) this.scratch[n++] = y;
+      if (Number.isFinite(y)) /** @type {Float64Array} */ (this.scratch)[n++] = y;
     }, t0);
     const a = this.scratch.subarray(0, n).sort();
     const lo = a[Math.floor(0.05 * (n - 1))];
@@ -78,9 +92,14 @@ export class Series {
 }
 
 /** Stretch is plotted on a log scale: log10 of the value, floored at 1e-7. */
-export const logStretch = (v) => Math.log10(Math.max(v, 1e-7));
+export const logStretch = (/** @type {number} */ v) => Math.log10(Math.max(v, 1e-7));
 
-/** Union of ranges (nulls skipped), padded and at least `minSpan` wide; null if all empty. */
+/**
+ * Union of ranges (nulls skipped), padded and at least `minSpan` wide; null if all empty.
+ * @param {([number, number] | null)[]} ranges
+ * @param {number} minSpan
+ * @returns {[number, number] | null}
+ */
 export function sharedRange(ranges, minSpan) {
   let lo = Infinity;
   let hi = -Infinity;
@@ -99,7 +118,10 @@ export function sharedRange(ranges, minSpan) {
   return [lo - pad, hi + pad];
 }
 
-/** Fits a canvas's backing store to its CSS size × devicePixelRatio; returns the 2D context. */
+/**
+ * Fits a canvas's backing store to its CSS size × devicePixelRatio; returns the 2D context.
+ * @param {HTMLCanvasElement} canvas
+ */
 function fit(canvas) {
   const dpr = window.devicePixelRatio || 1;
   const w = canvas.clientWidth;
@@ -110,7 +132,7 @@ function fit(canvas) {
     canvas.width = bw;
     canvas.height = bh;
   }
-  const ctx = canvas.getContext('2d');
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   return { ctx, w, h };
 }
@@ -119,14 +141,18 @@ function fit(canvas) {
  * Draws `series` as a sparkline on `canvas`: time runs over [t0, t1] left to right, values
  * (after `f`, e.g. `logStretch`) over `[y0, y1]` bottom to top. `zero` draws a faint line at
  * f-value 0 when it is in range. The latest sample gets a dot.
+ * @param {HTMLCanvasElement} canvas
+ * @param {Series} series
+ * @param {{ t0: number, t1: number, y0: number, y1: number, color: string,
+ *   f?: (v: number) => number, zero?: boolean }} options
  */
 export function drawSparkline(canvas, series, { t0, t1, y0, y1, color, f = (v) => v, zero = false }) {
   const { ctx, w, h } = fit(canvas);
   ctx.clearRect(0, 0, w, h);
   if (!(y1 > y0) || !(t1 > t0)) return;
   const pad = 2;
-  const X = (t) => pad + ((t - t0) / (t1 - t0)) * (w - 2 * pad);
-  const Y = (y) => h - pad - ((y - y0) / (y1 - y0)) * (h - 2 * pad);
+  const X = (/** @type {number} */ t) => pad + ((t - t0) / (t1 - t0)) * (w - 2 * pad);
+  const Y = (/** @type {number} */ y) => h - pad - ((y - y0) / (y1 - y0)) * (h - 2 * pad);
   if (zero && y0 < 0 && y1 > 0) {
     ctx.strokeStyle = 'rgba(255,255,255,0.12)';
     ctx.lineWidth = 1;

@@ -1,3 +1,4 @@
+// @ts-check
 // Canvas drawing: the camera (world metres ↔ CSS pixels) and one draw per frame.
 //
 // World coordinates are the sim's *view plane* in metres, y up: (x, y) for side-on scenes,
@@ -8,6 +9,8 @@
 // are views of wasm memory that any call into the sim may detach. `draw` makes every sim
 // call it needs first, then builds fresh views, reads them, and drops them; nothing here keeps
 // a view across frames.
+
+/** @import { CapstanReport, DrawOptions, Overlay, Rect, Sim, Trail } from './types.js' */
 
 import { drawLeashTop } from './leash.js';
 import { drawObstacles, obstaclesOf } from './obstacles.js';
@@ -33,6 +36,7 @@ const COLORS = {
 
 // Link tint by relative stretch (d − L) / L: one path per bucket, drawn in this order.
 // Stretched links go amber → yellow (not red: red means a locked point, as in the seed).
+/** @type {{ color: string, test: (s: number) => boolean }[]} */
 const STRAIN_BUCKETS = [
   { color: COLORS.link, test: (s) => Math.abs(s) < 0.01 },
   { color: '#6f8fc4', test: (s) => s <= -0.01 && s > -0.05 },
@@ -42,6 +46,7 @@ const STRAIN_BUCKETS = [
   { color: '#ffe04a', test: (s) => s >= 0.08 },
 ];
 
+/** @param {number} s */
 function bucketOf(s) {
   if (!(Math.abs(s) >= 0.01)) return 0; // also NaN → neutral
   if (s < 0) return s > -0.05 ? 1 : 2;
@@ -65,13 +70,22 @@ export class Camera {
     this.ys = 1;
   }
 
-  /** The top view flips the vertical axis (+z down on screen); the side view keeps y up. */
+  /**
+   * The top view flips the vertical axis (+z down on screen); the side view keeps y up.
+   * @param {boolean} flip
+   */
   setFlip(flip) {
     this.ys = flip ? -1 : 1;
     this.update();
   }
 
-  /** What to show: centre, height (m) and the least width (m) that must stay visible. */
+  /**
+   * What to show: centre, height (m) and the least width (m) that must stay visible.
+   * @param {number} cx
+   * @param {number} cy
+   * @param {number} height
+   * @param {number} minWidth
+   */
   setFrame(cx, cy, height, minWidth) {
     this.frame = { cx, cy, height: Math.max(height, 1e-3), minWidth: Math.max(minWidth, 0) };
     this.resetView();
@@ -85,7 +99,13 @@ export class Camera {
     this.update();
   }
 
-  /** The CSS-pixel rectangle the frame is fitted into (the canvas minus a side panel). */
+  /**
+   * The CSS-pixel rectangle the frame is fitted into (the canvas minus a side panel).
+   * @param {number} x
+   * @param {number} y
+   * @param {number} w
+   * @param {number} h
+   */
   setViewport(x, y, w, h) {
     this.viewport = { x, y, w: Math.max(w, 1), h: Math.max(h, 1) };
     this.update();
@@ -104,15 +124,30 @@ export class Camera {
     this.oy = this.viewport.y + h / 2 + this.ys * this.cy * this.scale;
   }
 
+  /**
+   * @param {number} x
+   * @param {number} y
+   * @returns {[number, number]}
+   */
   toScreen(x, y) {
     return [this.ox + x * this.scale, this.oy - this.ys * y * this.scale];
   }
 
+  /**
+   * @param {number} px
+   * @param {number} py
+   * @returns {[number, number]}
+   */
   toWorld(px, py) {
     return [(px - this.ox) / this.scale, (this.ys * (this.oy - py)) / this.scale];
   }
 
-  /** Zooms by `factor`, keeping the world point under (px, py) in place. */
+  /**
+   * Zooms by `factor`, keeping the world point under (px, py) in place.
+   * @param {number} px
+   * @param {number} py
+   * @param {number} factor
+   */
   zoomAt(px, py, factor) {
     const [wx, wy] = this.toWorld(px, py);
     this.zoom = Math.min(Math.max(this.zoom * factor, 0.05), 40);
@@ -123,7 +158,10 @@ export class Camera {
     this.update();
   }
 
-  /** Takes `other`'s frame, zoom and centre, keeping this viewport (a shared camera). */
+  /**
+   * Takes `other`'s frame, zoom and centre, keeping this viewport (a shared camera).
+   * @param {Camera} other
+   */
   follow(other) {
     this.frame = { ...other.frame };
     this.ys = other.ys;
@@ -133,7 +171,11 @@ export class Camera {
     this.update();
   }
 
-  /** Moves the view by (dx, dy) CSS pixels. */
+  /**
+   * Moves the view by (dx, dy) CSS pixels.
+   * @param {number} dx
+   * @param {number} dy
+   */
   panBy(dx, dy) {
     this.cx -= dx / this.scale;
     this.cy += (this.ys * dy) / this.scale;
@@ -142,9 +184,13 @@ export class Camera {
 }
 
 export class Renderer {
+  /**
+   * @param {HTMLCanvasElement} canvas
+   * @param {Camera} camera
+   */
   constructor(canvas, camera) {
     this.canvas = canvas;
-    this.ctx = canvas.getContext('2d', { alpha: false });
+    this.ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d', { alpha: false }));
     this.camera = camera;
     this.dpr = 1;
     this.cssW = 1;
@@ -169,8 +215,8 @@ export class Renderer {
 
   /**
    * Draws one frame of the single view.
-   * @param {object} sim the wasm `Sim`
-   * @param {object} o overlay: { tintStrain, hover, hoverLink, source, cursor, trails, paused, mode }
+   * @param {Sim} sim the wasm `Sim`
+   * @param {Overlay} o overlay: { tintStrain, hover, hoverLink, source, cursor, trails, paused, mode }
    */
   draw(sim, o) {
     this.clear();
@@ -194,6 +240,10 @@ export class Renderer {
    * canvas). Options beyond the overlay's: `grid` (default true: grid, axes and walls first),
    * `color` (draw every link and free point in this one colour instead of the stretch tint:
    * the overlaid comparison), `alpha`.
+   * @param {Sim} sim
+   * @param {Camera} cam
+   * @param {DrawOptions} o
+   * @param {Rect | null} rect
    */
   drawSim(sim, cam, o, rect) {
     const ctx = this.ctx;
@@ -233,11 +283,11 @@ export class Renderer {
     begin();
     if (o.alpha != null) ctx.globalAlpha = o.alpha;
 
-    const sx = (i) => cam.ox + pos[3 * i] * scale;
-    const sy = (i) => cam.oy - cam.ys * pos[3 * i + yOff] * scale;
+    const sx = (/** @type {number} */ i) => cam.ox + pos[3 * i] * scale;
+    const sy = (/** @type {number} */ i) => cam.oy - cam.ys * pos[3 * i + yOff] * scale;
 
     // Links: one path per style.
-    const paths = STRAIN_BUCKETS.map(() => null);
+    const paths = STRAIN_BUCKETS.map(() => /** @type {Path2D | null} */ (null));
     const m = (links.length / 2) | 0;
     for (let k = 0; k < m; k++) {
       const a = links[2 * k];
@@ -342,17 +392,21 @@ export class Renderer {
   /**
    * The capstan report on the rope itself: the load and hold ends labelled with their mass
    * and tension, and the wrapped arc with θ (ui.js renderReadout has the numbers in full).
+   * @param {Sim} sim
+   * @param {Camera} cam
+   * @param {CapstanReport} r
    */
   drawCapstan(sim, cam, r) {
     const ctx = this.ctx;
     const pos = sim.positions();
     const n = pos.length / 3;
-    const at = (i) => (i >= 0 && i < n ? cam.toScreen(pos[3 * i], pos[3 * i + 1]) : null);
+    const at = (/** @type {number} */ i) => (i >= 0 && i < n ? cam.toScreen(pos[3 * i], pos[3 * i + 1]) : null);
     const load = at(r.load.point), hold = at(r.hold.point);
     ctx.save();
     ctx.font = '12px system-ui, sans-serif';
     ctx.textBaseline = 'top';
     ctx.textAlign = 'center';
+    /** @type {(p: number[] | null, lines: string[], color: string) => void} */
     const label = (p, lines, color) => {
       if (!p) return;
       ctx.fillStyle = color;
@@ -374,6 +428,10 @@ export class Renderer {
     ctx.restore();
   }
 
+  /**
+   * @param {number} x
+   * @param {number} y
+   */
   drawPaused(x, y) {
     const ctx = this.ctx;
     ctx.fillStyle = '#c8c8c8';
@@ -382,7 +440,12 @@ export class Renderer {
     ctx.fillText('❚❚ paused', x, y);
   }
 
-  /** Grid, axes and walls of `cam` inside the CSS-px rectangle `R` (default: the canvas). */
+  /**
+   * Grid, axes and walls of `cam` inside the CSS-px rectangle `R` (default: the canvas).
+   * @param {ArrayLike<number> | null} walls `[minX, minY, maxX, maxY]`, empty or null: none
+   * @param {Camera} [cam]
+   * @param {Rect} [R]
+   */
   drawGrid(walls, cam = this.camera, R = { x: 0, y: 0, w: this.cssW, h: this.cssH }) {
     const ctx = this.ctx;
     // Spacing: the smallest "nice" step at least 40 px apart.
@@ -426,6 +489,7 @@ export class Renderer {
     }
   }
 
+  /** @param {Trail[] | undefined} trails */
   drawTrails(trails) {
     if (!trails || !trails.length) return;
     const ctx = this.ctx;
@@ -443,7 +507,12 @@ export class Renderer {
     }
   }
 
-  /** A "1 m"-style scale bar of `cam` at (x, y) CSS px (the single view: the top-left corner). */
+  /**
+   * A "1 m"-style scale bar of `cam` at (x, y) CSS px (the single view: the top-left corner).
+   * @param {Camera} [cam]
+   * @param {number} [x]
+   * @param {number} [y]
+   */
   drawScaleBar(cam = this.camera, x = 16, y = 24) {
     const ctx = this.ctx;
     const s = cam.scale;

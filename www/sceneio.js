@@ -1,3 +1,4 @@
+// @ts-check
 // Scene files on the page (issue 3 §3): URL parameters, export, import.
 //
 // URL (all optional; the page keeps them current with history.replaceState, so the address bar
@@ -14,12 +15,14 @@
 // (or JSON text) dropped onto the canvas. A bad scene shows the sim's error (it names the JSON
 // path) in the status line and the current world stays.
 
+/** @import { App } from './main.js' */
+
 const PRESET_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The page's URL parameters. */
 export function readParams(search = location.search, hash = location.hash) {
   const q = new URLSearchParams(search);
-  const flag = (v) => v != null && !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
+  const flag = (/** @type {string | null} */ v) => v != null && !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
   return {
     scene: q.get('scene') || decodeURIComponent(hash.slice(1)) || null,
     compare: q.get('compare'),
@@ -29,9 +32,13 @@ export function readParams(search = location.search, hash = location.hash) {
 }
 
 /** Query-string value escaping that leaves `, : /` readable. */
-const enc = (v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
+const enc = (/** @type {string} */ v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
 
-/** A page URL with `params` (null/undefined/false values are left out), no hash. */
+/**
+ * A page URL with `params` (null/undefined/false values are left out), no hash.
+ * @param {Record<string, string | boolean | null | undefined>} params
+ * @param {string} [base]
+ */
 export function pageUrl(params, base = location.href) {
   const u = new URL(base);
   const order = ['scene', 'compare', 'layout', 'embed'];
@@ -48,22 +55,28 @@ export function pageUrl(params, base = location.href) {
 }
 
 /** Whether a `?scene=` value names a preset rather than a URL. */
-export const isPresetName = (ref) => PRESET_NAME.test(ref);
+export const isPresetName = (/** @type {string} */ ref) => PRESET_NAME.test(ref);
 
-/** Fetches scene text from a URL (relative to the page). */
+/**
+ * Fetches scene text from a URL (relative to the page).
+ * @param {string} ref
+ */
 export async function fetchScene(ref) {
   const url = new URL(ref, location.href);
   let res;
   try {
     res = await fetch(url);
-  } catch (e) {
+  } catch (/** @type {any} */ e) {
     throw new Error(`scene ${ref}: ${e.message}`);
   }
   if (!res.ok) throw new Error(`scene ${ref}: ${res.status} ${res.statusText}`);
   return res.text();
 }
 
-/** The `name` field of scene JSON text, or `fallback`. */
+/**
+ * The `name` field of scene JSON text, or `fallback`.
+ * @param {string} text
+ */
 export function sceneName(text, fallback = 'scene') {
   try {
     const n = JSON.parse(text)?.name;
@@ -73,7 +86,11 @@ export function sceneName(text, fallback = 'scene') {
   }
 }
 
-/** The `description` field of scene JSON text (shown under the preset menu), or null. */
+/**
+ * The `description` field of scene JSON text (shown under the preset menu), or null.
+ * @param {string} text
+ * @returns {string | null}
+ */
 export function sceneDescription(text) {
   try {
     const d = JSON.parse(text)?.description;
@@ -85,16 +102,17 @@ export function sceneDescription(text) {
 
 /** Export, import, paste and drop, wired to the panel and the canvas. */
 export class SceneIo {
+  /** @param {App} app */
   constructor(app) {
     this.app = app;
-    const $ = (id) => document.getElementById(id);
+    const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
     this.el = {
       exportBtn: $('export'),
       importBtn: $('import'),
       pasteBtn: $('paste'),
-      file: $('import-file'),
-      dialog: $('paste-dialog'),
-      text: $('paste-text'),
+      file: /** @type {HTMLInputElement} */ ($('import-file')),
+      dialog: /** @type {HTMLDialogElement} */ ($('paste-dialog')),
+      text: /** @type {HTMLTextAreaElement} */ ($('paste-text')),
       error: $('paste-error'),
       load: $('paste-load'),
       cancel: $('paste-cancel'),
@@ -134,7 +152,7 @@ export class SceneIo {
     // A .json file (or JSON text) dropped onto the canvas.
     const canvas = app.canvas;
     let depth = 0;
-    const over = (on) => canvas.classList.toggle('drop-target', on);
+    const over = (/** @type {boolean} */ on) => canvas.classList.toggle('drop-target', on);
     canvas.addEventListener('dragenter', (e) => { e.preventDefault(); depth++; over(true); });
     canvas.addEventListener('dragover', (e) => { e.preventDefault(); if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'; });
     canvas.addEventListener('dragleave', () => { depth = Math.max(depth - 1, 0); if (!depth) over(false); });
@@ -168,11 +186,12 @@ export class SceneIo {
     return text;
   }
 
+  /** @param {File} file */
   async importFile(file) {
     let text;
     try {
       text = await file.text();
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       this.app.ui.status(`import ${file.name}: ${e.message}`, 'error');
       return false;
     }
@@ -191,11 +210,14 @@ export class SceneIo {
   /**
    * Loads scene text; on error shows the sim's message (with the JSON path) in the status
    * line (and `errorEl`), keeping the current world. Returns whether it loaded.
+   * @param {string} text
+   * @param {string} label
+   * @param {HTMLElement | null} [errorEl]
    */
   load(text, label, errorEl = null) {
     try {
       this.app.loadSceneText(text, { label });
-    } catch (e) {
+    } catch (/** @type {any} */ e) {
       const msg = `${label}: ${(e && e.message) || e}`;
       this.app.ui.status(`${msg} — the current scene is kept`, 'error');
       if (errorEl) errorEl.textContent = msg;

@@ -1,3 +1,4 @@
+// @ts-check
 // The leash scene's panel (issue 4 §3, §4): the braid of the leashes, the untangle hint, the
 // live tangles and an event log. Shown while the loaded world has a leash (`sim.leash()`).
 //
@@ -8,14 +9,22 @@
 //     taken once from the sim's queue and appended to the log once.
 // Rope indices are shown as leash numbers (leash k ends at dog k, both 1-based on the page).
 
+/** @import { Braid, LeashInfo, SimEvent, Tangle } from './types.js' */
+/** @import { App } from './main.js' */
+
 import { dogColor, dogOfRope } from './leash.js';
 
 const REFRESH_MS = 250;
 const LOG_KEEP = 40;  // entries kept
 const LOG_SHOW = 12;  // entries shown (newest first)
 
-const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+const esc = (/** @type {unknown} */ s) => String(s).replace(/[&<>"]/g, (c) => (/** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]));
 
+/**
+ * @param {string} text
+ * @param {unknown} fallback
+ * @returns {any} (the callers declare what they expect)
+ */
 function parse(text, fallback) {
   try {
     return JSON.parse(text) ?? fallback;
@@ -24,7 +33,7 @@ function parse(text, fallback) {
   }
 }
 
-const letterText = (g) => (g > 0 ? `σ${g}` : `σ${-g}⁻¹`);
+const letterText = (/** @type {number} */ g) => (g > 0 ? `σ${g}` : `σ${-g}⁻¹`);
 
 const HTML = `
   <div class="tangle-head">
@@ -53,16 +62,23 @@ const HTML = `
 `;
 
 export class TanglePanel {
+  /** @param {App} app */
   constructor(app) {
     this.app = app;
     this.swivel = false;
+    /** @type {{ t: number, text: string, kind: SimEvent['type'], id: number | undefined, n?: number }[]} */
     this.log = [];       // { t, text, kind, id } oldest first
     this.eventCount = 0; // events taken from the sim since the scene loaded
+    /** @type {number[]} */
     this.formed = [];    // tangle ids, in the order their tangleFormed events came
+    /** @type {number[]} */
     this.broken = [];    // tangle ids, in the order their tangleBroken events came
     this.lastRefresh = 0;
+    /** @type {LeashInfo | null} */
     this.leash = null;
+    /** @type {Braid | null} */
     this.braid = null;
+    /** @type {Tangle[]} */
     this.tangles = [];
     const section = document.createElement('section');
     section.id = 'tangle-section';
@@ -77,9 +93,9 @@ export class TanglePanel {
     if (after) after.after(section);
     else body?.append(section);
     this.section = section;
-    const $ = (id) => section.querySelector(`#${id}`);
+    const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (section.querySelector(`#${id}`));
     this.el = {
-      swivel: $('swivel'), wander: $('wander'), word: $('braid-word'), reduced: $('braid-reduced'),
+      swivel: /** @type {HTMLInputElement} */ ($('swivel')), wander: /** @type {HTMLInputElement} */ ($('wander')), word: $('braid-word'), reduced: $('braid-reduced'),
       crossings: $('braid-crossings'), status: $('braid-status'), hint: $('braid-hint'),
       table: $('tangle-table'), list: $('tangle-list'), log: $('tangle-log'),
     };
@@ -111,7 +127,10 @@ export class TanglePanel {
     this.refresh();
   }
 
-  /** Called once per frame by the loop. */
+  /**
+   * Called once per frame by the loop.
+   * @param {number} now
+   */
   tick(now) {
     if (now - this.lastRefresh < REFRESH_MS) return;
     this.lastRefresh = now;
@@ -125,7 +144,10 @@ export class TanglePanel {
     return b && !b.trivial && b.crossings === 0 && b.reducedLetters?.length ? b.reduced : null;
   }
 
-  /** Leash number (1-based) of rope `r`. */
+  /**
+   * Leash number (1-based) of rope `r`.
+   * @param {number} r
+   */
   leashName(r) {
     const map = dogOfRope(this.leash, Math.max(r + 1, 0));
     return map[r] >= 0 ? String(map[r] + 1) : `rope ${r}`;
@@ -134,6 +156,7 @@ export class TanglePanel {
   /** Takes the sim's queued events into the log (each once). */
   drain() {
     const sim = this.app.sim;
+    /** @type {SimEvent[]} */
     const events = parse(sim.drainEvents(), []);
     if (!events.length) return;
     const t = sim.time;
@@ -158,14 +181,18 @@ export class TanglePanel {
           continue;
         }
       }
-      this.log.push({ t, text, kind: e.type, id: e.id });
+      this.log.push({ t, text, kind: e.type, id: /** @type {{ id?: number }} */ (e).id });
     }
     if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
     this.renderLog();
   }
 
+  /**
+   * @param {SimEvent} e
+   * @returns {string | null}
+   */
   eventText(e) {
-    const L = (r) => this.leashName(r);
+    const L = (/** @type {number} */ r) => this.leashName(r);
     switch (e.type) {
       case 'tangleFormed': return `tangle #${e.id} formed: leash ${L(e.over)} over leash ${L(e.under)}`;
       case 'tangleStateChanged': return e.state === 'locked'
@@ -189,11 +216,14 @@ export class TanglePanel {
   refresh() {
     if (!this.leash) return;
     const sim = this.app.sim;
+    /** @type {Braid | null} */
     const b = parse(sim.braid(this.swivel), null);
+    /** @type {Tangle[]} */
     const tangles = parse(sim.tangles(), []);
     this.braid = b;
     this.tangles = tangles;
     const { el } = this;
+    /** @type {(node: HTMLElement, text: string) => void} */
     const set = (node, text) => { if (node.textContent !== text) node.textContent = text; };
     if (!b) {
       set(el.word, '—');
@@ -239,7 +269,7 @@ export class TanglePanel {
       const T = Math.max(...(t.tension ?? [0]).map((v) => (Number.isFinite(v) ? v : 0)));
       const tip = `tensions over ${t.tension.map((v) => v.toFixed(1)).join(' / ')} N · holding ratio e^{μΘ} = ${t.holdingRatio.toFixed(2)} · slip ratio ${t.slipRatio == null ? 'slack' : t.slipRatio.toFixed(2)} · normal force ${t.normalForce.toFixed(1)} N · age ${t.age} steps`;
       const over = this.leashName(t.over), under = this.leashName(t.under);
-      const sw = (name) => `<i class="sw" style="background:${dogColor(Number(name) - 1, 55)}"></i>${esc(name)}`;
+      const sw = (/** @type {string} */ name) => `<i class="sw" style="background:${dogColor(Number(name) - 1, 55)}"></i>${esc(name)}`;
       return `<tr data-id="${t.id}" title="${esc(tip)}"><td>${t.id}</td><td>${sw(over)} over ${sw(under)}</td><td>${T.toFixed(1)}</td><td>${((t.wrap * 180) / Math.PI).toFixed(0)}°</td><td class="st-${esc(t.state)}">${esc(t.state)}</td></tr>`;
     });
     const html = rows.join('');

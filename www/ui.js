@@ -1,3 +1,4 @@
+// @ts-check
 // Controls panel, pointer input (mouse, touch, pen) and keyboard.
 //
 // Pointer gestures (each pointerId is independent, so every finger drags its own point):
@@ -18,6 +19,49 @@
 // (the region under the pointer), and gestures act on `app.inputSim()`, which then applies
 // grab / drag / release / cut / lock to every sim of the comparison. Edit mode is off there.
 
+/** @import { CapstanReport, InputSim, LoadedScene, Overlay, Sim, SolverInfo, SolverSupport, Trail } from './types.js' */
+/** @import { App } from './main.js' */
+/** @import { Camera } from './render.js' */
+
+/**
+ * A slider of the panel: its value's text, and how it sets and reads the sim.
+ * @typedef {object} Slider
+ * @property {(v: number) => string} fmt
+ * @property {(s: Sim, v: number) => void} set
+ * @property {(s: Sim) => number} get
+ * @property {HTMLInputElement} [input] set by bindControls
+ * @property {HTMLElement} [out] set by bindControls
+ */
+/**
+ * The view under the pointer (App `viewAt`): its camera, and the sim to pick in.
+ * @typedef {{ camera: Camera, sim: InputSim }} View
+ */
+/**
+ * A pointer position: CSS px relative to the canvas, world (view-plane) metres, its view.
+ * @typedef {{ px: number, py: number, x: number, y: number, view: View }} Where
+ */
+/**
+ * One pointer's gesture (`Ui.pointers`, by pointerId).
+ * @typedef {object} Gesture
+ * @property {number} id pointerId
+ * @property {string} type pointerType
+ * @property {'press' | 'grab' | 'cut' | 'pan' | 'pinch' | 'none'} kind
+ * @property {number} index the grabbed point, or -1
+ * @property {number} downPx
+ * @property {number} downPy
+ * @property {number} downT
+ * @property {Where} last
+ * @property {boolean} moved
+ * @property {boolean} consumed
+ * @property {boolean} shift
+ * @property {number} timer long-press timeout
+ * @property {View} view the view it started in
+ * @property {number} [link] edit mode: the link a press subdivides
+ * @property {Where} [cur] pinch: the latest position
+ * @property {boolean} [remembered] cut: the undo step is taken
+ * @property {number} [cuts] cut: links cut so far
+ */
+
 const PICK_PX = 20;       // pick radius in CSS px
 const LINK_PICK_PX = 10;  // link pick distance in CSS px (edit mode)
 const CLICK_PX = 6;       // more motion than this is a drag, not a click
@@ -25,15 +69,22 @@ const CLICK_MS = 400;     // a longer press is not a click
 const LONG_PRESS_MS = 500;
 const UNDO_KEEP = 50;     // undo steps kept
 
+/** @type {Record<string, string>} */
 const HINTS = {
   drag: 'Drag points. Click one to lock it (touch: long-press). Swipe empty space to cut.',
   cut: 'Every swipe cuts the links it crosses.',
   edit: 'Click empty space: add a point. Click two points: connect. Click a link: subdivide. Shift-click / long-press a point: remove.',
 };
 
-const $ = (id) => document.getElementById(id);
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Distance-nearest link to (x, y) in the view plane within `radius` m, or -1. */
+/**
+ * Distance-nearest link to (x, y) in the view plane within `radius` m, or -1.
+ * @param {Sim} sim
+ * @param {number} x
+ * @param {number} y
+ * @param {number} radius
+ */
 export function nearestLink(sim, x, y, radius) {
   const top = sim.view === 'top';
   const pos = sim.positions();
@@ -63,32 +114,44 @@ export function nearestLink(sim, x, y, radius) {
 }
 
 export class Ui {
+  /** @param {App} app */
   constructor(app) {
     this.app = app;
     this.canvas = app.canvas;
     this.mode = 'drag';
+    /** @type {Map<number, Gesture>} */
     this.pointers = new Map(); // pointerId → gesture state
     this.hover = -1;
     this.hoverLink = -1;
     this.source = -1;          // edit mode: the selected point
+    /** @type {{ a: Gesture, b: Gesture, d: number, mx: number, my: number } | null} */
     this.pinch = null;         // two touch pointers zooming / panning the view
+    /** @type {[number, number] | null} */
     this.cursor = null;        // last mouse position (CSS px)
+    /** @type {Trail[]} */
     this.trails = [];          // cut swipe segments, fading
     this.statusTimer = 0;
     this.lastStats = 0;
+    /** @type {string[]} */
     this.undoStack = [];       // exportScene() texts before each edit, cut or lock
+    /** @type {string[]} */
     this.redoStack = [];
     this.el = {
-      panel: $('panel'), collapse: $('collapse'), preset: $('preset'), solver: $('solver'),
+      panel: $('panel'), collapse: $('collapse'),
+      preset: /** @type {HTMLSelectElement} */ ($('preset')), solver: /** @type {HTMLSelectElement} */ ($('solver')),
       pause: $('pause'), step: $('step'), reset: $('reset'), hint: $('hint'),
-      subdiv: $('subdiv'), subdivOut: $('subdiv-out'), subdivRow: $('subdiv-row'),
-      massWeighted: $('mass-weighted'), walls: $('walls'), strain: $('strain'),
+      subdiv: /** @type {HTMLInputElement} */ ($('subdiv')), subdivOut: $('subdiv-out'), subdivRow: $('subdiv-row'),
+      massWeighted: /** @type {HTMLInputElement} */ ($('mass-weighted')), walls: /** @type {HTMLInputElement} */ ($('walls')),
+      strain: /** @type {HTMLInputElement} */ ($('strain')),
       stats: $('stats'), status: $('status'), sceneAbout: $('scene-about'), solverAbout: $('solver-about'),
       frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'),
     };
+    /** @type {SolverInfo[]} */
     this.solverInfo = JSON.parse(app.Sim.solverInfo()); // [{ name, label, about }]
     this.support = '';     // last solverSupport() JSON, to redo the menu only when it changes
+    /** @type {CapstanReport | null} */
     this.capstan = null;   // last capstanReport(), refreshed with the stats
+    /** @type {Record<string, Slider>} */
     this.sliders = {
       iterations: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setIterations(v), get: (s) => s.iterations },
       give: { fmt: (v) => v.toFixed(2), set: (s, v) => s.setGive(v), get: (s) => s.give },
@@ -142,7 +205,7 @@ export class Ui {
     }
 
     for (const [name, s] of Object.entries(this.sliders)) {
-      const input = $(name);
+      const input = /** @type {HTMLInputElement} */ ($(name));
       const out = $(`${name}-out`);
       s.input = input;
       s.out = out;
@@ -164,12 +227,15 @@ export class Ui {
     });
     el.walls.addEventListener('change', () => this.applyWalls());
 
-    for (const b of document.querySelectorAll('.seg [data-mode]')) {
-      b.addEventListener('click', () => this.setMode(b.dataset.mode));
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.seg [data-mode]'))) {
+      b.addEventListener('click', () => this.setMode(/** @type {string} */ (b.dataset.mode)));
     }
   }
 
-  /** The panel's footprint the camera should avoid (CSS px): right on wide screens, bottom on narrow. */
+  /**
+   * The panel's footprint the camera should avoid (CSS px): right on wide screens, bottom on narrow.
+   * @param {number} W the canvas width (CSS px)
+   */
   panelInset(W) {
     const p = this.el.panel;
     const none = { left: 0, right: 0, top: 0, bottom: 0 };
@@ -209,8 +275,8 @@ export class Ui {
     const sim = this.app.sim;
     for (const s of Object.values(this.sliders)) {
       const v = s.get(sim);
-      s.input.value = String(v);
-      s.out.textContent = s.fmt(v);
+      /** @type {HTMLInputElement} */ (s.input).value = String(v);
+      /** @type {HTMLElement} */ (s.out).textContent = s.fmt(v);
     }
     this.el.massWeighted.checked = sim.massWeighted;
     this.el.walls.checked = sim.walls().length === 4;
@@ -230,11 +296,13 @@ export class Ui {
     const key = `${text}|${current}`;
     if (key === this.support) return;
     this.support = key;
+    /** @type {SolverSupport[]} */
     const support = JSON.parse(text);
     const why = [];
     for (const o of this.el.solver.options) {
       const s = support.find((v) => v.name === o.value);
-      const info = this.solverInfo.find((v) => v.name === o.value);
+      // (every option was made from solverInfo)
+      const info = /** @type {SolverInfo} */ (this.solverInfo.find((v) => v.name === o.value));
       o.disabled = !!s && !s.ok;
       o.title = s && !s.ok ? `Not for this scene: ${s.reason}` : info?.about ?? '';
       o.textContent = s && !s.ok ? `${info.label} (not for this scene)` : info.label;
@@ -254,7 +322,7 @@ export class Ui {
     const { app, el } = this;
     const sim = app.sim;
     for (const [name, s] of Object.entries(this.sliders)) {
-      app.guard(name, () => s.set(sim, Number(s.input.value)));
+      app.guard(name, () => s.set(sim, Number(/** @type {HTMLInputElement} */ (s.input).value)));
     }
     app.guard('mass-weighted', () => sim.setMassWeighted(el.massWeighted.checked));
     app.guard('solver', () => sim.setSolver(el.solver.value));
@@ -263,9 +331,10 @@ export class Ui {
   }
 
   /** After a scene loaded: the preset select shows it (or the imported scene's name). */
+  /** @param {LoadedScene} scene */
   sceneLoaded(scene) {
     const sel = this.el.preset;
-    let custom = sel.querySelector('option[data-custom]');
+    let custom = /** @type {HTMLOptionElement | null} */ (sel.querySelector('option[data-custom]'));
     if (scene.preset && sel.querySelector(`option[value="${CSS.escape(scene.preset)}"]`)) {
       custom?.remove();
       sel.value = scene.preset;
@@ -300,13 +369,14 @@ export class Ui {
     this.el.pause.classList.toggle('paused', p);
   }
 
+  /** @param {string} mode 'drag', 'cut' or 'edit' */
   setMode(mode) {
     if (!HINTS[mode]) throw new Error(`unknown mode ${mode}`);
     if (mode === 'edit' && this.app.compare) mode = 'drag'; // no editing across a comparison
     this.mode = mode;
     this.source = -1;
     this.hoverLink = -1;
-    for (const b of document.querySelectorAll('.seg [data-mode]')) {
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('.seg [data-mode]'))) {
       b.classList.toggle('on', b.dataset.mode === mode);
       b.setAttribute('aria-checked', String(b.dataset.mode === mode));
     }
@@ -316,7 +386,12 @@ export class Ui {
     this.canvas.classList.toggle('mode-edit', mode === 'edit');
   }
 
-  /** Shows a message in the status line; errors stay 8 s, info `ms`. */
+  /**
+   * Shows a message in the status line; errors stay 8 s, info `ms`.
+   * @param {string} msg
+   * @param {string} [kind] 'info' or 'error'
+   * @param {number} [ms]
+   */
   status(msg, kind = 'info', ms) {
     const s = this.el.status;
     s.textContent = msg;
@@ -325,7 +400,10 @@ export class Ui {
     this.statusTimer = setTimeout(() => { s.textContent = ''; }, ms ?? (kind === 'error' ? 8000 : 3000));
   }
 
-  /** Called once per frame by the loop. */
+  /**
+   * Called once per frame by the loop.
+   * @param {number} now
+   */
   tick(now) {
     const cut = now - 450;
     if (this.trails.length && this.trails[0].t < cut) this.trails = this.trails.filter((t) => t.t >= cut);
@@ -340,6 +418,7 @@ export class Ui {
     this.refreshSolverMenu(); // an edit can change what the solvers can run
     this.renderReadout();
     const st = this.app.refreshStats();
+    /** @type {[string, string | number][]} */
     const rows = [
       ['points · links', `${st.points} · ${st.links}`],
       ['max stretch', `${(st.maxStretch * 100).toFixed(2)} %`],
@@ -361,6 +440,7 @@ export class Ui {
    */
   renderReadout() {
     const el = this.el.readout;
+    /** @type {CapstanReport | null} */
     const r = this.app.compare ? null : JSON.parse(this.app.sim.capstanReport());
     this.capstan = r;
     el.hidden = !r;
@@ -382,6 +462,7 @@ export class Ui {
     if (el.innerHTML !== html) el.innerHTML = html;
   }
 
+  /** @returns {Overlay} */
   overlay() {
     return {
       capstan: this.capstan,
@@ -401,6 +482,9 @@ export class Ui {
   /**
    * Event → CSS px relative to the canvas and world coordinates, through the view under the
    * pointer (`view`: camera and sim), or through the gesture's view `s.view` once it started.
+   * @param {{ clientX: number, clientY: number }} e a pointer event or a touch
+   * @param {Gesture | null} [s]
+   * @returns {Where}
    */
   where(e, s = null) {
     const r = this.canvas.getBoundingClientRect();
@@ -416,6 +500,7 @@ export class Ui {
     return this.app.inputSim();
   }
 
+  /** @param {Where} w */
   pickAt(w) {
     const radius = PICK_PX / w.view.camera.scale;
     return this.app.guard('pick', () => w.view.sim.pick(w.x, w.y, radius)) ?? -1;
@@ -451,12 +536,14 @@ export class Ui {
     }, { passive: false });
   }
 
+  /** @param {PointerEvent} e */
   onDown(e) {
     if (e.pointerType === 'mouse' && e.button > 2) return;
     if (e.pointerType === 'mouse') this.wheelActive = true; // a click into an embed lets the wheel zoom
     e.preventDefault();
     try { this.canvas.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
     const w = this.where(e);
+    /** @type {Gesture} */
     const s = {
       id: e.pointerId, type: e.pointerType, kind: 'press', index: -1,
       downPx: w.px, downPy: w.py, downT: performance.now(), last: w,
@@ -504,16 +591,24 @@ export class Ui {
     }
   }
 
+  /**
+   * @param {Where} p
+   * @param {Where} q
+   */
   pinchFrame(p, q) {
     return { d: Math.max(Math.hypot(q.px - p.px, q.py - p.py), 1), mx: (p.px + q.px) / 2, my: (p.py + q.py) / 2 };
   }
 
-  /** Two-finger zoom and pan. */
+  /**
+   * Two-finger zoom and pan.
+   * @param {Gesture} s
+   * @param {Where} w
+   */
   onPinchMove(s, w) {
     s.cur = w;
     const pinch = this.pinch;
     if (!pinch || (pinch.a !== s && pinch.b !== s)) return;
-    const f = this.pinchFrame(pinch.a.cur, pinch.b.cur);
+    const f = this.pinchFrame(/** @type {Where} */ (pinch.a.cur), /** @type {Where} */ (pinch.b.cur)); // (set as the pinch began)
     const cam = pinch.a.view.camera;
     cam.panBy(f.mx - pinch.mx, f.my - pinch.my);
     cam.zoomAt(f.mx, f.my, f.d / pinch.d);
@@ -521,6 +616,7 @@ export class Ui {
     Object.assign(pinch, f);
   }
 
+  /** @param {PointerEvent} e */
   onMove(e) {
     const s = this.pointers.get(e.pointerId);
     const w = this.where(e, s);
@@ -552,6 +648,10 @@ export class Ui {
     }
   }
 
+  /**
+   * @param {Gesture} s
+   * @param {Where} w
+   */
   cutSegment(s, w) {
     const a = s.last;
     if (a.px === w.px && a.py === w.py) return;
@@ -569,6 +669,7 @@ export class Ui {
     s.last = w;
   }
 
+  /** @param {Gesture} s */
   onLongPress(s) {
     if (!this.pointers.has(s.id) || s.moved || s.kind !== 'grab') return;
     s.consumed = true;
@@ -582,6 +683,10 @@ export class Ui {
     }
   }
 
+  /**
+   * @param {PointerEvent} e
+   * @param {boolean} cancelled
+   */
   onUp(e, cancelled) {
     const s = this.pointers.get(e.pointerId);
     if (!s) return;
@@ -619,6 +724,10 @@ export class Ui {
     if (s.type !== 'touch') this.updateHover(w);
   }
 
+  /**
+   * @param {number} i
+   * @param {boolean} remove
+   */
   editClickPoint(i, remove) {
     const sim = this.app.sim;
     if (remove) {
@@ -638,10 +747,11 @@ export class Ui {
    * Edit mode, a click that also picked a point: the link under it if the click is nearer
    * that link's middle than either of its ends (on screen), else -1. At normal zoom links are
    * 17–29 px long and the 20 px point radius covers them whole; this rule works at any zoom.
+   * @param {Where} w
    */
   preferredLink(w) {
     if (this.source >= 0) return -1; // connecting: points win
-    const sim = w.view.sim;
+    const sim = /** @type {Sim} */ (w.view.sim); // (edit mode: never a comparison's group)
     const k = nearestLink(sim, w.x, w.y, LINK_PICK_PX / w.view.camera.scale);
     if (k < 0) return -1;
     const pos = sim.positions();
@@ -649,10 +759,14 @@ export class Ui {
     const yOff = sim.view === 'top' ? 2 : 1;
     const a = links[2 * k], b = links[2 * k + 1];
     const ax = pos[3 * a], ay = pos[3 * a + yOff], bx = pos[3 * b], by = pos[3 * b + yOff];
-    const d = (x, y) => Math.hypot(w.x - x, w.y - y);
+    const d = (/** @type {number} */ x, /** @type {number} */ y) => Math.hypot(w.x - x, w.y - y);
     return d((ax + bx) / 2, (ay + by) / 2) < Math.min(d(ax, ay), d(bx, by)) ? k : -1;
   }
 
+  /**
+   * @param {Where} w
+   * @param {number} [link]
+   */
   editClickEmpty(w, link = -1) {
     const sim = this.app.sim;
     if (this.source < 0) {
@@ -673,12 +787,13 @@ export class Ui {
     this.source = i;
   }
 
+  /** @param {number} i */
   removePoint(i) {
     this.remember();
     const ok = this.app.guard('remove', () => { this.app.sim.removePoint(i); return true; });
     if (!ok) return;
     // Indices above i shift down by one.
-    const shift = (j) => (j === i ? -1 : j > i ? j - 1 : j);
+    const shift = (/** @type {number} */ j) => (j === i ? -1 : j > i ? j - 1 : j);
     this.source = shift(this.source);
     this.hover = -1;
     for (const s of this.pointers.values()) {
@@ -687,6 +802,7 @@ export class Ui {
     }
   }
 
+  /** @param {Where} w */
   updateHover(w) {
     let i = this.pickAt(w);
     const link = this.mode === 'edit' && i >= 0 ? this.preferredLink(w) : -1;

@@ -1,0 +1,140 @@
+// The JSON the `Sim` methods return, checked against www/types.d.ts (`make test-types`).
+//
+// wasm-bindgen's declarations say `tangles(): string`: the shape inside is only written down
+// in www/types.d.ts, by hand, after src/report.rs. This runs the built wasm (dist/, `make web`)
+// in node, drives every preset (the leash scene: dog 1 walks once around dog 2, so the braid,
+// crossings, contacts, tangles and events are not empty), and writes what each JSON method
+// returned into a TypeScript file as typed constants — `const tangles: Tangle[] = [<the JSON>]`
+// — then runs tsc on it: a field the page's types lack, miss, or type differently (also a
+// number that came out as null) fails the check, as does a scene file that is not a `Scene`.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const DIST = join(REPO, 'dist');
+const OUT = join(REPO, 'target/types-check');
+
+const js = readdirSync(DIST).filter((f) => /^ropelab-[0-9a-f]+\.js$/.test(f));
+if (js.length !== 1) throw new Error(`expected one dist/ropelab-<hash>.js (make web), found ${js.length}`);
+mkdirSync(OUT, { recursive: true });
+writeFileSync(join(OUT, 'ropelab.mjs'), readFileSync(join(DIST, js[0]))); // (an ES module to node)
+const bindings = await import(pathToFileURL(join(OUT, 'ropelab.mjs')).href);
+bindings.initSync({ module: readFileSync(join(DIST, js[0].replace(/\.js$/, '_bg.wasm'))) });
+const { Sim } = bindings;
+
+const H = 1 / 60;
+const scenes = Object.fromEntries(readdirSync(join(REPO, 'www/scenes')).filter((f) => f.endsWith('.json'))
+  .map((f) => [f.replace(/\.json$/, ''), readFileSync(join(REPO, 'www/scenes', f), 'utf8')]));
+
+/** Every sample, by the type it must have: [type, label, JSON text] (repeats dropped). */
+const checks = [];
+const texts = new Set();
+const take = (type, label, text) => {
+  if (texts.has(`${type}\n${text}`)) return;
+  texts.add(`${type}\n${text}`);
+  checks.push([type, label, text]);
+};
+/** Array-valued outputs: the first and the last non-empty reading per preset and method. */
+const lists = new Map();
+const takeList = (type, label, text) => {
+  if (!JSON.parse(text).length) return;
+  const key = `${type}/${label}`;
+  if (!lists.has(key)) take(type, `${label}, first non-empty`, text);
+  lists.set(key, text);
+};
+/** Events are taken once: all of them, per preset. */
+const events = new Map();
+
+take('SolverInfo[]', 'Sim.solverInfo()', Sim.solverInfo());
+take('PointFlagBits', 'Sim.pointFlagBits()', Sim.pointFlagBits());
+
+/** Everything a sim reports now. */
+function sample(sim, label) {
+  take('SolverSupport[]', `${label}: solverSupport()`, sim.solverSupport());
+  take('CapstanReport | null', `${label}: capstanReport()`, sim.capstanReport());
+  take('LeashInfo | null', `${label}: leash()`, sim.leash());
+  take('Braid | null', `${label}: braid(false)`, sim.braid(false));
+  take('Braid | null', `${label}: braid(true)`, sim.braid(true));
+  take('Obstacle[]', `${label}: obstacles()`, sim.obstacles());
+  takeList('Tangle[]', `${label}: tangles()`, sim.tangles());
+  takeList('BraidCrossing[]', `${label}: braidCrossings()`, sim.braidCrossings());
+  takeList('TopCrossing[]', `${label}: crossings()`, sim.crossings());
+  takeList('RopeContact[]', `${label}: ropeContacts()`, sim.ropeContacts());
+  events.set(label, [...(events.get(label) ?? []), ...JSON.parse(sim.drainEvents())]);
+}
+
+for (const [name, text] of Object.entries(scenes)) {
+  take('Scene', `www/scenes/${name}.json`, text);
+  const sim = new Sim();
+  sim.loadScene(text);
+  for (let i = 0; i < 120; i++) {
+    sim.step(H);
+    if (i % 20 === 0) sample(sim, name);
+  }
+  sample(sim, name);
+  take('Scene', `${name}: exportScene()`, sim.exportScene());
+  sim.free();
+}
+
+// The leash scene as tests/e2e/leash.test.mjs scripts it: the wander off, dog 1 walks once
+// clockwise (seen from above) around dog 2 at 0.5 m/s, r = 0.3 m, and stays there.
+{
+  const s = JSON.parse(scenes.leash);
+  s.leash.dogs[0].at = [-0.3, 0.4, 1.35];
+  s.leash.dogs[1].at = [0.0, 0.4, 1.35];
+  s.leash.dogs[2].at = [0.9, 0.4, 1.0];
+  s.leash.wander.enabled = false;
+  const sim = new Sim();
+  sim.loadScene(JSON.stringify(s));
+  const dog = JSON.parse(sim.leash()).dogs[0].point;
+  const circle = (theta) => {
+    const a = -Math.PI / 2 - theta;
+    return [0.3 * Math.sin(a), 1.35 + 0.3 * Math.cos(a)];
+  };
+  for (let i = 0; i < 30; i++) sim.step(H);
+  sim.grab(1, dog);
+  const steps = Math.ceil((2 * Math.PI * 0.3) / 0.5 / H);
+  for (let i = 0; i <= steps + 120; i++) {
+    const [x, z] = circle((2 * Math.PI * Math.min(i, steps)) / steps);
+    sim.dragTo(1, x, z);
+    sim.step(H);
+    if (i % 10 === 0) sample(sim, 'leash walk');
+  }
+  sim.release(1);
+  for (let i = 0; i < 60; i++) sim.step(H);
+  sample(sim, 'leash walk');
+  take('Scene', 'leash walk: exportScene()', sim.exportScene());
+  sim.free();
+}
+
+for (const [key, text] of lists) take(key.split('/')[0], `${key.split('/')[1]}, last non-empty`, text);
+for (const [label, list] of events) if (list.length) take('SimEvent[]', `${label}: drainEvents(), all`, JSON.stringify(list));
+
+// The check is only as good as its samples: these must have come out non-empty.
+const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]'];
+const missing = need.filter((t) => !checks.some(([type]) => type === t));
+const nonNull = (type) => checks.some(([t, , text]) => t === type && text !== 'null');
+for (const t of ['CapstanReport | null', 'LeashInfo | null', 'Braid | null']) if (!nonNull(t)) missing.push(t);
+if (missing.length) throw new Error(`json-shapes: no sample of ${missing.join(', ')}: the check would prove nothing`);
+
+const ts = [
+  '// Generated by tests/types/json-shapes.mjs: what the built Sim returned, typed as the page reads it.',
+  "import type * as T from '../../www/types.js';",
+  '',
+  ...checks.map(([type, label, text], k) =>
+    `// ${label}\nexport const v${k}: ${type.replace(/\b([A-Z]\w*)/g, 'T.$1')} = ${text};\n`),
+].join('\n');
+writeFileSync(join(OUT, 'shapes.ts'), ts);
+// The page's compiler options (www/types.d.ts pulls in the page modules for their types).
+writeFileSync(join(OUT, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', include: [], files: ['shapes.ts'] }, null, 2));
+const tsc = join(REPO, 'node_modules/.bin/tsc');
+try {
+  execFileSync(tsc, ['--noEmit', '-p', OUT], { stdio: 'inherit' });
+} catch {
+  console.error(`json-shapes: the Sim's JSON does not match www/types.d.ts (samples: ${join(OUT, 'shapes.ts')})`);
+  process.exit(1);
+}
+console.log(`json-shapes: ${checks.length} JSON outputs and scene files match www/types.d.ts`);

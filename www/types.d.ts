@@ -1,0 +1,609 @@
+// Types for the page's type check (tsconfig.json, `make test-types`); the browser never
+// loads this file.
+//
+// - `Sim` itself comes from www/types/ropelab.d.ts, the declarations wasm-bindgen emits for
+//   src/wasm.rs (trunk's `data-typescript`). That file is generated: `make types` refreshes
+//   it and `make test-types` fails while it differs from a fresh build. Never edit it by hand.
+// - This file describes what that one cannot: the JSON the `Sim` methods return as strings
+//   (schemas from the doc comments of src/wasm.rs and src/report.rs), the scene file format
+//   (src/scene.rs, www/scenes/*.json) and the page's globals (`window.wasmBindings`,
+//   `window.ropelab`). `make test-types` checks the JSON and scene types against what the
+//   built wasm returns and the preset files (tests/types/json-shapes.mjs): an extra, missing
+//   or retyped field on either side fails it.
+//
+// Conventions (src/report.rs): points are world `[x, y, z]` in metres, y up; `top` points are
+// the top view's `[x, z]`; rope, point, link and segment indices are 0-based; angles in
+// radians, forces in newtons. serde_json writes a non-finite f32 as `null`; the fields that
+// can be infinite by design say so (`| null`).
+
+import type * as Bindings from './types/ropelab.js';
+import type { App } from './main.js';
+import type { Camera } from './render.js';
+import type { Compare } from './compare.js';
+
+// ---- the wasm module --------------------------------------------------------------------
+
+/** The wasm-bindgen module's exports, as trunk publishes them on `window.wasmBindings`. */
+export type WasmBindings = typeof Bindings;
+/** One simulation world (src/wasm.rs). */
+export type Sim = Bindings.Sim;
+/** The `Sim` class itself (constructor and statics: `solvers()`, `solverInfo()`, …). */
+export type SimClass = typeof Bindings.Sim;
+
+/**
+ * What pointer input acts on (ui.js): one `Sim`, or the comparison's `SimGroup` (compare.js),
+ * which applies each call to every sim of the comparison.
+ */
+export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'>;
+
+export type Vec3 = [x: number, y: number, z: number];
+/** A top-view point `[x, z]`. */
+export type Top = [x: number, z: number];
+
+// ---- solvers ----------------------------------------------------------------------------
+
+/** `Sim.solverInfo()`: one entry per solver, in `Sim.solvers()` order. */
+export interface SolverInfo {
+  /** The solver's name (`setSolver(name)`). */
+  name: string;
+  /** Its menu label. */
+  label: string;
+  /** One paragraph about it. */
+  about: string;
+}
+
+/** `sim.solverSupport()`: whether each solver can run the current scene. */
+export interface SolverSupport {
+  name: string;
+  ok: boolean;
+  /** What the scene needs that the solver lacks (`setSolver` throws it too); null when ok. */
+  reason: string | null;
+}
+
+/** `Sim.pointFlagBits()`: the bits of `pointFlags()` (www/flags.js holds the same values). */
+export interface PointFlagBits {
+  locked: number;
+  held: number;
+}
+
+// ---- the capstan ------------------------------------------------------------------------
+
+/** One end of the rope over an obstacle: its last point and that point's mass (kg). */
+export interface WrapEnd {
+  point: number;
+  mass: number;
+}
+
+/** `sim.capstanReport()`: the rope lying over an obstacle (or `null`: none does). */
+export interface CapstanReport {
+  /** Index of the obstacle the rope lies on. */
+  obstacle: number;
+  /** Its static friction coefficient μs. */
+  mu: number;
+  /** Wrap angle θ (rad). */
+  wrap: number;
+  /** e^{μθ}: the largest tension ratio friction can hold. */
+  limit: number;
+  /** Tension (N) on the harder-pulling side, just off the obstacle. */
+  tensionLoad: number;
+  /** Tension (N) on the other side. */
+  tensionHold: number;
+  /** The tensions are the solver's link forces (else hanging weights). */
+  fromSolver: boolean;
+  /** T_load / T_hold; null when the hold side is slack (an infinite ratio). */
+  ratio: number | null;
+  /** Mean speed (m/s) of the rope's points on the obstacle. */
+  slipSpeed: number;
+  /** The rope is not sliding over the obstacle. */
+  holds: boolean;
+  load: WrapEnd;
+  hold: WrapEnd;
+  /** The first and last rope points on the obstacle (load side first). */
+  contactFrom: Vec3;
+  contactTo: Vec3;
+}
+
+// ---- ropes, the leash, tangles, the braid -----------------------------------------------
+
+/** One dog of `sim.leash()`. Dog k is strand k of the braid and leash k. */
+export interface LeashDog {
+  /** The dog's (collar) point. */
+  point: number;
+  /** Its leash: rope index, −1 if it has none. */
+  rope: number;
+  /** Collar height (m). */
+  height: number;
+  /** Radius (m) of the dog's body. */
+  bodyRadius: number;
+}
+
+/** `sim.leash()`: the leash scene's structure, or `null` (no leash in this world). */
+export interface LeashInfo {
+  /** The hand: the shared first point of every leash. */
+  hand: number;
+  /** Every dog's leash still runs from the hand to the dog (false after an edit broke one). */
+  valid: boolean;
+  /** Horizontal direction the handler faces, `[fx, fz]`. */
+  front: Top;
+  /** Horizontal radius (m) of the hand region. */
+  handRadius: number;
+  /** The dogs wander. */
+  wander: boolean;
+  /** Seed of the dogs' random walk. */
+  seed: number;
+  dogs: LeashDog[];
+}
+
+export type TangleState = 'tight' | 'locked';
+
+/** One entry of `sim.tangles()` (the live tangles, oldest first). */
+export interface Tangle {
+  id: number;
+  /** Rope on top (rope index). */
+  over: number;
+  /** Rope underneath. */
+  under: number;
+  /** Where they cross. */
+  point: Vec3;
+  top: Top;
+  /** Arc length (m) along the over and the under rope from its start. */
+  along: [over: number, under: number];
+  /** N, each rope before / after the crossing. */
+  tension: [overIn: number, overOut: number, underIn: number, underOut: number];
+  /** Θ (rad) used for the lock test. */
+  wrap: number;
+  /** Wrap (rad) of the over and the under rope around each other. */
+  wraps: [over: number, under: number];
+  /** e^{μΘ}, with the optional cap (`setTangleCap`). */
+  holdingRatio: number;
+  /** Max over the two ropes of (T_high / T_low) / e^{μΘ} (< 1 holds); null = one side slack. */
+  slipRatio: number | null;
+  /** N pressing the ropes together. */
+  normalForce: number;
+  state: TangleState;
+  /** Steps since it formed. */
+  age: number;
+}
+
+/** One step of the untangle hint: a run of equal generators, in words. */
+export interface HintStep {
+  /** The dogs at positions i and i+1 when the move starts (left, right). */
+  dogs: [left: number, right: number];
+  /** Half-turns, positive = counter-clockwise seen from above. */
+  halfTurns: number;
+  text: string;
+}
+
+/** `sim.braid(swivel)`: the leash braid, or `null` (no valid leash). */
+export interface Braid {
+  strands: number;
+  /** The braid (freely reduced), hand → dogs, as text ("σ1⁻¹ σ1⁻¹"). */
+  word: string;
+  /** The same as letters: +i = σᵢ, −i = σᵢ⁻¹. */
+  letters: number[];
+  /** A shortest equivalent word, as text and letters. */
+  reduced: string;
+  reducedLetters: number[];
+  /** Left Garside normal form ("Δ⁻¹ · σ1σ2 · …"). */
+  normalForm: string;
+  /** Top-view crossings in the current geometry. */
+  crossings: number;
+  /** Exactly the identity braid. */
+  trivial: boolean;
+  /** k when the braid is only k full twists (a swivel sheds them), else null. */
+  fullTwists: number | null;
+  /** Leashes by position at the hand / at the dogs. */
+  handOrder: number[];
+  dogOrder: number[];
+  hint: {
+    /** Letters to append so that the braid becomes the identity (or Δ²ᵏ with a swivel). */
+    moves: number[];
+    /** Full twists left after the moves (0 without a swivel). */
+    twistsLeft: number;
+    /** The search proved no shorter sequence exists. */
+    optimal: boolean;
+    steps: HintStep[];
+  };
+}
+
+/** One entry of `sim.braidCrossings()`: the braid reading's crossings, hand outwards. */
+export interface BraidCrossing {
+  kind: 'leash' | 'dogRay' | 'seam';
+  point: Vec3;
+  top: Top;
+  /** Horizontal distance from the hand (m). */
+  radius: number;
+  /** Strand on top (for the seam: the strand that crosses it). */
+  over: number;
+  /** Strand underneath, −1 for the seam. */
+  under: number;
+  /** The generators this crossing contributes to the word. */
+  letters: number[];
+}
+
+/** One side of a `sim.crossings()` entry. */
+export interface CrossingSide {
+  rope: number;
+  /** Segment index within the rope (`ropePoints(rope)[segment]` → `[segment + 1]`). */
+  segment: number;
+  /** The world's link index (`links()`). */
+  link: number;
+  /** Position along the segment from its first point, in [0, 1). */
+  t: number;
+  /** Height there (m). */
+  y: number;
+}
+
+/** One entry of `sim.crossings()`: a top-view crossing of two rope segments. */
+export interface TopCrossing {
+  top: Top;
+  over: CrossingSide;
+  /** The segment to draw broken around `top`. */
+  under: CrossingSide;
+}
+
+/** One entry of `sim.ropeContacts()`: a rope–rope contact pressing in the last substep. */
+export interface RopeContact {
+  ropes: [a: number, b: number];
+  /** Segment indices within each rope. */
+  segments: [i: number, j: number];
+  point: Vec3;
+  /** N. */
+  force: number;
+}
+
+// ---- events (`sim.drainEvents()`, oldest first) -----------------------------------------
+
+export interface TangleFormedEvent {
+  type: 'tangleFormed';
+  id: number;
+  over: number;
+  under: number;
+  point: Vec3;
+}
+export interface TangleStateChangedEvent {
+  type: 'tangleStateChanged';
+  id: number;
+  state: TangleState;
+}
+export interface TangleBrokenEvent {
+  type: 'tangleBroken';
+  id: number;
+  over: number;
+  under: number;
+}
+export interface DogsSwappedEvent {
+  type: 'dogsSwapped';
+  /** +i = σᵢ, −i = σᵢ⁻¹. */
+  gen: number;
+  dogs: [number, number];
+}
+export interface BraidResyncEvent {
+  type: 'braidResync';
+}
+export interface LinkTornEvent {
+  type: 'linkTorn';
+  a: number;
+  b: number;
+  stretch: number;
+}
+/** One entry of `sim.drainEvents()`. Formed and broken fire exactly once per tangle. */
+export type SimEvent =
+  | TangleFormedEvent
+  | TangleStateChangedEvent
+  | TangleBrokenEvent
+  | DogsSwappedEvent
+  | BraidResyncEvent
+  | LinkTornEvent;
+
+// ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
+//
+// What a file may hold; optional fields have defaults. `exportScene()` always writes
+// `version`, `name` and every setting except the optional ones, and lists the world's points
+// and links one by one (`particles`, `links`, `rope_points`, `leash_points`) rather than the
+// builders (`ropes`, `grids`, `leash`) that made them.
+
+export type Vec2 = [x: number, y: number];
+export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact';
+export type LinkKind = 'distance' | 'rope';
+
+export interface Walls {
+  min: Vec2;
+  max: Vec2;
+}
+
+/** `settings` (src/settings.rs); every field defaults. */
+export interface SceneSettings {
+  /** m/s² (default [0, −9.81, 0]). */
+  gravity?: Vec3;
+  solver?: SolverName;
+  iterations?: number;
+  substeps?: number;
+  /** Classic solver: fraction of velocity kept per step. */
+  friction?: number;
+  give?: number;
+  mass_weighted?: boolean;
+  walls?: Walls;
+  restitution?: number;
+  view?: 'side' | 'top';
+  /** 1/s. */
+  damping?: number;
+  omega?: number;
+  tethers?: boolean;
+  bending?: boolean;
+  bending_compliance?: number;
+  wall_friction?: number;
+  drag_compliance?: number;
+  rope_collisions?: boolean;
+  rope_friction?: number;
+  rope_dynamic_friction?: number;
+  tangle_cap?: number;
+}
+
+export interface SceneCamera {
+  center: Vec2;
+  height: number;
+}
+
+export interface ParticleSpec {
+  pos: Vec3;
+  vel?: Vec3;
+  mass?: number;
+  radius?: number;
+  locked?: boolean;
+}
+
+export interface LinkSpec {
+  a: number;
+  b: number;
+  /** Omitted = the distance at load time. */
+  rest?: number;
+  give?: number;
+  compliance?: number;
+  kind?: LinkKind;
+  tear_stretch?: number;
+  tear_force?: number;
+}
+
+export interface RopeSpec {
+  from: Vec3;
+  to: Vec3;
+  points: number;
+  mass_per_meter?: number;
+  slack?: number;
+  lock_start?: boolean;
+  lock_end?: boolean;
+  give?: number;
+  compliance?: number;
+  kind?: LinkKind;
+  radius?: number;
+  tear_stretch?: number;
+  tear_force?: number;
+  start_mass?: number;
+  end_mass?: number;
+}
+
+export interface GridSpec {
+  origin: Vec3;
+  cols: number;
+  rows: number;
+  spacing: number;
+  point_mass?: number;
+  lock?: 'none' | 'top-corners' | 'top-row';
+  give?: number;
+  compliance?: number;
+  radius?: number;
+}
+
+export type ObstacleShape =
+  | { type: 'plane'; point: Vec3; normal: Vec3 }
+  | { type: 'circle' | 'sphere'; center: Vec3; radius: number }
+  | { type: 'capsule'; a: Vec3; b: Vec3; radius: number }
+  | { type: 'box'; center: Vec3; half: Vec3; angle?: number };
+
+/** A static obstacle (also `sim.obstacles()`, an array of these, and `sim.addObstacle(json)`). */
+export interface Obstacle {
+  shape: ObstacleShape;
+  friction?: number;
+  dynamic_friction?: number;
+  restitution?: number;
+}
+
+export interface PinSpec {
+  point: number;
+  /** Omitted = where the point is when the scene loads. */
+  target?: Vec3;
+  compliance?: number;
+}
+
+export interface WanderSpec {
+  enabled?: boolean;
+  accel?: number;
+  damping?: number;
+  seed?: number;
+  home_pull?: number;
+}
+
+export interface DogSpec {
+  at: Vec3;
+  mass?: number;
+  body_radius?: number;
+  grip?: number;
+}
+
+export interface LeashSpec {
+  hand: Vec3;
+  front?: Vec3;
+  hand_radius?: number;
+  dogs: DogSpec[];
+  points?: number;
+  length?: number;
+  mass_per_meter?: number;
+  radius?: number;
+  compliance?: number;
+  wander?: WanderSpec;
+}
+
+export interface DogPoint {
+  particle: number;
+  height: number;
+  body_radius?: number;
+  grip?: number;
+}
+
+export interface LeashPoints {
+  hand: number;
+  dogs: DogPoint[];
+  front?: Vec3;
+  hand_radius?: number;
+  wander?: WanderSpec;
+}
+
+/** A scene file (versioned JSON; unknown fields are rejected). */
+export interface Scene {
+  version: 1;
+  name?: string;
+  description?: string;
+  camera?: SceneCamera;
+  settings?: SceneSettings;
+  particles?: ParticleSpec[];
+  links?: LinkSpec[];
+  ropes?: RopeSpec[];
+  grids?: GridSpec[];
+  obstacles?: Obstacle[];
+  pins?: PinSpec[];
+  leash?: LeashSpec;
+  rope_points?: number[][];
+  leash_points?: LeashPoints;
+}
+
+// ---- the page's globals -----------------------------------------------------------------
+
+/** The scene the page has loaded (main.js `App.scene`: what Reset reloads). */
+export interface LoadedScene {
+  text: string;
+  name: string;
+  description: string | null;
+  /** The preset it came from, or null. */
+  preset: string | null;
+  /** What `?scene=` says (null: the scene has no address, e.g. an imported file). */
+  source: string | null;
+  label: string | null;
+}
+
+/** `window.ropelab`: the page for the console and the tests (set by main.js once booted). */
+export interface Ropelab {
+  app: App;
+  Sim: SimClass;
+  readonly sim: Sim;
+  /** Refreshes the numbers that come from the sim, then returns them. */
+  readonly stats: AppStats;
+  readonly preset: string | null;
+  readonly scene: LoadedScene | null;
+  readonly paused: boolean;
+  /** The comparison view, or null. */
+  readonly compare: Compare | null;
+  camera: Camera;
+  H: number;
+  MAX_STEPS: number;
+  presets: string[];
+  /** World (view-plane metres) → CSS pixels from the canvas's top-left corner. */
+  toScreen(x: number, y: number): [number, number];
+  /** CSS pixels from the canvas's top-left corner → world (view-plane metres). */
+  toWorld(px: number, py: number): [number, number];
+  loadPreset(name: string): Promise<string>;
+  /** Loads scene JSON text (throws the sim's error, keeping the world, if it is bad). */
+  loadSceneText(text: string): LoadedScene;
+  exportScene(): string;
+  /** `spec`: "classic,pbd,xpbd:1i5s", or null to leave the comparison. */
+  setCompare(spec: string | null | undefined, layout?: string): Compare | null;
+  setCompareLayout(mode: string): void;
+  reset(): Promise<string | null>;
+  pause(p?: boolean): void;
+  step(n?: number): void;
+  setMode(m: string): void;
+  /** False while the view is off-screen or the tab hidden (the loop then idles). */
+  readonly visible: boolean;
+  /** The leash panel's log line for a `drainEvents()` entry. */
+  eventText(e: SimEvent): string | null;
+  /** A copy of the render data (not used by the loop). */
+  snapshot(): { positions: number[]; links: number[]; flags: number[] };
+  /** Set once the first scene is loaded and the loop runs (then `ropelab-ready` fires). */
+  ready?: boolean;
+}
+
+declare global {
+  interface Window {
+    /** Set by trunk's injected module script once wasm-bindgen's `init()` has run. */
+    wasmBindings?: WasmBindings;
+    ropelab?: Ropelab;
+  }
+}
+
+// ---- page-internal shapes ---------------------------------------------------------------
+
+/** A rectangle in CSS pixels. */
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A fading cut swipe (ui.js `trails`), CSS px; `t` = performance.now() when cut. */
+export interface Trail {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  t: number;
+}
+
+/** What the UI draws over the sim (ui.js `Ui.overlay()`, read by render.js and leash.js). */
+export interface Overlay {
+  /** `sim.capstanReport()` as last read, or null. */
+  capstan: CapstanReport | null;
+  /** The reduced braid word to mark at the hand (tanglepanel.js `handTwist()`), or null. */
+  handTwist: string | null;
+  tintStrain: boolean;
+  /** Point, link and edit-mode source point under the pointer, or −1. */
+  hover: number;
+  hoverLink: number;
+  source: number;
+  /** Last mouse position (CSS px), or null. */
+  cursor: [number, number] | null;
+  trails: Trail[];
+  paused: boolean;
+}
+
+/** render.js `drawSim` options: the overlay, plus the comparison's per-sim styling. */
+export interface DrawOptions extends Overlay {
+  /** Grid, axes and walls first (default true). */
+  grid?: boolean;
+  /** Every link and free point in this one colour (the overlaid comparison). */
+  color?: string;
+  alpha?: number;
+  dash?: number[] | null;
+  pointScale?: number;
+}
+
+/** main.js `App.stats` (also `window.ropelab.stats`). */
+export interface AppStats {
+  /** Smoothed interval between animation frames (ms). */
+  frameMs: number;
+  /** Smoothed work per frame, physics and drawing (ms). */
+  cpuMs: number;
+  /** Smoothed time of one `sim.step(H)` (µs). */
+  physicsUsPerStep: number;
+  stepsLastFrame: number;
+  droppedSteps: number;
+  steps: number;
+  frames: number;
+  points: number;
+  links: number;
+  maxStretch: number;
+  energy: number;
+  time: number;
+  /** How often the view went off-screen or hidden and back (main.js `watchVisibility`). */
+  hiddenChanges?: number;
+}
