@@ -79,7 +79,7 @@ test-types: web
 	@$(FRESH_DTS); \
 	if ! cmp -s "$$1" $(SIM_DTS); then \
 	  diff -u $(SIM_DTS) "$$1" | head -60 || true; \
-	  echo "$(SIM_DTS) is not what wasm-bindgen emits for src/wasm.rs now: run 'make types' and commit it"; \
+	  echo "$(SIM_DTS) is not what wasm-bindgen emits for src/wasm/ now: run 'make types' and commit it"; \
 	  exit 1; \
 	fi
 	tsc --noEmit -p .

@@ -167,3 +167,13 @@ fn the_schema_lists_every_setting_with_its_range_and_default() {
         }
     }
 }
+
+#[test]
+fn the_readme_documents_the_table_as_it_is() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let table = ropelab::settings::table::markdown();
+    assert!(
+        readme.contains(&table),
+        "README.md's settings table is out of date: replace it with `cargo run --bin ropelab -- settings`"
+    );
+}

@@ -29,6 +29,16 @@ export const dogColor = (/** @type {number} */ k, l = 62) => `hsl(${DOG_HUES[k %
 
 export const TANGLE_COLORS = { tight: '#ffb02e', locked: '#ff4fd8' };
 
+/**
+ * A stable id (tangle or rope: slot in the low 16 bits, generation in the high 16, as
+ * src/ids.rs) as text: `3`, or `3′2` once slot 3 has been reused twice.
+ * @param {number} id
+ */
+export function idText(id) {
+  const slot = id & 0xffff, gen = id >>> 16;
+  return gen ? `${slot}′${gen}` : String(slot);
+}
+
 const MAX_LEASH_HEIGHT = 1.0; // m: the hand's height in the preset; the shading saturates above
 
 /**
@@ -358,7 +368,7 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
     ctx.fillStyle = col;
     ctx.font = '600 11px system-ui, sans-serif';
     ctx.textAlign = 'right';
-    ctx.fillText(`#${t.id}`, px - base * 2.4 - 9, py);
+    ctx.fillText(`#${idText(t.id)}`, px - base * 2.4 - 9, py);
   }
 
   if (o.hover >= 0 && o.hover < n) {

@@ -12,7 +12,7 @@
 /** @import { Braid, LeashInfo, SimEvent, Tangle } from './types.js' */
 /** @import { App } from './main.js' */
 
-import { dogColor, dogOfRope } from './leash.js';
+import { dogColor, dogOfRope, idText } from './leash.js';
 
 const REFRESH_MS = 250;
 const LOG_KEEP = 40;  // entries kept
@@ -145,10 +145,13 @@ export class TanglePanel {
   }
 
   /**
-   * Leash number (1-based) of rope `r`.
-   * @param {number} r
+   * Leash number (1-based) of the rope with stable id `id`.
+   * @param {number} id
    */
-  leashName(r) {
+  leashName(id) {
+    // Tangles and events name ropes by stable id; the leash map is by current index.
+    const r = this.app.sim.ropeIndex(id);
+    if (r < 0) return `rope ${idText(id)} (gone)`;
     const map = dogOfRope(this.leash, Math.max(r + 1, 0));
     return map[r] >= 0 ? String(map[r] + 1) : `rope ${r}`;
   }
@@ -194,11 +197,11 @@ export class TanglePanel {
   eventText(e) {
     const L = (/** @type {number} */ r) => this.leashName(r);
     switch (e.type) {
-      case 'tangleFormed': return `tangle #${e.id} formed: leash ${L(e.over)} over leash ${L(e.under)}`;
+      case 'tangleFormed': return `tangle #${idText(e.id)} formed: leash ${L(e.over)} over leash ${L(e.under)}`;
       case 'tangleStateChanged': return e.state === 'locked'
-        ? `tangle #${e.id} locked: friction holds the leashes together`
-        : `tangle #${e.id} pulled tight: the leashes slide over each other`;
-      case 'tangleBroken': return `tangle #${e.id} released (leash ${L(e.over)} / ${L(e.under)})`;
+        ? `tangle #${idText(e.id)} locked: friction holds the leashes together`
+        : `tangle #${idText(e.id)} pulled tight: the leashes slide over each other`;
+      case 'tangleBroken': return `tangle #${idText(e.id)} released (leash ${L(e.over)} / ${L(e.under)})`;
       case 'dogsSwapped': return `dogs ${e.dogs.map((d) => d + 1).join(' and ')} swapped (${letterText(e.gen)})`;
       case 'braidResync': return 'braid recounted from where the leashes lie now (dogs swapped faster than one step could follow)';
       case 'linkTorn': return `link ${e.a}–${e.b} tore at ${(e.stretch * 100).toFixed(0)} %`;
@@ -270,7 +273,7 @@ export class TanglePanel {
       const tip = `tensions over ${t.tension.map((v) => v.toFixed(1)).join(' / ')} N · holding ratio e^{μΘ} = ${t.holdingRatio.toFixed(2)} · slip ratio ${t.slipRatio == null ? 'slack' : t.slipRatio.toFixed(2)} · normal force ${t.normalForce.toFixed(1)} N · age ${t.age} steps`;
       const over = this.leashName(t.over), under = this.leashName(t.under);
       const sw = (/** @type {string} */ name) => `<i class="sw" style="background:${dogColor(Number(name) - 1, 55)}"></i>${esc(name)}`;
-      return `<tr data-id="${t.id}" title="${esc(tip)}"><td>${t.id}</td><td>${sw(over)} over ${sw(under)}</td><td>${T.toFixed(1)}</td><td>${((t.wrap * 180) / Math.PI).toFixed(0)}°</td><td class="st-${esc(t.state)}">${esc(t.state)}</td></tr>`;
+      return `<tr data-id="${t.id}" title="${esc(tip)}"><td>${idText(t.id)}</td><td>${sw(over)} over ${sw(under)}</td><td>${T.toFixed(1)}</td><td>${((t.wrap * 180) / Math.PI).toFixed(0)}°</td><td class="st-${esc(t.state)}">${esc(t.state)}</td></tr>`;
     });
     const html = rows.join('');
     if (el.list.innerHTML !== html) el.list.innerHTML = html;

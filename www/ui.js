@@ -33,6 +33,58 @@
  * @property {HTMLElement} [out] set by bindControls
  */
 /**
+ * One entry of `Sim.settingsSchema()` (src/settings/table.rs), as far as the sliders read it.
+ * @typedef {{ key: string, js: string, label: string, unit: string, doc: string, range: string,
+ *   slider?: { min: number, max: number, step: number } }} SettingSchema
+ */
+
+/**
+ * The panel's sliders, built from the settings table (`Sim.settingsSchema()`): one per
+ * setting that has a slider, with its label, unit, doc (tooltip), range and step, so a
+ * slider cannot offer what the setting rejects. Values go through `setSettings` and are
+ * read back from `settings()`. Gravity's slider is its downward part.
+ * @param {{ settingsSchema(): string }} SimClass
+ * @param {HTMLElement} section
+ * @returns {Record<string, Slider>}
+ */
+function buildSliders(SimClass, section) {
+  /** @type {SettingSchema[]} */
+  const schema = JSON.parse(SimClass.settingsSchema());
+  /** @type {Record<string, Slider>} */
+  const out = {};
+  section.replaceChildren();
+  for (const e of schema) {
+    if (!e.slider) continue;
+    const { min, max, step } = e.slider;
+    const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    const label = document.createElement('label');
+    label.className = 'slider';
+    label.id = `${e.key}-row`;
+    label.title = `${e.doc} (accepts ${e.range})`;
+    const span = document.createElement('span');
+    span.textContent = e.unit ? `${e.label} · ${e.unit}` : e.label;
+    const o = document.createElement('output');
+    o.id = `${e.key}-out`;
+    const input = document.createElement('input');
+    Object.assign(input, { id: e.key, type: 'range', min: String(min), max: String(max), step: String(step) });
+    label.append(span, o, input);
+    section.append(label);
+    const gravity = e.key === 'gravity';
+    /** @param {Sim} s */
+    const values = (s) => JSON.parse(s.settings());
+    out[e.key] = {
+      fmt: (v) => v.toFixed(digits),
+      set: (s, v) => {
+        const g = gravity ? values(s).gravity : null;
+        s.setSettings({ [e.js]: g ? [g[0], -v, g[2]] : v });
+      },
+      get: (s) => (gravity ? -values(s).gravity[1] : values(s)[e.js]),
+    };
+  }
+  return out;
+}
+
+/**
  * The view under the pointer (App `viewAt`): its camera, and the sim to pick in.
  * @typedef {{ camera: Camera, sim: InputSim }} View
  */
@@ -136,6 +188,8 @@ export class Ui {
     this.undoStack = [];       // exportScene() texts before each edit, cut or lock
     /** @type {string[]} */
     this.redoStack = [];
+    /** @type {Record<string, Slider>} */
+    this.sliders = buildSliders(app.Sim, /** @type {HTMLElement} */ ($('sliders')));
     this.el = {
       panel: $('panel'), collapse: $('collapse'),
       preset: /** @type {HTMLSelectElement} */ ($('preset')), solver: /** @type {HTMLSelectElement} */ ($('solver')),
@@ -151,19 +205,6 @@ export class Ui {
     this.support = '';     // last solverSupport() JSON, to redo the menu only when it changes
     /** @type {CapstanReport | null} */
     this.capstan = null;   // last capstanReport(), refreshed with the stats
-    /** @type {Record<string, Slider>} */
-    this.sliders = {
-      iterations: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setIterations(v), get: (s) => s.iterations },
-      give: { fmt: (v) => v.toFixed(2), set: (s, v) => s.setGive(v), get: (s) => s.give },
-      gravity: {
-        fmt: (v) => `${v.toFixed(2)} m/s²`,
-        set: (s, v) => { const g = s.gravity(); s.setGravity(g[0], -v, g[2]); },
-        get: (s) => -s.gravity()[1],
-      },
-      friction: { fmt: (v) => v.toFixed(3), set: (s, v) => s.setFriction(v), get: (s) => s.friction },
-      damping: { fmt: (v) => v.toFixed(2), set: (s, v) => s.setDamping(v), get: (s) => s.damping },
-      substeps: { fmt: (v) => v.toFixed(0), set: (s, v) => s.setSubsteps(v), get: (s) => s.substeps },
-    };
     // Phones start with the panel folded away (it would cover half the scene).
     if (window.innerWidth <= 640) this.el.panel.classList.add('collapsed');
     this.bindControls();
@@ -217,6 +258,18 @@ export class Ui {
         out.textContent = s.fmt(s.get(sim()));
       });
     }
+    // "physics / step" opens into the per-stage breakdown (timers run only while open).
+    this.stagesOpen = false;
+    /** @type {{ steps: number, stages: { name: string, perSubstep: boolean, us: number }[] } | null} */
+    this.lastStages = null;
+    el.stats.addEventListener('click', (ev) => {
+      if (!(ev.target instanceof Element) || !ev.target.closest('#stage-toggle')) return;
+      this.stagesOpen = !this.stagesOpen;
+      this.lastStages = null;
+      app.sim.setProfiling(this.stagesOpen);
+      this.renderStats();
+      /** @type {HTMLElement | null} */ (el.stats.querySelector('#stage-toggle'))?.focus();
+    });
     el.subdiv.addEventListener('input', () => { el.subdivOut.textContent = `${el.subdiv.value} new`; });
     el.subdivOut.textContent = `${el.subdiv.value} new`;
 
@@ -413,6 +466,32 @@ export class Ui {
     }
   }
 
+  /**
+   * The step's stages with their mean time per step since the last refresh (Sim.stageTimes,
+   * timed in Rust, one row per stage of src/step.rs in order), when the breakdown is open.
+   * @returns {[string, string][]}
+   */
+  stageRows() {
+    if (!this.stagesOpen) return [];
+    const sim = this.app.sim;
+    /** @type {{ steps: number, stages: { name: string, perSubstep: boolean, us: number }[] } | null} */
+    const t = JSON.parse(sim.stageTimes());
+    if (!t) {
+      sim.setProfiling(true); // a new sim (scene loaded): start timing it
+      return [];
+    }
+    if (t.steps > 0) {
+      this.lastStages = t;
+      sim.resetStageTimes();
+    }
+    const last = this.lastStages;
+    if (!last) return [['', 'timing…']];
+    return last.stages.map((g) => [
+      `<span class="stage" title="${g.perSubstep ? 'runs once per substep; summed over them' : 'runs once per step'}">${g.perSubstep ? '· ' : ''}${g.name}</span>`,
+      `${g.us.toFixed(2)} µs`,
+    ]);
+  }
+
   renderStats() {
     if (this.app.compare) return; // the comparison has its own table (compare.js)
     this.refreshSolverMenu(); // an edit can change what the solvers can run
@@ -426,7 +505,9 @@ export class Ui {
       ['sim time', `${st.time.toFixed(2)} s`],
       ['frame', `${st.frameMs.toFixed(1)} ms (${st.frameMs > 0 ? Math.round(1000 / st.frameMs) : 0} fps)`],
       ['script / frame', `${st.cpuMs.toFixed(2)} ms`],
-      ['physics / step', `${st.physicsUsPerStep.toFixed(1)} µs`],
+      [`<button type="button" id="stage-toggle" class="disclosure" aria-expanded="${this.stagesOpen}" title="Time per stage of the step (src/step.rs)">physics / step ${this.stagesOpen ? '▾' : '▸'}</button>`,
+        `${st.physicsUsPerStep.toFixed(1)} µs`],
+      ...this.stageRows(),
     ];
     if (st.droppedSteps) rows.push(['dropped steps', st.droppedSteps]);
     const html = rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('');

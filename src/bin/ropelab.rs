@@ -4,7 +4,9 @@
 //! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
 //! ropelab bench W1|W2|W3|leash [--solver S] [--runs N]
 //! ropelab solvers
+//! ropelab settings
 //! ```
+//! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
 //! `bench leash` runs the leash scene preset (three 20-point leashes, dogs, rope–rope
 //! contacts, tangles and the braid every step) under the same protocol, with the scene's
 //! solver unless `--solver` says otherwise. For `bench`, `S` may also be `xpbd+tethers`
@@ -25,7 +27,8 @@ use ropelab::SolverKind;
 const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
   ropelab bench W1|W2|W3|leash [--solver S] [--runs N]
-  ropelab solvers";
+  ropelab solvers
+  ropelab settings";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -89,6 +92,10 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         Some("bench") => {
             let wl = args.get(1).ok_or("bench needs a workload")?;
             bench(wl, &Flags::parse(&args[2..], &["--solver", "--runs"])?)
+        }
+        Some("settings") => {
+            print!("{}", ropelab::settings::table::markdown());
+            Ok(())
         }
         Some("solvers") => {
             for k in SolverKind::ALL {

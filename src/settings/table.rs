@@ -644,6 +644,25 @@ pub fn schema_json() -> serde_json::Value {
     serde_json::Value::Array(SETTINGS.iter().map(Setting::schema_json).collect())
 }
 
+/// The table as Markdown (README's settings section is this text; `ropelab settings`
+/// prints it and a test keeps the README in step).
+pub fn markdown() -> String {
+    let mut out =
+        String::from("| setting (scene key · JS name) | unit | accepts | default | what |\n|---|---|---|---|---|\n");
+    for s in SETTINGS {
+        let name =
+            if s.js_name() == s.key { format!("`{}`", s.key) } else { format!("`{}` · `{}`", s.key, s.js_name()) };
+        let unit = if s.unit.is_empty() { "–" } else { s.unit };
+        out.push_str(&format!(
+            "| {name} | {unit} | {} | `{}` | {} |\n",
+            s.range_text(),
+            s.default_value().to_json(),
+            s.doc
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

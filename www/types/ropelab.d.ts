@@ -5,37 +5,163 @@ export class Sim {
   free(): void;
   [Symbol.dispose](): void;
   /**
-   * Removes the link between `a` and `b`; returns whether there was one.
+   * Current index of the rope with stable id `id` (tangles and events name ropes by id),
+   * or -1 when that rope is gone.
    */
-  disconnect(a: number, b: number): boolean;
+  ropeIndex(id: number): number;
+  /**
+   * Dogs wander (true) or stand still (false). Throws without a leash scene.
+   */
+  setWander(on: boolean): void;
+  /**
+   * Rope `i`'s point indices in order (a copy). Leash k runs from the hand to dog k.
+   */
+  ropePoints(i: number): Uint32Array;
+  /**
+   * Takes the queued events as a JSON array, oldest first: `{"type": "tangleFormed", "id",
+   * "over", "under", "point"}`, `{"type": "tangleStateChanged", "id", "state": "locked" |
+   * "tight"}`, `{"type": "tangleBroken", "id", "over", "under"}`, `{"type": "dogsSwapped",
+   * "gen", "dogs"}`, `{"type": "braidResync"}`, `{"type": "linkTorn", "a", "b", "stretch"}`.
+   * Formed and broken fire exactly once per tangle.
+   */
+  drainEvents(): string;
+  /**
+   * Per link: the rope it belongs to, or -1 (an `Int32Array` copy, one entry per link).
+   */
+  ropeOfLink(): Int32Array;
+  /**
+   * Rope–rope contacts pressing in the last substep: `[{"ropes": [a, b], "segments": [i,
+   * j], "point": [x, y, z], "force": N}]`.
+   */
+  ropeContacts(): string;
+  /**
+   * The rope lying over an obstacle with the capstan relation: JSON `{obstacle, mu, wrap,
+   * limit, tensionLoad, tensionHold, fromSolver, ratio, slipSpeed, holds, load: {point,
+   * mass}, hold: {point, mass}, contactFrom: [x, y, z], contactTo: [x, y, z]}` or `null`.
+   * Allocates: call it a few times a second, not per frame of a hot loop.
+   */
+  capstanReport(): string;
+  /**
+   * The braid reading's crossings, hand outwards: `[{"kind": "leash" | "dogRay" | "seam",
+   * "point", "top", "radius", "over", "under" (-1 for the seam), "letters"}]`.
+   */
+  braidCrossings(): string;
+  /**
+   * Wander strength: random acceleration (m/s²) and damping rate (1/s).
+   */
+  setWanderParams(accel: number, damping: number): void;
+  /**
+   * The leash braid as JSON, or `"null"`: `{"strands", "word", "letters", "reduced",
+   * "reducedLetters", "normalForm", "crossings", "trivial", "fullTwists" (null | k),
+   * "handOrder", "dogOrder", "hint": {"moves", "twistsLeft", "optimal", "steps": [{"dogs",
+   * "halfTurns", "text"}]}}`. Letters: +i = σᵢ, -i = σᵢ⁻¹. `swivel`: a swivel coupler at
+   * the hand sheds full twists (the hint may leave them).
+   */
+  braid(swivel: boolean): string;
+  /**
+   * The leash scene as JSON, or `"null"`: `{"hand": point, "valid": bool, "front": [fx, fz],
+   * "handRadius": m, "wander": bool, "seed": n, "dogs": [{"point", "rope", "height",
+   * "bodyRadius"}]}` (see `report::leash_json`).
+   */
+  leash(): string;
+  /**
+   * Stable id of rope `index` (stays valid while other ropes are cut or removed).
+   */
+  ropeId(index: number): number;
+  /**
+   * The live tangles as a JSON array: `{"id", "over", "under", "point": [x, y, z], "top":
+   * [x, z], "along": [m, m], "tension": [overIn, overOut, underIn, underOut] (N), "wrap"
+   * (rad), "wraps": [over, under], "holdingRatio" (e^{μΘ}), "slipRatio" (the tension
+   * ratio over the static limit e^{μ_s Θ}: a locked tangle slips past 1; null = one side
+   * slack), "normalForce" (N), "state": "tight" | "locked", "age" (steps)}`.
+   */
+  tangles(): string;
+  /**
+   * Every top-view crossing of two rope segments, for the knot diagram: `[{"top": [x, z],
+   * "over": {"rope", "segment", "link", "t", "y"}, "under": {…}}]` — break the `under`
+   * segment around `top`.
+   */
+  crossings(): string;
   /**
    * Replaces the world with a JSON scene. Throws (naming the JSON path) and keeps the
    * current world if the scene is invalid.
    */
   loadScene(json: string): void;
+  /**
+   * The current world as a scene file (JSON text).
+   */
+  exportScene(): string;
+  /**
+   * The scene's camera as `[centerX, centerY, height]`, or an empty array.
+   */
+  camera(): Float32Array;
+  /**
+   * Removes the link between `a` and `b`; returns whether there was one.
+   */
+  disconnect(a: number, b: number): boolean;
   setLocked(index: number, locked: boolean): void;
+  /**
+   * Flips the lock of point `index`; returns the new state.
+   */
+  toggleLock(index: number): boolean;
+  /**
+   * Adds an obstacle from JSON, e.g. `{"shape": {"type": "circle", "center": [0, 1, 0],
+   * "radius": 0.5}, "friction": 0.6}`; returns its index.
+   */
+  addObstacle(json: string): number;
+  /**
+   * Removes point `index` and its links; higher indices shift down by one.
+   */
+  removePoint(index: number): void;
+  clearObstacles(): void;
+  /**
+   * Removes every link crossed by the swipe (x0, y0)–(x1, y1); returns how many.
+   */
+  cut(x0: number, y0: number, x1: number, y1: number): number;
+  /**
+   * Pins point `index` to `(x, y)` (view plane) with `compliance` m/N (0 = rigid).
+   */
+  pin(index: number, x: number, y: number, compliance: number): void;
+  /**
+   * Pointer `pointerId` grabs point `index`; it follows `dragTo` until `release`.
+   */
+  grab(pointer_id: number, index: number): void;
+  /**
+   * Index of the point nearest `(x, y)` within `radius` (view plane, metres), or -1.
+   */
+  pick(x: number, y: number, radius: number): number;
+  /**
+   * Removes point `index`'s pin; returns whether it had one.
+   */
+  unpin(index: number): boolean;
+  /**
+   * Links points `a` and `b` at their current distance; returns the link index.
+   */
+  connect(a: number, b: number): number;
+  dragTo(pointer_id: number, x: number, y: number): void;
+  /**
+   * Index of the point `pointerId` holds, or -1.
+   */
+  heldBy(pointer_id: number): number;
+  /**
+   * Lets go; the point keeps the pointer's recent velocity. Returns whether it held one.
+   */
+  release(pointer_id: number): boolean;
+  /**
+   * Adds a point at `(x, y)`; returns its index.
+   */
+  addPoint(x: number, y: number, locked: boolean): number;
+  isLocked(index: number): boolean;
+  /**
+   * The obstacles as a JSON array (scene format), for drawing.
+   */
+  obstacles(): string;
+  /**
+   * Inserts `count` points evenly along link `link`; returns the first new point's index.
+   */
+  subdivide(link: number, count: number): number;
   setSolver(name: string): void;
-  /**
-   * Dogs wander (true) or stand still (false). Throws without a leash scene.
-   */
-  setWander(on: boolean): void;
   clearWalls(): void;
-  /**
-   * Per link: relative stretch (d - L) / L. Refilled by `refreshRender()`.
-   */
-  linkStrain(): Float32Array;
-  /**
-   * Largest relative link stretch |d − L| / L.
-   */
-  maxStretch(): number;
-  /**
-   * Per point: bit 0 locked, bit 1 held. Refilled by `refreshRender()`.
-   */
-  pointFlags(): Uint8Array;
-  /**
-   * Rope `i`'s point indices in order (a copy). Leash k runs from the hand to dog k.
-   */
-  ropePoints(i: number): Uint32Array;
   /**
    * PBD-family solvers: bending stiffness along ropes on/off.
    */
@@ -54,67 +180,21 @@ export class Sim {
    */
   static solverInfo(): string;
   /**
-   * Flips the lock of point `index`; returns the new state.
-   */
-  toggleLock(index: number): boolean;
-  /**
-   * Adds an obstacle from JSON, e.g. `{"shape": {"type": "circle", "center": [0, 1, 0],
-   * "radius": 0.5}, "friction": 0.6}`; returns its index.
-   */
-  addObstacle(json: string): number;
-  /**
-   * Takes the queued events as a JSON array, oldest first: `{"type": "tangleFormed", "id",
-   * "over", "under", "point"}`, `{"type": "tangleStateChanged", "id", "state": "locked" |
-   * "tight"}`, `{"type": "tangleBroken", "id", "over", "under"}`, `{"type": "dogsSwapped",
-   * "gen", "dogs"}`, `{"type": "braidResync"}`, `{"type": "linkTorn", "a", "b", "stretch"}`.
-   * Formed and broken fire exactly once per tangle.
-   */
-  drainEvents(): string;
-  /**
-   * The current world as a scene file (JSON text).
-   */
-  exportScene(): string;
-  /**
-   * Per link: tension in newtons over the last substep. Refilled by `refreshRender()`.
-   */
-  linkTension(): Float32Array;
-  /**
-   * Removes point `index` and its links; higher indices shift down by one.
-   */
-  removePoint(index: number): void;
-  /**
-   * Per link: the rope it belongs to, or -1 (an `Int32Array` copy, one entry per link).
-   */
-  ropeOfLink(): Int32Array;
-  /**
    * The seed's friction: fraction of velocity kept per classic step (1 = none lost).
    */
   setFriction(f: number): void;
-  setSubsteps(n: number): void;
   /**
-   * Rope–rope contacts pressing in the last substep: `[{"ropes": [a, b], "segments": [i,
-   * j], "point": [x, y, z], "force": N}]`.
+   * Sets several settings at once, all or nothing: `patch` is an object (or its JSON)
+   * `{name: value}` with scene keys or JS names (`settingsSchema()` lists them), e.g.
+   * `sim.setSettings({iterations: 8, damping: 0.5})`. Each value is checked exactly as a
+   * scene file's `settings` are; on any error nothing changes.
    */
-  ropeContacts(): string;
+  setSettings(patch: any): void;
+  setSubsteps(n: number): void;
   /**
    * `[muS, muK]`.
    */
   ropeFriction(): Float32Array;
-  /**
-   * The rope lying over an obstacle with the capstan relation: JSON `{obstacle, mu, wrap,
-   * limit, tensionLoad, tensionHold, fromSolver, ratio, slipSpeed, holds, load: {point,
-   * mass}, hold: {point, mass}, contactFrom: [x, y, z], contactTo: [x, y, z]}` or `null`.
-   * Allocates: call it a few times a second, not per frame of a hot loop.
-   */
-  capstanReport(): string;
-  /**
-   * Refills the per-frame render buffers (`pointFlags`, `linkStrain`) in place.
-   */
-  refreshRender(): void;
-  /**
-   * Sets the fixed step `h` (s) and the catch-up cap used by `advance`.
-   */
-  setFixedStep(h: number, max_steps: number): void;
   setIterations(n: number): void;
   /**
    * Optional cap (≥ 1) on the tangles' holding ratio e^{μΘ} (the seed's 3); `undefined`
@@ -127,20 +207,18 @@ export class Sim {
    */
   solverSupport(): string;
   /**
-   * The braid reading's crossings, hand outwards: `[{"kind": "leash" | "dogRay" | "seam",
-   * "point", "top", "radius", "over", "under" (-1 for the seam), "letters"}]`.
-   */
-  braidCrossings(): string;
-  clearObstacles(): void;
-  /**
-   * The bits of `pointFlags()`: `{locked, held}` as JSON (www/flags.js holds the same
-   * values for the page, checked against this by the browser tests).
-   */
-  static pointFlagBits(): string;
-  /**
    * Fraction of normal speed kept in a bounce off the walls.
    */
   setRestitution(e: number): void;
+  /**
+   * The settings table as JSON: `[{key, js, label, unit, doc, kind, range, min, max,
+   * default, slider?}]` — the page builds its sliders from it.
+   */
+  static settingsSchema(): string;
+  /**
+   * Every setting's current value, as JSON `{jsName: value}`.
+   */
+  settings(): string;
   /**
    * Classic solver: inverse-mass-weighted projection instead of the seed's centre split.
    * Throws (and changes nothing) when the classic solver could not then run the scene.
@@ -155,10 +233,6 @@ export class Sim {
    */
   setWallFriction(mu: number): void;
   /**
-   * Wander strength: random acceleration (m/s²) and damping rate (1/s).
-   */
-  setWanderParams(accel: number, damping: number): void;
-  /**
    * Mouse constraint: 0 = held points follow the pointer exactly; > 0 (m/N) = a soft
    * pin pulls them (PBD-family solvers), so dragging feels the rope's weight.
    */
@@ -172,55 +246,78 @@ export class Sim {
    */
   setBendingCompliance(c: number): void;
   /**
-   * Removes every link crossed by the swipe (x0, y0)–(x1, y1); returns how many.
+   * Walls as `[minX, minY, maxX, maxY]`, or an empty array when there are none.
    */
-  cut(x0: number, y0: number, x1: number, y1: number): number;
+  walls(): Float32Array;
+  /**
+   * Gravity as `[x, y, z]` (m/s²).
+   */
+  gravity(): Float32Array;
+  /**
+   * Names of every available solver.
+   */
+  static solvers(): string[];
+  setGive(give: number): void;
+  /**
+   * Jacobi solver: over-relaxation factor ω (0 < ω < 2).
+   */
+  setOmega(omega: number): void;
+  setWalls(min_x: number, min_y: number, max_x: number, max_y: number): void;
+  /**
+   * Per link: relative stretch (d - L) / L. Refilled by `refreshRender()`.
+   */
+  linkStrain(): Float32Array;
+  /**
+   * Largest relative link stretch |d − L| / L.
+   */
+  maxStretch(): number;
+  /**
+   * Per point: bit 0 locked, bit 1 held. Refilled by `refreshRender()`.
+   */
+  pointFlags(): Uint8Array;
+  /**
+   * Mean µs per step of every stage since profiling began or was reset, as JSON
+   * `{steps, stages: [{name, perSubstep, us}]}` in step order; `null` when off.
+   */
+  stageTimes(): string;
+  /**
+   * Per link: tension in newtons over the last substep. Refilled by `refreshRender()`.
+   */
+  linkTension(): Float32Array;
+  /**
+   * Per-stage timers on or off (off costs nothing; on, two `performance.now()` reads per
+   * stage, whose resolution the browser may coarsen: read means over many steps).
+   */
+  setProfiling(on: boolean): void;
+  /**
+   * Refills the per-frame render buffers (`pointFlags`, `linkStrain`) in place.
+   */
+  refreshRender(): void;
+  /**
+   * Sets the fixed step `h` (s) and the catch-up cap used by `advance`.
+   */
+  setFixedStep(h: number, max_steps: number): void;
+  /**
+   * The bits of `pointFlags()`: `{locked, held}` as JSON (www/flags.js holds the same
+   * values for the page, checked against this by the browser tests).
+   */
+  static pointFlagBits(): string;
+  /**
+   * Restarts the per-stage means from zero.
+   */
+  resetStageTimes(): void;
   /**
    * An empty world with default settings (classic solver, SI units, y up).
    */
   constructor();
   /**
-   * Pins point `index` to `(x, y)` (view plane) with `compliance` m/N (0 = rigid).
-   */
-  pin(index: number, x: number, y: number, compliance: number): void;
-  /**
-   * Pointer `pointerId` grabs point `index`; it follows `dragTo` until `release`.
-   */
-  grab(pointer_id: number, index: number): void;
-  /**
-   * Index of the point nearest `(x, y)` within `radius` (view plane, metres), or -1.
-   */
-  pick(x: number, y: number, radius: number): number;
-  /**
    * Advances exactly `dt` seconds (0 < dt ≤ 1).
    */
   step(dt: number): void;
   /**
-   * The leash braid as JSON, or `"null"`: `{"strands", "word", "letters", "reduced",
-   * "reducedLetters", "normalForm", "crossings", "trivial", "fullTwists" (null | k),
-   * "handOrder", "dogOrder", "hint": {"moves", "twistsLeft", "optimal", "steps": [{"dogs",
-   * "halfTurns", "text"}]}}`. Letters: +i = σᵢ, -i = σᵢ⁻¹. `swivel`: a swivel coupler at
-   * the hand sheds full twists (the hint may leave them).
-   */
-  braid(swivel: boolean): string;
-  /**
-   * The leash scene as JSON, or `"null"`: `{"hand": point, "valid": bool, "front": [fx, fz],
-   * "handRadius": m, "wander": bool, "seed": n, "dogs": [{"point", "rope", "height",
-   * "bodyRadius"}]}` (see `report::leash_json`).
-   */
-  leash(): string;
-  /**
    * Link end indices as pairs (a0, b0, a1, b1, …): a view of wasm memory.
    */
   links(): Uint32Array;
-  /**
-   * Removes point `index`'s pin; returns whether it had one.
-   */
-  unpin(index: number): boolean;
-  /**
-   * Walls as `[minX, minY, maxX, maxY]`, or an empty array when there are none.
-   */
-  walls(): Float32Array;
   /**
    * Kinetic plus gravitational potential energy (J).
    */
@@ -232,82 +329,19 @@ export class Sim {
    */
   advance(elapsed: number): number;
   /**
-   * Links points `a` and `b` at their current distance; returns the link index.
-   */
-  connect(a: number, b: number): number;
-  dragTo(pointer_id: number, x: number, y: number): void;
-  /**
-   * Gravity as `[x, y, z]` (m/s²).
-   */
-  gravity(): Float32Array;
-  /**
-   * Index of the point `pointerId` holds, or -1.
-   */
-  heldBy(pointer_id: number): number;
-  /**
-   * Lets go; the point keeps the pointer's recent velocity. Returns whether it held one.
-   */
-  release(pointer_id: number): boolean;
-  /**
-   * Names of every available solver.
-   */
-  static solvers(): string[];
-  /**
-   * The live tangles as a JSON array: `{"id", "over", "under", "point": [x, y, z], "top":
-   * [x, z], "along": [m, m], "tension": [overIn, overOut, underIn, underOut] (N), "wrap"
-   * (rad), "wraps": [over, under], "holdingRatio" (e^{μΘ}), "slipRatio" (the tension
-   * ratio over the static limit e^{μ_s Θ}: a locked tangle slips past 1; null = one side
-   * slack), "normalForce" (N), "state": "tight" | "locked", "age" (steps)}`.
-   */
-  tangles(): string;
-  setGive(give: number): void;
-  /**
-   * Adds a point at `(x, y)`; returns its index.
-   */
-  addPoint(x: number, y: number, locked: boolean): number;
-  /**
-   * The scene's camera as `[centerX, centerY, height]`, or an empty array.
-   */
-  camera(): Float32Array;
-  /**
-   * Every top-view crossing of two rope segments, for the knot diagram: `[{"top": [x, z],
-   * "over": {"rope", "segment", "link", "t", "y"}, "under": {…}}]` — break the `under`
-   * segment around `top`.
-   */
-  crossings(): string;
-  isLocked(index: number): boolean;
-  /**
    * Rest length (m) per link: a view of wasm memory, like `links()`.
    */
   linkRest(): Float32Array;
-  /**
-   * The obstacles as a JSON array (scene format), for drawing.
-   */
-  obstacles(): string;
   /**
    * x, y, z per point: a view of wasm memory, valid until the next call into the sim.
    */
   positions(): Float32Array;
   /**
-   * Jacobi solver: over-relaxation factor ω (0 < ω < 2).
-   */
-  setOmega(omega: number): void;
-  setWalls(min_x: number, min_y: number, max_x: number, max_y: number): void;
-  /**
-   * Inserts `count` points evenly along link `link`; returns the first new point's index.
-   */
-  subdivide(link: number, count: number): number;
-  /**
-   * The fixed step `h` (s) used by `advance`.
-   */
-  readonly fixedStep: number;
-  readonly iterations: number;
-  readonly linkCount: number;
-  /**
    * Number of ropes (ordered point lists; the leashes of the leash scene are ropes).
    */
   readonly ropeCount: number;
-  readonly pointCount: number;
+  readonly wander: boolean;
+  readonly iterations: number;
   readonly restitution: number;
   readonly massWeighted: boolean;
   readonly wallFriction: number;
@@ -315,19 +349,24 @@ export class Sim {
   readonly ropeCollisions: boolean;
   readonly bendingCompliance: number;
   readonly give: number;
-  readonly time: number;
   /**
    * `"side"` (x–y) or `"top"` (x–z): the plane the page draws and edits.
    */
   readonly view: string;
   readonly omega: number;
   readonly solver: string;
-  readonly wander: boolean;
   readonly bending: boolean;
   readonly damping: number;
   readonly tethers: boolean;
   readonly friction: number;
   readonly substeps: number;
+  /**
+   * The fixed step `h` (s) used by `advance`.
+   */
+  readonly fixedStep: number;
+  readonly linkCount: number;
+  readonly pointCount: number;
+  readonly time: number;
 }
 
 /**
@@ -396,14 +435,17 @@ export interface InitOutput {
   readonly sim_refreshRender: (a: number) => void;
   readonly sim_release: (a: number, b: number) => number;
   readonly sim_removePoint: (a: number, b: number) => [number, number];
+  readonly sim_resetStageTimes: (a: number) => void;
   readonly sim_restitution: (a: number) => number;
   readonly sim_ropeCollisions: (a: number) => number;
   readonly sim_ropeContacts: (a: number) => [number, number];
   readonly sim_ropeCount: (a: number) => number;
   readonly sim_ropeFriction: (a: number) => [number, number];
+  readonly sim_ropeId: (a: number, b: number) => [number, number, number];
+  readonly sim_ropeIndex: (a: number, b: number) => number;
   readonly sim_ropeOfLink: (a: number) => [number, number];
   readonly sim_ropePoints: (a: number, b: number) => [number, number, number, number];
-  readonly sim_setBending: (a: number, b: number) => void;
+  readonly sim_setBending: (a: number, b: number) => [number, number];
   readonly sim_setBendingCompliance: (a: number, b: number) => [number, number];
   readonly sim_setDamping: (a: number, b: number) => [number, number];
   readonly sim_setDragCompliance: (a: number, b: number) => [number, number];
@@ -415,21 +457,26 @@ export interface InitOutput {
   readonly sim_setLocked: (a: number, b: number, c: number) => [number, number];
   readonly sim_setMassWeighted: (a: number, b: number) => [number, number];
   readonly sim_setOmega: (a: number, b: number) => [number, number];
+  readonly sim_setProfiling: (a: number, b: number) => void;
   readonly sim_setRestitution: (a: number, b: number) => [number, number];
   readonly sim_setRopeCollisions: (a: number, b: number) => [number, number];
   readonly sim_setRopeFriction: (a: number, b: number, c: number) => [number, number];
+  readonly sim_setSettings: (a: number, b: any) => [number, number];
   readonly sim_setSolver: (a: number, b: number, c: number) => [number, number];
   readonly sim_setSubsteps: (a: number, b: number) => [number, number];
   readonly sim_setTangleCap: (a: number, b: number) => [number, number];
-  readonly sim_setTethers: (a: number, b: number) => void;
+  readonly sim_setTethers: (a: number, b: number) => [number, number];
   readonly sim_setWallFriction: (a: number, b: number) => [number, number];
   readonly sim_setWalls: (a: number, b: number, c: number, d: number, e: number) => [number, number];
   readonly sim_setWander: (a: number, b: number) => [number, number];
   readonly sim_setWanderParams: (a: number, b: number, c: number) => [number, number];
+  readonly sim_settings: (a: number) => [number, number];
+  readonly sim_settingsSchema: () => [number, number];
   readonly sim_solver: (a: number) => [number, number];
   readonly sim_solverInfo: () => [number, number];
   readonly sim_solverSupport: (a: number) => [number, number];
   readonly sim_solvers: () => [number, number];
+  readonly sim_stageTimes: (a: number) => [number, number];
   readonly sim_step: (a: number, b: number) => [number, number];
   readonly sim_subdivide: (a: number, b: number, c: number) => [number, number, number];
   readonly sim_substeps: (a: number) => number;
@@ -442,12 +489,12 @@ export interface InitOutput {
   readonly sim_wallFriction: (a: number) => number;
   readonly sim_walls: (a: number) => [number, number];
   readonly sim_wander: (a: number) => number;
+  readonly __wbindgen_malloc: (a: number, b: number) => number;
+  readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
   readonly __wbindgen_exn_store: (a: number) => void;
   readonly __externref_table_alloc: () => number;
   readonly __wbindgen_externrefs: WebAssembly.Table;
   readonly __wbindgen_free: (a: number, b: number, c: number) => void;
-  readonly __wbindgen_malloc: (a: number, b: number) => number;
-  readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
   readonly __externref_table_dealloc: (a: number) => void;
   readonly __externref_drop_slice: (a: number, b: number) => void;
   readonly __wbindgen_start: () => void;
