@@ -67,6 +67,7 @@ function buildSliders(SimClass, section) {
     o.id = `${e.key}-out`;
     const input = document.createElement('input');
     Object.assign(input, { id: e.key, type: 'range', min: String(min), max: String(max), step: String(step) });
+    input.setAttribute('aria-label', e.label); // the name without the live value or unit
     label.append(span, o, input);
     section.append(label);
     const gravity = e.key === 'gravity';
@@ -251,7 +252,9 @@ export class Ui {
       s.input = input;
       s.out = out;
       // The label's text also holds the live value; the slider's name is the setting alone.
-      input.setAttribute('aria-label', input.closest('label')?.querySelector('span')?.textContent ?? name);
+      if (!input.hasAttribute('aria-label')) {
+        input.setAttribute('aria-label', input.closest('label')?.querySelector('span')?.textContent ?? name);
+      }
       input.addEventListener('input', () => {
         const v = Number(input.value);
         app.guard(name, () => s.set(sim(), v));

@@ -315,7 +315,26 @@ describe('desktop, mouse', () => {
     await page.waitForTimeout(300);
     const stats = await page.locator('#stats').innerText();
     assert.match(stats, /frame\s+\d+\.\d ms/);
-    assert.match(stats, /physics \/ step\s+\d+\.\d µs/);
+    assert.match(stats, /physics \/ step ▸\s+\d+\.\d µs/);
+
+    // "physics / step" opens into the stage list of src/step.rs, timed in Rust.
+    await page.locator('#stage-toggle').click();
+    await page.waitForFunction(() => /integrate\s+\d+\.\d\d µs/.test(document.getElementById('stats').innerText),
+      null, { timeout: 5000 });
+    const open = await page.locator('#stats').innerText();
+    const names = ['ropes', 'wander', 'holdMasses', 'prepare', 'holds', 'integrate', 'broadPhase', 'solve',
+      'velocities', 'forces', 'tearing', 'tangles', 'braid'];
+    let at = -1;
+    for (const n of names) {
+      const k = open.indexOf(n);
+      assert.ok(k > at, `stage ${n} listed in step order in:\n${open}`);
+      at = k;
+    }
+    assert.equal(await page.locator('#stage-toggle').getAttribute('aria-expanded'), 'true');
+    const solveUs = await page.evaluate(() => JSON.parse(window.ropelab.sim.stageTimes()) !== null);
+    assert.ok(solveUs, 'profiling is on while the breakdown is open');
+    await page.locator('#stage-toggle').click();
+    assert.equal(await page.evaluate(() => window.ropelab.sim.stageTimes()), 'null', 'closed: timers off');
   });
 
   it('caps catch-up after a stall instead of spiralling', async () => {
