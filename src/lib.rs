@@ -1,7 +1,7 @@
 //! # ropelab
 //!
 //! Rope and cable physics: a native core (no wasm types: `cargo test` runs it) and a thin
-//! wasm skin (`wasm.rs`) that a canvas page drives every animation frame.
+//! wasm skin (`wasm/`) that a canvas page drives every animation frame.
 //!
 //! SI units throughout (m, s, kg), y up. Positions are `glam::Vec3`; planar scenes live at
 //! z = 0 and are drawn side-on, the leash scene is seen from above.

@@ -1,6 +1,6 @@
 //! JSON views of the world for the page (built on request, once per frame at most; they
 //! allocate, the step does not): events, ropes, the leash, tangles, the braid, and the
-//! top-view crossings a knot-diagram renderer needs. `wasm.rs` hands them to JS as strings
+//! top-view crossings a knot-diagram renderer needs. `wasm/` hands them to JS as strings
 //! (`JSON.parse` on the page); the schemas are documented on each function and in the
 //! `Sim` methods that expose them.
 //!
