@@ -17,6 +17,17 @@ pub enum View {
 }
 
 impl View {
+    /// The name scene files and the API use (`"side"`, `"top"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            View::Side => "side",
+            View::Top => "top",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<View> {
+        [View::Side, View::Top].into_iter().find(|v| v.name() == s)
+    }
     /// World point → 2D view coordinates.
     #[inline]
     pub fn project(self, p: Vec3) -> Vec2 {

@@ -161,6 +161,8 @@ impl std::fmt::Debug for Setting {
     }
 }
 
+// The names of `SolverKind::name` and `View::name` (a const table cannot call them; a test
+// keeps them equal).
 const SOLVER_NAMES: &[&str] = &["classic", "pbd", "jacobi", "xpbd", "exact"];
 const VIEW_NAMES: &[&str] = &["side", "top"];
 
@@ -331,8 +333,12 @@ pub const SETTINGS: &[Setting] = &[
         doc: "The plane the page draws and edits: side (x–y, y up) or top (x–z).",
         kind: Kind::Choice(VIEW_NAMES),
         slider: None,
-        get: |s| SettingValue::Text(if s.view == View::Top { "top" } else { "side" }.into()),
-        put: |s, v| s.view = if matches!(v, SettingValue::Text(t) if t == "top") { View::Top } else { View::Side },
+        get: |s| SettingValue::Text(s.view.name().into()),
+        put: |s, v| {
+            if let SettingValue::Text(t) = v {
+                s.view = View::from_name(t).unwrap_or(s.view);
+            }
+        },
     },
     Setting {
         key: "omega",
@@ -493,15 +499,11 @@ impl Setting {
             }
         }
         let bad = || Err(format!("{} is out of range (expected {})", v.describe(), self.range_text()));
+        // In range as given and once stored as f32 (e.g. give just below 1 must not round to 1).
         let in_real = |x: f64, min: f64, max: f64, min_open: bool, max_open: bool| {
-            x.is_finite()
-                && if min_open { x > min } else { x >= min }
-                && if max_open { x < max } else { x <= max }
-                // Must stay in range once stored as f32 (e.g. give just below 1).
-                && {
-                    let y = x as f32 as f64;
-                    (if min_open { y > min } else { y >= min }) && (if max_open { y < max } else { y <= max })
-                }
+            let within =
+                |y: f64| (if min_open { y > min } else { y >= min }) && (if max_open { y < max } else { y <= max });
+            x.is_finite() && within(x) && within(x as f32 as f64)
         };
         match (self.kind, v) {
             (Kind::Int { min, max }, SettingValue::Num(x)) => {
@@ -688,5 +690,6 @@ mod tests {
         assert_eq!(find("bendingCompliance").unwrap().key, "bending_compliance");
         assert!(SOLVER_NAMES.iter().all(|n| SolverKind::from_name(n).is_some()));
         assert_eq!(SOLVER_NAMES.len(), SolverKind::ALL.len());
+        assert!(VIEW_NAMES.iter().all(|n| View::from_name(n).is_some_and(|v| v.name() == *n)));
     }
 }

@@ -293,10 +293,7 @@ impl Sim {
     /// `"side"` (x–y) or `"top"` (x–z): the plane the page draws and edits.
     #[wasm_bindgen(getter)]
     pub fn view(&self) -> String {
-        match self.world.settings.view {
-            crate::settings::View::Side => "side".into(),
-            crate::settings::View::Top => "top".into(),
-        }
+        self.world.settings.view.name().into()
     }
 
     /// PBD-family solvers: velocity damping rate in 1/s (0 = none).
