@@ -483,11 +483,15 @@ export class Ui {
       sim.setProfiling(true); // a new sim (scene loaded): start timing it
       return [];
     }
-    if (t.steps > 0) {
+    // Browsers coarsen performance.now() (100 µs without cross-origin isolation): keep
+    // accumulating for 240 steps (4 s) before starting a new window, so the means are not
+    // one clock tick divided by a handful of steps.
+    if (t.steps >= 240) {
       this.lastStages = t;
       sim.resetStageTimes();
     }
-    const last = this.lastStages;
+    // The last full window; until there is one, the first window as it fills.
+    const last = this.lastStages ?? (t.steps > 0 ? t : null);
     if (!last) return [['', 'timing…']];
     return last.stages.map((g) => [
       `<span class="stage" title="${g.perSubstep ? 'runs once per substep; summed over them' : 'runs once per step'}">${g.perSubstep ? '· ' : ''}${g.name}</span>`,
