@@ -16,6 +16,7 @@
 //! ```
 
 pub mod benchmark;
+pub mod bodies;
 pub mod clock;
 pub mod collide;
 pub mod constraints;
@@ -24,6 +25,7 @@ pub mod edit;
 pub mod error;
 pub mod hold;
 pub mod ids;
+pub mod joints;
 pub mod leash;
 pub mod links;
 pub mod particles;

@@ -42,6 +42,7 @@ fn letters(w: &[Gen]) -> Vec<i8> {
 /// {"type": "dogsSwapped", "gen": -1, "dogs": [0, 1]}   (gen: +i = σᵢ, -i = σᵢ⁻¹)
 /// {"type": "braidResync"}
 /// {"type": "linkTorn", "a": 4, "b": 5, "stretch": 0.31}
+/// {"type": "jointBroken", "id": 2, "force": 1520.0}
 /// ```
 pub fn event_json(e: &Event) -> Value {
     match *e {
@@ -57,6 +58,7 @@ pub fn event_json(e: &Event) -> Value {
         }
         Event::DogsSwapped { gen, dogs } => json!({"type": "dogsSwapped", "gen": gen, "dogs": dogs}),
         Event::BraidResync => json!({"type": "braidResync"}),
+        Event::JointBroken { id, force } => json!({"type": "jointBroken", "id": id, "force": force}),
     }
 }
 

@@ -121,7 +121,7 @@ impl BenchConfig {
 pub fn settings_for(solver: SolverKind) -> Settings {
     let mut s = Settings { solver, friction: 1.0, gravity: Vec3::new(0.0, -9.81, 0.0), ..Settings::default() };
     match solver {
-        SolverKind::Xpbd => {
+        SolverKind::Xpbd | SolverKind::Impulse => {
             s.substeps = 5;
             s.iterations = 1;
         }

@@ -2,8 +2,12 @@
 
 use glam::Vec3;
 
+use crate::bodies::attach::Attachment;
+use crate::bodies::{Bodies, BodyDef};
 use crate::collide::Obstacle;
 use crate::error::{self, Result, SimError};
+use crate::ids::Id;
+use crate::joints::{JointDef, Joints};
 use crate::leash::{self, Leash, Wander};
 use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
@@ -34,6 +38,8 @@ pub enum Event {
     DogsSwapped { gen: i8, dogs: [u32; 2] },
     /// Leash scene: the braid changed in a way dog swaps do not explain (re-derived).
     BraidResync,
+    /// Joint `id` pulled harder than its break force (`force`, N) and was removed.
+    JointBroken { id: u32, force: f32 },
 }
 
 /// At most this many events wait in the queue; older ones are dropped first.
@@ -47,6 +53,12 @@ pub struct World {
     pub holds: Vec<Hold>,
     /// Static obstacles (PBD-family solvers collide with them).
     pub obstacles: Vec<Obstacle>,
+    /// Rigid bodies.
+    pub bodies: Bodies,
+    /// Joints between bodies (or a body and the world).
+    pub joints: Joints,
+    /// Particles that are points of bodies (ropes hanging from bodies).
+    pub attachments: Vec<Attachment>,
     /// Which particles form each rope (rope–rope contacts, tangles, braids).
     pub ropes: Ropes,
     /// The leash scene (hand, dogs, braid), if this world is one.
@@ -219,6 +231,7 @@ impl World {
             Stage::Forces => solver::forces(&mut self.step_context(st)),
             Stage::Tearing => {
                 let version = self.links.version;
+                self.stage_breaking();
                 self.stage_tearing();
                 st.torn = self.links.version != version;
             }
@@ -231,7 +244,22 @@ impl World {
 
     /// The solver's view of this world for one stage.
     fn step_context(&mut self, st: &StepState) -> StepContext<'_> {
-        let World { particles, links, settings, holds, obstacles, ropes, leash, scratch, outputs, steps, .. } = self;
+        let World {
+            particles,
+            links,
+            settings,
+            holds,
+            obstacles,
+            ropes,
+            leash,
+            scratch,
+            outputs,
+            steps,
+            bodies,
+            joints,
+            attachments,
+            ..
+        } = self;
         let dogs = leash.as_ref().map_or(&[][..], |l| &l.dogs[..]);
         StepContext {
             p: particles,
@@ -241,6 +269,9 @@ impl World {
             obstacles,
             ropes,
             dogs,
+            bodies,
+            joints,
+            attach: attachments,
             sc: scratch,
             out: outputs,
             h: st.h,
@@ -362,6 +393,79 @@ impl World {
                 self.particles.vel[i] = (p1 - p0) / h;
             }
         }
+    }
+
+    /// Stage (with tearing): joints pulled past their break force are removed, an event each.
+    fn stage_breaking(&mut self) {
+        let j = &self.joints;
+        if !j.break_force.iter().any(|f| f.is_finite()) {
+            return;
+        }
+        let broken: Vec<(Id, f32)> = (0..j.len())
+            .filter(|&k| j.force[k].length() > j.break_force[k])
+            .map(|k| (j.id[k], j.force[k].length()))
+            .collect();
+        for (id, force) in broken {
+            let _ = self.joints.remove(id);
+            self.push_event(Event::JointBroken { id: id.0, force });
+        }
+    }
+
+    /// Adds a rigid body (validated first; nothing changes on error).
+    pub fn add_body(&mut self, def: &BodyDef) -> Result<Id> {
+        self.bodies.add(def)
+    }
+
+    /// Removes a body, its joints and the attachments of particles to it (they become
+    /// free particles again with their own mass).
+    pub fn remove_body(&mut self, id: Id) -> Result<()> {
+        self.bodies.index(id)?;
+        self.joints.remove_body(id);
+        let freed: Vec<u32> = self.attachments.iter().filter(|a| a.body == id).map(|a| a.particle).collect();
+        self.attachments.retain(|a| a.body != id);
+        for i in freed {
+            if (i as usize) < self.particles.len() {
+                self.particles.refresh_inv_mass(i as usize);
+            }
+        }
+        self.bodies.remove(id)?;
+        Ok(())
+    }
+
+    /// Adds a joint (validated against the bodies first; nothing changes on error).
+    pub fn add_joint(&mut self, def: &JointDef) -> Result<Id> {
+        self.joints.add(def, &self.bodies)
+    }
+
+    pub fn remove_joint(&mut self, id: Id) -> Result<()> {
+        self.joints.remove(id)
+    }
+
+    /// Makes particle `particle` the point of body `body` where it is now (it moves with the
+    /// body and has no mass of its own until detached; see `bodies::attach`).
+    pub fn attach(&mut self, particle: usize, body: Id) -> Result<()> {
+        let i = error::index("point", particle as i64, self.particles.len())?;
+        let k = self.bodies.index(body)?;
+        if self.attachments.iter().any(|a| a.particle as usize == i) {
+            return Err(SimError::Invalid(format!("point {i} is already attached to a body")));
+        }
+        if self.particles.locked[i] {
+            return Err(SimError::Invalid(format!("point {i} is locked; unlock it before attaching it to a body")));
+        }
+        let local = self.bodies.rot[k].inverse() * (self.particles.pos[i] - self.bodies.pos[k]);
+        self.attachments.push(Attachment { particle: i as u32, body, local });
+        Ok(())
+    }
+
+    /// Frees an attached particle (it keeps its own mass again).
+    pub fn detach(&mut self, particle: usize) -> Result<()> {
+        let n = self.attachments.len();
+        self.attachments.retain(|a| a.particle as usize != particle);
+        if self.attachments.len() == n {
+            return Err(SimError::Invalid(format!("point {particle} is not attached to a body")));
+        }
+        self.particles.refresh_inv_mass(particle);
+        Ok(())
     }
 
     /// Stage: remove links stretched past their tear threshold or pulled past their tear
@@ -541,6 +645,9 @@ impl SolverKind {
     pub fn supports(self, world: &World) -> Result<(), String> {
         if self != SolverKind::Classic {
             return Ok(());
+        }
+        if !world.bodies.is_empty() {
+            return Err("the 002 seed's solver has no rigid bodies".into());
         }
         if world.leash.is_some() {
             return Err("the 002 seed's solver has no dogs and no rope–rope contacts: the dogs would fall and the \

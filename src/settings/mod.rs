@@ -113,6 +113,9 @@ pub struct Settings {
     /// omitted = the physics.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tangle_cap: Option<f32>,
+    /// Impulse solver (and bodies' joints under every solver): start each step from the
+    /// rows' impulses of the last one.
+    pub warm_starting: bool,
 }
 
 impl Settings {
@@ -147,6 +150,7 @@ impl Default for Settings {
             rope_friction: 0.5,
             rope_dynamic_friction: None,
             tangle_cap: None,
+            warm_starting: true,
         }
     }
 }
@@ -166,11 +170,20 @@ pub enum SolverKind {
     Xpbd,
     /// Direct linear-time solve of chains and trees of links (Newton passes).
     Exact,
+    /// The 001 seed's sequential impulses: generic rows for links, pins and every joint,
+    /// soft step and relax, warm starting (particles are bodies without rotation).
+    Impulse,
 }
 
 impl SolverKind {
-    pub const ALL: &'static [SolverKind] =
-        &[SolverKind::Classic, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Xpbd, SolverKind::Exact];
+    pub const ALL: &'static [SolverKind] = &[
+        SolverKind::Classic,
+        SolverKind::Pbd,
+        SolverKind::Jacobi,
+        SolverKind::Xpbd,
+        SolverKind::Exact,
+        SolverKind::Impulse,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -179,6 +192,7 @@ impl SolverKind {
             SolverKind::Jacobi => "jacobi",
             SolverKind::Xpbd => "xpbd",
             SolverKind::Exact => "exact",
+            SolverKind::Impulse => "impulse",
         }
     }
 
@@ -196,6 +210,7 @@ impl SolverKind {
             SolverKind::Jacobi => "jacobi — averaged, parallel form",
             SolverKind::Xpbd => "xpbd — compliance and substeps",
             SolverKind::Exact => "exact — direct solve, inextensible",
+            SolverKind::Impulse => "impulse — the 001 seed's rows (Box2D-style)",
         }
     }
 
@@ -215,6 +230,10 @@ impl SolverKind {
             SolverKind::Xpbd => "Links with a physical compliance (m/N); best as many substeps of one iteration.",
             SolverKind::Exact => {
                 "Solves every chain and tree of links exactly in linear time per Newton pass: ropes do not stretch."
+            }
+            SolverKind::Impulse => {
+                "Sequential impulses on the 001 seed's generic rows, soft step and relax, warm started: the rigid-body \
+                 engines' solver (Box2D, Rapier), on ropes and bodies alike."
             }
         }
     }

@@ -163,7 +163,7 @@ impl std::fmt::Debug for Setting {
 
 // The names of `SolverKind::name` and `View::name` (a const table cannot call them; a test
 // keeps them equal).
-const SOLVER_NAMES: &[&str] = &["classic", "pbd", "jacobi", "xpbd", "exact"];
+const SOLVER_NAMES: &[&str] = &["classic", "pbd", "jacobi", "xpbd", "exact", "impulse"];
 const VIEW_NAMES: &[&str] = &["side", "top"];
 
 fn num(v: &SettingValue) -> f64 {
@@ -359,6 +359,16 @@ pub const SETTINGS: &[Setting] = &[
         slider: None,
         get: |s| SettingValue::Bool(s.tethers),
         put: |s, v| s.tethers = flag(v),
+    },
+    Setting {
+        key: "warm_starting",
+        label: "warm starting",
+        unit: "",
+        doc: "Impulse rows (the impulse solver; bodies' joints under every solver) start each step from the last step's impulses.",
+        kind: Kind::Bool,
+        slider: None,
+        get: |s| SettingValue::Bool(s.warm_starting),
+        put: |s, v| s.warm_starting = flag(v),
     },
     Setting {
         key: "bending",

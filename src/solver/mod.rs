@@ -46,12 +46,15 @@
 
 pub mod classic;
 pub mod exact;
+pub mod impulse;
 pub mod jacobi;
 pub mod pbd;
 pub mod topology;
 
 use glam::{Vec2, Vec3};
 
+use crate::bodies::attach::Attachment;
+use crate::bodies::Bodies;
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
 use crate::collide::segments::{segment_contact_deltas, ContactParams};
 pub use crate::collide::{RopeContacts, FAT_MARGIN};
@@ -59,6 +62,7 @@ use crate::constraints::distance::{pbd_stiffness, Packed};
 use crate::constraints::{bending, pin, tether, Apply, Direct};
 use crate::dog::Dog;
 use crate::hold::Hold;
+use crate::joints::Joints;
 use crate::links::{LinkKind, Links};
 use crate::particles::Particles;
 use crate::ropes::Ropes;
@@ -105,6 +109,9 @@ pub struct Scratch {
     pack_key: Option<PackKey>,
     /// Per dog: friction correction used so far this substep (m).
     pub(crate) dog_grip_used: Vec<f32>,
+    /// The impulse solver's rows and solver bodies (also the bodies' joints under the
+    /// other solvers).
+    pub(crate) impulse: impulse::ImpulseScratch,
 }
 
 impl Scratch {
@@ -146,6 +153,7 @@ struct PackKey {
 /// Stage `prepare`: sizes scratch and outputs, refreshes cached structure and packs the
 /// links for the chosen solver, for substeps of length `c.h`.
 pub fn prepare(c: &mut StepContext) {
+    impulse::proxy_masses(c);
     let h = c.h;
     let StepContext { p: particles, links, s: settings, sc: scratch, holds, out, .. } = c;
     let (particles, links, settings) = (&**particles, *links, *settings);
@@ -155,6 +163,10 @@ pub fn prepare(c: &mut StepContext) {
         return;
     }
     scratch.topo.refresh(particles, links);
+    if settings.solver == SolverKind::Impulse {
+        impulse::prepare(c);
+        return;
+    }
     let key = PackKey {
         solver: settings.solver,
         iterations: settings.iterations,
@@ -232,15 +244,19 @@ pub fn prepare(c: &mut StepContext) {
     scratch.bend_lambda.resize(scratch.topo.bends.len(), 0.0);
     scratch.pin_lambda.resize(scratch.topo.pins.len(), Vec3::ZERO);
     scratch.hold_lambda.resize(holds.len(), Vec3::ZERO);
+    impulse::prepare(c);
 }
 
 /// Stage `integrate`: gravity and damping into a predicted position (Verlet with the seed's
 /// friction for `classic`).
 pub fn integrate(c: &mut StepContext) {
     match c.s.solver {
+        SolverKind::Impulse => return impulse::integrate(c),
         SolverKind::Classic => classic::integrate(c),
         _ => c.integrate(),
     }
+    // Bodies move by their joints' rows first; attached particles follow them.
+    impulse::solve_bodies(c);
 }
 
 /// Stage `broadPhase`: the rope–rope candidate pairs for this substep (PBD family with rope
@@ -257,25 +273,37 @@ pub fn solve(c: &mut StepContext) {
         SolverKind::Pbd | SolverKind::Xpbd => pbd::solve(c),
         SolverKind::Jacobi => jacobi::solve(c),
         SolverKind::Exact => exact::solve(c),
+        SolverKind::Impulse => impulse::solve(c),
     }
 }
 
 /// Stage `velocities`: v = (x − x_prev)/h with restitution for particles that hit something.
 pub fn velocities(c: &mut StepContext) {
     match c.s.solver {
-        SolverKind::Classic => classic::velocities(c),
-        _ => c.velocities(),
+        SolverKind::Impulse => impulse::velocities(c),
+        SolverKind::Classic => {
+            impulse::transfer_proxies(c);
+            classic::velocities(c)
+        }
+        _ => {
+            impulse::transfer_proxies(c);
+            c.velocities()
+        }
     }
 }
 
 /// Stage `forces`: records each link's tension over the last substep (N), a step output.
 pub fn forces(c: &mut StepContext) {
     let h = c.h;
+    c.out.link_force.iter_mut().for_each(|f| *f = 0.0);
+    impulse::store_impulses(c);
+    if c.s.solver == SolverKind::Classic || c.out.link_force.len() != c.links.len() {
+        return;
+    }
     let StepContext { s: settings, sc: scratch, links, out, .. } = c;
     let Scratch { lambda, slot_link, topo, .. } = scratch;
     let force = &mut out.link_force;
-    force.iter_mut().for_each(|f| *f = 0.0);
-    if settings.solver == SolverKind::Classic || force.len() != links.len() {
+    if settings.solver == SolverKind::Impulse {
         return;
     }
     let inv_h2 = 1.0 / (h * h);
@@ -318,6 +346,10 @@ pub struct StepContext<'a> {
     pub ropes: &'a Ropes,
     /// Dogs of the leash scene (held at collar height, bodies the other leashes go around).
     pub dogs: &'a [Dog],
+    /// Rigid bodies, their joints and the particles attached to them.
+    pub bodies: &'a mut Bodies,
+    pub joints: &'a mut Joints,
+    pub attach: &'a [Attachment],
     pub sc: &'a mut Scratch,
     /// Link forces and rope contacts, read after the step by tangles and reports.
     pub out: &'a mut StepOutputs,
@@ -551,11 +583,20 @@ impl StepContext<'_> {
         !self.obstacles.is_empty() || self.s.walls.is_some()
     }
 
+    /// Stage 4 without the fusion with the next integration.
+    pub fn velocities_now(&mut self) {
+        self.velocities_fused(false);
+    }
+
     /// Stage 4: vel = (pos - prev)/h, with restitution for particles that hit something.
     pub fn velocities(&mut self) {
+        self.velocities_fused(true);
+    }
+
+    fn velocities_fused(&mut self, fuse: bool) {
         let h = self.h;
         let contacts = self.has_contacts();
-        if !contacts && !self.last_substep {
+        if fuse && !contacts && !self.last_substep {
             // Deferred: the next substep's integration computes it on its way.
             self.sc.velocity_pending = true;
             return;

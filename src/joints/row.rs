@@ -1,0 +1,341 @@
+//! The 001 seed's generic row: one scalar velocity constraint between two solver bodies,
+//! and the one `solve` every joint, link and pin goes through.
+//!
+//! ## The row
+//! A row constrains the relative velocity u = [v_a, ω_a, v_b, ω_b] along a Jacobian
+//! J = [J_va, J_ωa, J_vb, J_ωb]: Ċ = J·u. With the inverse mass matrix M⁻¹ = diag(m_a⁻¹ 1,
+//! I_a⁻¹, m_b⁻¹ 1, I_b⁻¹) its effective mass is K⁻¹ with K = J M⁻¹ Jᵀ. The solver changes the
+//! row's accumulated impulse λ by
+//!
+//! ```text
+//! Δλ = −m_eff · s_mass · (Ċ + b) − s_impulse · λ,      m_eff = 1/K
+//! λ  ← clamp(λ + Δλ, lo, hi),   u ← u + M⁻¹ Jᵀ Δλ(applied)
+//! ```
+//!
+//! which is the seed's `row_solve` with its softness term written in Box2D v3's form
+//! (`b2Softness`: bias rate, mass scale, impulse scale). The clamp makes equalities
+//! (±∞), limits and contacts (one-sided) and motors (±F·h) the same code.
+//!
+//! ## Soft rows: where the seed is wrong
+//! The seed's `soft_row` computes `Ks = K · den` with `den = 1/(h(h k + c))` and then
+//! `inv_A = 1/(K (1 + Ks))`. With k = m_eff ω² and c = 2 m_eff ζ ω, `den` has units of
+//! 1/kg and K of 1/kg, so `Ks` has units of kg⁻²: the formula is not dimensionless and
+//! gives a different spring for every mass (it is right only when K = 1). The implicit
+//! spring-damper it means to build (Catto, "Soft Step", GDC 2011; Box2D's `b2MakeSoft`) is,
+//! with γ = 1/(h (c + h k)) and β = h k/(c + h k):
+//!
+//! ```text
+//! Δλ = −(Ċ + (β/h) C + γ λ) / (K + γ)
+//! ```
+//!
+//! Substituting k and c in terms of ω, ζ and m_eff = 1/K gives Box2D's mass-independent
+//! factors, which this file uses (a test checks the two forms agree):
+//!
+//! ```text
+//! a = h ω (2ζ + h ω);   bias rate = ω/(2ζ + h ω);   s_mass = a/(1 + a);   s_impulse = 1/(1 + a)
+//! ```
+//!
+//! so Δλ = −m_eff s_mass (Ċ + bias rate · C) − s_impulse λ. A rigid row with no bias is
+//! s_mass = 1, s_impulse = 0, b = 0.
+//!
+//! ## Rigid rows without energy gain: the soft step, not Baumgarte
+//! The seed drives position error out with Baumgarte's b = (β/h) C, β = 0.2. That bias
+//! velocity stays in the bodies after the error is gone, so Baumgarte adds energy (a chain
+//! jitters, a stack pops), and β has no physical meaning (its effect depends on h and on the
+//! mass ratio). ropelab does what Box2D v3 does ("soft step"): every rigid row is, during
+//! the biased solve, a stiff *soft* row at `JOINT_HERTZ` = 60 Hz capped at a quarter of the
+//! substep rate (the cap that keeps h ω small enough for the implicit spring to stay stable
+//! and not ring at the substep frequency) with damping ratio `JOINT_DAMPING_RATIO` = 2
+//! (overdamped: error decays without overshoot); then, after the positions are integrated, a
+//! **relax** pass solves the same rows rigidly with no bias at all, which removes the bias
+//! velocity from the bodies. Position error is corrected, and the velocity that corrected it
+//! is taken back out, so no energy is injected. Each row therefore carries two sets of
+//! factors, one per phase ([`Phase`]).
+
+use glam::{Mat3, Vec3};
+
+/// Box2D v3's default joint stiffness for rigid rows during the biased solve (Hz).
+pub const JOINT_HERTZ: f32 = 60.0;
+/// Box2D v3's default joint damping ratio for rigid rows during the biased solve.
+pub const JOINT_DAMPING_RATIO: f32 = 2.0;
+
+/// The factors of one phase of a row (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Soft {
+    /// Velocity bias b (m/s or rad/s): bias rate × C, a motor's −target, …
+    pub bias: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+}
+
+impl Soft {
+    /// A rigid row with no bias.
+    pub const RIGID: Soft = Soft { bias: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+
+    /// A rigid row driving Ċ toward `-bias` (motors: bias = −target speed; speculative
+    /// limits: bias = C/h).
+    pub const fn target(bias: f32) -> Soft {
+        Soft { bias, mass_scale: 1.0, impulse_scale: 0.0 }
+    }
+}
+
+/// An implicit spring-damper from a frequency (Hz) and a damping ratio, for substeps of
+/// length `h`: Box2D's `b2MakeSoft`. Independent of the row's mass (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spring {
+    pub bias_rate: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+}
+
+impl Spring {
+    pub fn new(hertz: f32, damping_ratio: f32, h: f32) -> Spring {
+        if hertz <= 0.0 {
+            return Spring { bias_rate: 0.0, mass_scale: 0.0, impulse_scale: 0.0 };
+        }
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * damping_ratio + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Spring { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
+    }
+
+    /// The rigid rows' spring during the biased solve: [`JOINT_HERTZ`] capped at a quarter of
+    /// the substep rate, damping ratio [`JOINT_DAMPING_RATIO`].
+    pub fn joint(h: f32) -> Spring {
+        Spring::new(JOINT_HERTZ.min(0.25 / h), JOINT_DAMPING_RATIO, h)
+    }
+
+    /// This spring acting on position error `c`.
+    #[inline]
+    pub fn on(self, c: f32) -> Soft {
+        Soft { bias: self.bias_rate * c, mass_scale: self.mass_scale, impulse_scale: self.impulse_scale }
+    }
+
+    /// A spring from a stiffness k (N/m) and damping c (N·s/m) on a row of effective mass
+    /// `m_eff` (kg): the same implicit step, with ω = √(k/m), ζ = c/(2√(k m)).
+    pub fn from_stiffness(k: f32, c: f32, m_eff: f32, h: f32) -> Spring {
+        if !(k > 0.0) || !(m_eff > 0.0) || !k.is_finite() {
+            return Spring { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
+        let omega = (k / m_eff).sqrt();
+        let zeta = c / (2.0 * (k * m_eff).sqrt());
+        Spring::new(omega / (2.0 * std::f32::consts::PI), zeta, h)
+    }
+}
+
+/// Which pass of the step a row is solved in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Before the positions are integrated: rigid rows soft, with bias.
+    Solve = 0,
+    /// After: rigid rows rigid, no bias (takes the bias velocity back out).
+    Relax = 1,
+}
+
+/// The solver bodies every row indexes: particles (no rotation), bodies and, last, the
+/// static ground. Struct of arrays, reused from step to step.
+#[derive(Clone, Debug, Default)]
+pub struct SolverBodies {
+    pub v: Vec<Vec3>,
+    pub w: Vec<Vec3>,
+    pub inv_m: Vec<f32>,
+    /// World-frame inverse inertia (zero for particles and immovable bodies).
+    pub inv_i: Vec<Mat3>,
+}
+
+impl SolverBodies {
+    pub fn resize(&mut self, n: usize) {
+        self.v.resize(n, Vec3::ZERO);
+        self.w.resize(n, Vec3::ZERO);
+        self.inv_m.resize(n, 0.0);
+        self.inv_i.resize(n, Mat3::ZERO);
+    }
+    pub fn len(&self) -> usize {
+        self.v.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.v.is_empty()
+    }
+}
+
+/// One scalar constraint row (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    pub a: u32,
+    pub b: u32,
+    /// Jacobian: linear and angular parts for both bodies.
+    pub lin_a: Vec3,
+    pub ang_a: Vec3,
+    pub lin_b: Vec3,
+    pub ang_b: Vec3,
+    /// M⁻¹Jᵀ, precomputed at setup: inverse masses and I⁻¹·(angular parts).
+    pub wa: f32,
+    pub wb: f32,
+    pub ia: Vec3,
+    pub ib: Vec3,
+    /// Effective mass 1/K (0 when K = 0: the row cannot act).
+    pub mass: f32,
+    /// Factors per [`Phase`].
+    pub soft: [Soft; 2],
+    pub lo: f32,
+    pub hi: f32,
+    /// Accumulated impulse λ (N·s or N·m·s), kept across substeps and, through the joint's
+    /// storage, across steps (warm starting).
+    pub accum: f32,
+}
+
+impl Default for Row {
+    fn default() -> Self {
+        Row {
+            a: 0,
+            b: 0,
+            lin_a: Vec3::ZERO,
+            ang_a: Vec3::ZERO,
+            lin_b: Vec3::ZERO,
+            ang_b: Vec3::ZERO,
+            wa: 0.0,
+            wb: 0.0,
+            ia: Vec3::ZERO,
+            ib: Vec3::ZERO,
+            mass: 0.0,
+            soft: [Soft::RIGID; 2],
+            lo: f32::NEG_INFINITY,
+            hi: f32::INFINITY,
+            accum: 0.0,
+        }
+    }
+}
+
+impl Row {
+    /// Sets the Jacobian and everything derived from it (M⁻¹Jᵀ, the effective mass) from
+    /// the bodies' current inverse masses and inertias. Keeps `accum`, `soft`, `lo`, `hi`.
+    #[inline]
+    pub fn set_jacobian(&mut self, bodies: &SolverBodies, a: u32, b: u32, j: [Vec3; 4]) {
+        let (ai, bi) = (a as usize, b as usize);
+        self.a = a;
+        self.b = b;
+        [self.lin_a, self.ang_a, self.lin_b, self.ang_b] = j;
+        self.wa = bodies.inv_m[ai];
+        self.wb = bodies.inv_m[bi];
+        self.ia = bodies.inv_i[ai] * j[1];
+        self.ib = bodies.inv_i[bi] * j[3];
+        let k =
+            self.wa * j[0].length_squared() + j[1].dot(self.ia) + self.wb * j[2].length_squared() + j[3].dot(self.ib);
+        self.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    }
+
+    /// The plane family's Jacobian, J = [−t, t × s_a, t, r_b × t] (the seed's
+    /// `row_setup_axis`): `s_a` runs from A's centre to the anchor on B, `r_b` from B's
+    /// centre to that anchor.
+    #[inline]
+    pub fn set_axis(&mut self, bodies: &SolverBodies, a: u32, b: u32, t: Vec3, s_a: Vec3, r_b: Vec3) {
+        self.set_jacobian(bodies, a, b, [-t, t.cross(s_a), t, r_b.cross(t)]);
+    }
+
+    /// A purely angular Jacobian J = [0, −axis, 0, axis] (Ċ = axis·(ω_b − ω_a)).
+    #[inline]
+    pub fn set_angular(&mut self, bodies: &SolverBodies, a: u32, b: u32, axis: Vec3) {
+        self.set_jacobian(bodies, a, b, [Vec3::ZERO, -axis, Vec3::ZERO, axis]);
+    }
+
+    /// Ċ = J·u for the current velocities.
+    #[inline(always)]
+    pub fn cdot(&self, v: &[Vec3], w: &[Vec3]) -> f32 {
+        let (a, b) = (self.a as usize, self.b as usize);
+        self.lin_a.dot(v[a]) + self.ang_a.dot(w[a]) + self.lin_b.dot(v[b]) + self.ang_b.dot(w[b])
+    }
+
+    /// u ← u + M⁻¹Jᵀ λ.
+    #[inline(always)]
+    pub fn apply(&self, v: &mut [Vec3], w: &mut [Vec3], lambda: f32) {
+        let (a, b) = (self.a as usize, self.b as usize);
+        v[a] += self.lin_a * (self.wa * lambda);
+        w[a] += self.ia * lambda;
+        v[b] += self.lin_b * (self.wb * lambda);
+        w[b] += self.ib * lambda;
+    }
+
+    /// Re-applies the accumulated impulse (warm starting).
+    #[inline]
+    pub fn warm_start(&self, v: &mut [Vec3], w: &mut [Vec3]) {
+        if self.accum != 0.0 {
+            self.apply(v, w, self.accum);
+        }
+    }
+}
+
+/// The seed's `row_solve`, the only inner-loop code of the impulse solver: one projected
+/// Gauss–Seidel update of one row in phase `phase`.
+#[inline(always)]
+pub fn solve(row: &mut Row, v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
+    let s = row.soft[phase as usize];
+    let cdot = row.cdot(v, w);
+    let raw = -row.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * row.accum;
+    let new = (row.accum + raw).clamp(row.lo, row.hi);
+    let d = new - row.accum;
+    row.accum = new;
+    row.apply(v, w, d);
+}
+
+/// One Gauss–Seidel sweep over `rows`.
+pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
+    for row in rows.iter_mut() {
+        solve(row, v, w, phase);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Box2D's factors equal the (k, c) implicit step Δλ = −(Ċ + β/h C + γλ)/(K + γ).
+    #[test]
+    fn box2d_soft_factors_equal_the_implicit_spring() {
+        let (h, hz, zeta) = (1.0 / 240.0, 7.0, 0.4);
+        for m_eff in [0.01f32, 1.0, 250.0] {
+            let s = Spring::new(hz, zeta, h);
+            let omega = 2.0 * std::f32::consts::PI * hz;
+            let (k, c) = (m_eff * omega * omega, 2.0 * m_eff * zeta * omega);
+            let kk = 1.0 / m_eff;
+            let gamma = 1.0 / (h * (c + h * k));
+            let beta = h * k / (c + h * k);
+            let (cdot, cpos, lam) = (0.3f32, -0.02f32, 1.5f32);
+            let implicit = -(cdot + beta / h * cpos + gamma * lam) / (kk + gamma);
+            let ours = -m_eff * s.mass_scale * (cdot + s.bias_rate * cpos) - s.impulse_scale * lam;
+            assert!((implicit - ours).abs() <= 1e-4 * implicit.abs().max(1.0), "m {m_eff}: {implicit} vs {ours}");
+            // The seed's formula gives another answer unless K = 1.
+            let den = 1.0 / (h * (h * k + c));
+            let ks = kk * den;
+            let seed_mass = 1.0 / (kk * (1.0 + ks));
+            if (m_eff - 1.0).abs() > 0.5 {
+                assert!((seed_mass - m_eff * s.mass_scale).abs() > 1e-3 * m_eff, "seed agrees at m {m_eff}?");
+            }
+        }
+    }
+
+    #[test]
+    fn joint_spring_is_capped_at_a_quarter_of_the_substep_rate() {
+        let h = 1.0 / 60.0;
+        assert_eq!(Spring::joint(h), Spring::new(15.0, JOINT_DAMPING_RATIO, h));
+        let h = 1.0 / 600.0;
+        assert_eq!(Spring::joint(h), Spring::new(JOINT_HERTZ, JOINT_DAMPING_RATIO, h));
+    }
+
+    /// A rigid equality row between two particles reaches Ċ = 0 in one solve and conserves
+    /// momentum.
+    #[test]
+    fn one_rigid_row_zeroes_relative_velocity_and_conserves_momentum() {
+        let mut b = SolverBodies::default();
+        b.resize(2);
+        b.inv_m = vec![1.0, 0.25];
+        b.v = vec![Vec3::new(1.0, 2.0, 0.0), Vec3::new(-1.0, 0.0, 0.5)];
+        let p0 = b.v[0] / b.inv_m[0] + b.v[1] / b.inv_m[1];
+        let mut row = Row::default();
+        row.set_axis(&b, 0, 1, Vec3::X, Vec3::ZERO, Vec3::ZERO);
+        solve(&mut row, &mut b.v, &mut b.w, Phase::Relax);
+        assert!(row.cdot(&b.v, &b.w).abs() < 1e-6);
+        let p1 = b.v[0] / b.inv_m[0] + b.v[1] / b.inv_m[1];
+        assert!((p1 - p0).length() < 1e-5);
+    }
+}

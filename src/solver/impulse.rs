@@ -1,0 +1,607 @@
+//! The 001 seed's solver: sequential impulses (projected Gauss–Seidel) over the generic
+//! rows of `joints::row`, on rigid bodies *and* particles (a particle is a body without
+//! rotation: zero inverse inertia), as Box2D v3 runs it ("soft step").
+//!
+//! ## The step (per substep of length h, in Box2D v3's order)
+//! | stage                 | what                                                           |
+//! |-----------------------|----------------------------------------------------------------|
+//! | `integrateVelocities` | v ← (v + h g)·damping, ω ← ω·damping (world stage `integrate`) |
+//! | `prepareRows`         | every row's Jacobian, effective mass and soft factors from the |
+//! |                       | substep's positions (links, pins, the mouse, joints, 2D locks) |
+//! | `warmStart`           | each row's accumulated impulse re-applied                      |
+//! | `solve`               | `iterations` sweeps, rigid rows soft with bias (`row.rs`)      |
+//! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
+//! | `relax`               | one sweep, rigid rows rigid and without bias                   |
+//! | (contacts)            | particles' walls, obstacles and rope–rope contacts, projected  |
+//! |                       | on positions as the other solvers do (body contacts are the    |
+//! |                       | next issue's rows)                                             |
+//! | `storeImpulses`       | per step: joints keep their rows' λ (warm start by joint id),  |
+//! |                       | reaction forces, link tensions, breakable joints (`forces`)    |
+//!
+//! Restitution (Box2D's last velocity pass) belongs to contact rows, which this solver does
+//! not have yet; particle bounces off walls are the contact projection's, as elsewhere.
+//!
+//! Rows live in one flat array in a fixed layout — links, pins, soft mouse holds, joints
+//! (each its own slice), 2D locks — that is rebuilt in place every substep, so a row's
+//! accumulated impulse stays in its slot from substep to substep and from step to step
+//! (warm starting) while the layout is unchanged. When joints are added or removed the
+//! layout is rebuilt and every joint's rows reload their impulses from the joint's own
+//! storage (`Joints::accum`): warm starting by joint id.
+//!
+//! Solver body indices: particles first (`0..n_p`), then bodies (`n_p..n_p + n_b`), then the
+//! static ground. A particle attached to a body (`bodies::attach`) is not a solver body:
+//! its rows are built on the body at the attachment point.
+
+use glam::{Quat, Vec3};
+
+use crate::bodies::Bodies;
+use crate::joints::row::{self, Phase, Row, SolverBodies, Spring};
+use crate::joints::setup::Setup;
+use crate::joints::{distance, planar};
+use crate::links::LinkKind;
+
+use super::StepContext;
+
+/// Relax sweeps per substep (Box2D v3 uses one).
+pub const RELAX_ITERATIONS: u32 = 1;
+const NONE: u32 = u32::MAX;
+
+/// The impulse solver's reusable memory.
+#[derive(Clone, Debug, Default)]
+pub struct ImpulseScratch {
+    pub bodies: SolverBodies,
+    pub rows: Vec<Row>,
+    /// Per particle: index into the attachments, or `NONE`.
+    attach_of: Vec<u32>,
+    /// Link of each link row: the links in colour order (for a chain, the even links then
+    /// the odd ones), as the PBD solvers sweep them, so consecutive rows share no particle
+    /// and the processor overlaps them instead of waiting on each (about 2× on W1).
+    link_of_row: Vec<u32>,
+    /// First row of each joint.
+    joint_start: Vec<u32>,
+    /// First row of the pins, holds, joints and 2D locks.
+    pin_start: usize,
+    hold_start: usize,
+    joints_start: usize,
+    planar_start: usize,
+    /// What the layout was built from; `None` = rebuild.
+    key: Option<LayoutKey>,
+    /// Bodies and particles solved this substep are written back (position-based family:
+    /// bodies only).
+    with_particles: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct LayoutKey {
+    links: u64,
+    n_links: usize,
+    particles: u64,
+    n_particles: usize,
+    bodies: u64,
+    joints: u64,
+    holds: usize,
+    attachments: usize,
+    with_particles: bool,
+}
+
+impl ImpulseScratch {
+    #[inline]
+    fn ground(&self) -> u32 {
+        (self.bodies.len() - 1) as u32
+    }
+}
+
+/// Whether rows run for particles (the impulse solver) or only for bodies (the others).
+fn solves_particles(c: &StepContext) -> bool {
+    c.s.solver == super::SolverKind::Impulse
+}
+
+/// Stage `prepare` (per step): sizes the solver bodies and lays out the rows.
+pub fn prepare(c: &mut StepContext) {
+    let with_particles = solves_particles(c);
+    if !with_particles && c.bodies.is_empty() {
+        return;
+    }
+    let nb = c.bodies.len();
+    let sc = &mut c.sc.impulse;
+    sc.with_particles = with_particles;
+    sc.bodies.resize(c.p.len() + nb + 1);
+    let key = LayoutKey {
+        links: c.links.version,
+        n_links: c.links.len(),
+        particles: c.p.version,
+        n_particles: c.p.len(),
+        bodies: c.bodies.version,
+        joints: c.joints.version,
+        holds: c.holds.len(),
+        attachments: c.attach.len(),
+        with_particles,
+    };
+    if sc.key == Some(key) {
+        return;
+    }
+    let relayout_links = sc.key.is_none_or(|k| k.links != key.links || k.n_links != key.n_links || !k.with_particles);
+    sc.key = Some(key);
+    sc.attach_of.clear();
+    sc.attach_of.resize(c.p.len(), NONE);
+    for (k, a) in c.attach.iter().enumerate() {
+        if let Some(slot) = sc.attach_of.get_mut(a.particle as usize) {
+            if c.bodies.index(a.body).is_ok() {
+                *slot = k as u32;
+            }
+        }
+    }
+    sc.link_of_row.clear();
+    if with_particles {
+        sc.link_of_row.extend_from_slice(&c.sc.topo.colour_order);
+    }
+    let sc = &mut c.sc.impulse;
+    let n_links = sc.link_of_row.len();
+    let n_pins = if with_particles { c.sc.topo.pins.len() * 3 } else { 0 };
+    let n_holds = if with_particles && super::soft_holds(c.s) { c.holds.len() * 3 } else { 0 };
+    let sc = &mut c.sc.impulse;
+    sc.pin_start = n_links;
+    sc.hold_start = sc.pin_start + n_pins;
+    sc.joints_start = sc.hold_start + n_holds;
+    sc.joint_start.clear();
+    let mut r = sc.joints_start;
+    for k in 0..c.joints.len() {
+        sc.joint_start.push(r as u32);
+        r += c.joints.rows(k);
+    }
+    sc.planar_start = r;
+    let n_planar = c.bodies.planar.iter().filter(|&&p| p).count() * planar::ROWS;
+    let total = r + n_planar;
+    let old_links: Vec<f32> = if relayout_links {
+        Vec::new()
+    } else {
+        sc.rows[..n_links.min(sc.rows.len())].iter().map(|r| r.accum).collect()
+    };
+    sc.rows.clear();
+    sc.rows.resize(total, Row::default());
+    for (row, &a) in sc.rows.iter_mut().zip(old_links.iter()) {
+        row.accum = a;
+    }
+    // Warm start by joint id: each joint's rows reload their impulses.
+    for k in 0..c.joints.len() {
+        let s = sc.joint_start[k] as usize;
+        for (j, row) in sc.rows[s..s + c.joints.rows(k)].iter_mut().enumerate() {
+            row.accum = c.joints.accum[k][j];
+        }
+    }
+}
+
+/// Stage `integrate` for this solver: velocities (particles and bodies) into the solver
+/// bodies. Other solvers call [`integrate_bodies`] for the bodies alone.
+pub fn integrate(c: &mut StepContext) {
+    c.sc.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
+    let h = c.h;
+    let damp = if c.s.damping > 0.0 { (-c.s.damping * h).exp() } else { 1.0 };
+    let gh = c.s.gravity * h;
+    let sc = &mut c.sc.impulse;
+    let p = &*c.p;
+    let inv_h = 1.0 / h;
+    for i in 0..p.len() {
+        let w = p.inv_mass[i];
+        sc.bodies.inv_m[i] = w;
+        sc.bodies.v[i] = if w > 0.0 { p.vel[i] * damp + gh } else { (p.pos[i] - p.prev[i]) * inv_h };
+        sc.bodies.w[i] = Vec3::ZERO;
+    }
+    for &a in c.attach.iter() {
+        if let Some(slot) = sc.bodies.inv_m.get_mut(a.particle as usize) {
+            *slot = 0.0;
+        }
+    }
+    integrate_bodies(c);
+}
+
+/// Body velocities: v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (Box2D's
+/// damping), copied into the solver bodies with their world inverse inertias.
+pub fn integrate_bodies(c: &mut StepContext) {
+    let nb = c.bodies.len();
+    if nb == 0 && !solves_particles(c) {
+        return;
+    }
+    let h = c.h;
+    let g = c.s.gravity;
+    let np = c.p.len();
+    let b = &mut *c.bodies;
+    let sb = &mut c.sc.impulse.bodies;
+    for k in 0..nb {
+        if b.inv_mass[k] > 0.0 {
+            b.vel[k] = (b.vel[k] + g * (b.gravity_scale[k] * h)) / (1.0 + h * b.linear_damping[k]);
+            b.ang_vel[k] /= 1.0 + h * b.angular_damping[k];
+        }
+        let s = np + k;
+        sb.v[s] = b.vel[k];
+        sb.w[s] = b.ang_vel[k];
+        sb.inv_m[s] = b.inv_mass[k];
+        sb.inv_i[s] = b.inv_inertia_world(k);
+    }
+    let g = np + nb;
+    sb.v[g] = Vec3::ZERO;
+    sb.w[g] = Vec3::ZERO;
+    sb.inv_m[g] = 0.0;
+    sb.inv_i[g] = glam::Mat3::ZERO;
+}
+
+/// Where one end of a particle row is: solver body, its centre, the anchor point.
+#[inline]
+fn end(
+    sc: &ImpulseScratch,
+    p: &[Vec3],
+    bodies: &Bodies,
+    attach: &[crate::bodies::attach::Attachment],
+    i: u32,
+) -> (u32, Vec3, Quat, Vec3) {
+    let k = sc.attach_of[i as usize];
+    if k == NONE {
+        let x = p[i as usize];
+        return (i, x, Quat::IDENTITY, x);
+    }
+    let a = attach[k as usize];
+    let bi = bodies.index(a.body).unwrap_or(0);
+    let x = bodies.pos[bi];
+    let q = bodies.rot[bi];
+    ((p.len() + bi) as u32, x, q, x + q * a.local)
+}
+
+/// A spring of stiffness 1/`compliance` (no damping) for a row whose effective mass is
+/// already set: XPBD's compliance as an impulse row.
+#[inline]
+fn compliant(row: &mut Row, compliance: f32, c: f32, h: f32) {
+    if compliance > 0.0 {
+        row.soft = [Spring::from_stiffness(1.0 / compliance, 0.0, row.mass, h).on(c); 2];
+    }
+}
+
+/// Stage `solve`: prepare rows, warm start, biased sweeps, integrate positions, relax, then
+/// the particles' contacts.
+pub fn solve(c: &mut StepContext) {
+    let with_particles = c.sc.impulse.with_particles;
+    if !with_particles && c.bodies.is_empty() {
+        return;
+    }
+    prepare_rows(c);
+    let sc = &mut c.sc.impulse;
+    let (rows, sb) = (&mut sc.rows, &mut sc.bodies);
+    if c.s.warm_starting {
+        for row in rows.iter() {
+            row.warm_start(&mut sb.v, &mut sb.w);
+        }
+    } else {
+        rows.iter_mut().for_each(|r| r.accum = 0.0);
+    }
+    for _ in 0..c.s.iterations.max(1) {
+        row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
+    }
+    integrate_positions(c);
+    let sc = &mut c.sc.impulse;
+    for _ in 0..RELAX_ITERATIONS {
+        row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
+    }
+    write_back(c);
+    if with_particles {
+        // The dogs' collars and feet, walls, obstacles and rope–rope contacts, projected on
+        // the positions as in the position-based solvers (velocities follow in `velocities`).
+        c.dogs();
+        c.contacts();
+    }
+}
+
+/// Body-only version for the position-based family: run in their `integrate` stage, so
+/// the bodies have moved (by their joints) before the particles are solved against them.
+pub fn solve_bodies(c: &mut StepContext) {
+    if c.bodies.is_empty() {
+        return;
+    }
+    integrate_bodies(c);
+    solve(c);
+}
+
+/// Integrates positions: free particles x ← x + h v (prev ← x), bodies x and q, attached
+/// particles follow their bodies.
+fn integrate_positions(c: &mut StepContext) {
+    let h = c.h;
+    let sc = &c.sc.impulse;
+    let np = c.p.len();
+    if sc.with_particles {
+        let p = &mut *c.p;
+        for i in 0..np {
+            if sc.bodies.inv_m[i] > 0.0 {
+                p.prev[i] = p.pos[i];
+                p.pos[i] += sc.bodies.v[i] * h;
+            }
+        }
+    }
+    let b = &mut *c.bodies;
+    for k in 0..b.len() {
+        if b.kind[k] == crate::bodies::BodyKind::Static
+            || (b.inv_mass[k] == 0.0 && b.kind[k] == crate::bodies::BodyKind::Dynamic)
+        {
+            continue;
+        }
+        let (v, w) = (sc.bodies.v[np + k], sc.bodies.w[np + k]);
+        b.pos[k] += v * h;
+        b.rot[k] = integrate_rotation(b.rot[k], w, h);
+    }
+    for a in c.attach.iter() {
+        let i = a.particle as usize;
+        if let (Ok(k), true) = (b.index(a.body), i < np) {
+            // (The position-based family's integration already moved `prev` on.)
+            if sc.with_particles {
+                c.p.prev[i] = c.p.pos[i];
+            }
+            c.p.pos[i] = b.world_point(k, a.local);
+        }
+    }
+}
+
+/// Position-based family, per step before the links are packed: each attached particle's
+/// inverse mass is its body's generalised inverse mass at the attachment point along the
+/// particle's first link (`bodies::attach`); 0 for an immovable body.
+pub fn proxy_masses(c: &mut StepContext) {
+    if c.attach.is_empty() || c.s.solver == super::SolverKind::Impulse {
+        return;
+    }
+    for a in c.attach.iter() {
+        let i = a.particle as usize;
+        let Ok(k) = c.bodies.index(a.body) else { continue };
+        if i >= c.p.len() {
+            continue;
+        }
+        let b = &*c.bodies;
+        let r = b.rot[k] * a.local;
+        let x = b.pos[k] + r;
+        let other = c.links.ends.iter().find_map(|&[u, v]| {
+            if u as usize == i {
+                Some(v)
+            } else if v as usize == i {
+                Some(u)
+            } else {
+                None
+            }
+        });
+        let n = other.and_then(|j| c.p.pos.get(j as usize)).map_or(Vec3::Y, |&pj| (pj - x).normalize_or(Vec3::Y));
+        let w = if b.inv_mass[k] > 0.0 {
+            crate::bodies::attach::generalized_inv_mass(b.inv_mass[k], b.inv_inertia_world(k), r, n)
+        } else {
+            0.0
+        };
+        c.p.pos[i] = x;
+        c.p.set_inv_mass(i, w);
+    }
+}
+
+/// Position-based family, after the solve: each attached particle's displacement becomes
+/// an impulse p = Δx/w on its body (position and rotation move, and the velocities by
+/// Δx/h), and the particle is put back on the body.
+pub fn transfer_proxies(c: &mut StepContext) {
+    if c.attach.is_empty() {
+        return;
+    }
+    let inv_h = 1.0 / c.h;
+    for a in c.attach.iter() {
+        let i = a.particle as usize;
+        let Ok(k) = c.bodies.index(a.body) else { continue };
+        if i >= c.p.len() {
+            continue;
+        }
+        let b = &mut *c.bodies;
+        let r = b.rot[k] * a.local;
+        let anchor = b.pos[k] + r;
+        let w = c.p.inv_mass[i];
+        if w > 0.0 && b.inv_mass[k] > 0.0 {
+            let imp = (c.p.pos[i] - anchor) / w;
+            let dx = imp * b.inv_mass[k];
+            let dth = b.inv_inertia_world(k) * r.cross(imp);
+            b.pos[k] += dx;
+            b.rot[k] = integrate_rotation(b.rot[k], dth, 1.0);
+            b.vel[k] += dx * inv_h;
+            b.ang_vel[k] += dth * inv_h;
+        }
+        c.p.pos[i] = b.world_point(k, a.local);
+    }
+}
+
+/// q ← normalise(q + ½ h (ω, 0) q).
+#[inline]
+pub fn integrate_rotation(q: Quat, w: Vec3, h: f32) -> Quat {
+    let dq = Quat::from_xyzw(w.x, w.y, w.z, 0.0) * q;
+    (q + dq * (0.5 * h)).normalize()
+}
+
+/// Solver velocities back into particles and bodies.
+fn write_back(c: &mut StepContext) {
+    let sc = &c.sc.impulse;
+    let np = c.p.len();
+    if sc.with_particles {
+        for i in 0..np {
+            if sc.bodies.inv_m[i] > 0.0 {
+                c.p.vel[i] = sc.bodies.v[i];
+            }
+        }
+    }
+    let b = &mut *c.bodies;
+    for k in 0..b.len() {
+        if b.kind[k] != crate::bodies::BodyKind::Static {
+            b.vel[k] = sc.bodies.v[np + k];
+            b.ang_vel[k] = sc.bodies.w[np + k];
+        }
+    }
+}
+
+/// Stage `prepareRows`: every row from this substep's positions.
+fn prepare_rows(c: &mut StepContext) {
+    let h = c.h;
+    let rigid = Spring::joint(h);
+    let sc = &mut c.sc.impulse;
+    let ground = sc.ground();
+    let np = c.p.len();
+    let pos = &c.p.pos;
+    let bodies = &*c.bodies;
+    let attach = c.attach;
+    let mut rows = std::mem::take(&mut sc.rows);
+    if sc.with_particles {
+        // Links.
+        for (row, &k) in rows.iter_mut().zip(sc.link_of_row.iter()) {
+            let k = k as usize;
+            let [i, j] = c.links.ends[k];
+            if i as usize >= np || j as usize >= np || i == j {
+                row.mass = 0.0;
+                continue;
+            }
+            let (a, xa, qa, pa) = end(sc, pos, bodies, attach, i);
+            let (b, xb, qb, pb) = end(sc, pos, bodies, attach, j);
+            let s = Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user: None };
+            let rest = c.links.rest[k];
+            if c.links.kind[k] == LinkKind::Rope {
+                distance::rope(&s, row, pa, pb, rest);
+            } else {
+                let err = distance::distance(&s, row, pa, pb, rest);
+                let compliance = c.links.compliance[k];
+                if let (Some(err), true) = (err, compliance > 0.0) {
+                    compliant(row, compliance, err, h);
+                }
+            }
+        }
+        // Pins to world points: three rows against the ground.
+        for (n, &i) in c.sc.topo.pins.iter().enumerate() {
+            let i = i as usize;
+            let target = c.p.pin_target[i];
+            let compliance = c.p.pin_compliance[i];
+            point_rows(
+                sc,
+                &mut rows[sc.pin_start + 3 * n..sc.pin_start + 3 * n + 3],
+                ground,
+                i as u32,
+                pos[i],
+                target,
+                h,
+                rigid,
+                compliance,
+            );
+        }
+        if super::soft_holds(c.s) {
+            for (n, hold) in c.holds.iter().enumerate() {
+                let i = hold.particle as usize;
+                let rr = &mut rows[sc.hold_start + 3 * n..sc.hold_start + 3 * n + 3];
+                if i >= np {
+                    rr.iter_mut().for_each(|r| r.mass = 0.0);
+                    continue;
+                }
+                point_rows(sc, rr, ground, i as u32, pos[i], hold.target, h, rigid, c.s.drag_compliance);
+            }
+        }
+    }
+    // Joints.
+    for k in 0..c.joints.len() {
+        let resolve = |id: Option<crate::ids::Id>| -> (u32, Vec3, Quat) {
+            match id.and_then(|id| bodies.index(id).ok()) {
+                Some(bi) => ((np + bi) as u32, bodies.pos[bi], bodies.rot[bi]),
+                None => (ground, Vec3::ZERO, Quat::IDENTITY),
+            }
+        };
+        let (a, xa, qa) = resolve(c.joints.a[k]);
+        let (b, xb, qb) = resolve(c.joints.b[k]);
+        let user = c.joints.soft[k].map(|s| Spring::new(s.hertz, s.damping_ratio, h));
+        let s = Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user };
+        let start = sc.joint_start[k] as usize;
+        c.joints.setup(k, &s, &mut rows[start..start + c.joints.rows(k)]);
+    }
+    // 2D locks.
+    let mut r = sc.planar_start;
+    for k in 0..bodies.len() {
+        if bodies.planar[k] {
+            let s = Setup {
+                bodies: &sc.bodies,
+                a: ground,
+                b: (np + k) as u32,
+                xa: Vec3::ZERO,
+                xb: bodies.pos[k],
+                qa: Quat::IDENTITY,
+                qb: bodies.rot[k],
+                h,
+                rigid,
+                user: None,
+            };
+            planar::setup(&s, &mut rows[r..r + planar::ROWS]);
+            r += planar::ROWS;
+        }
+    }
+    sc.rows = rows;
+}
+
+/// Three rows holding particle `i` (at `x`) at world point `target`, rigid or with a
+/// compliance (m/N) as a spring, critically damped for a soft hold.
+#[allow(clippy::too_many_arguments)]
+fn point_rows(
+    sc: &ImpulseScratch,
+    rows: &mut [Row],
+    ground: u32,
+    i: u32,
+    x: Vec3,
+    target: Vec3,
+    h: f32,
+    rigid: Spring,
+    compliance: f32,
+) {
+    let s = Setup {
+        bodies: &sc.bodies,
+        a: ground,
+        b: i,
+        xa: Vec3::ZERO,
+        xb: x,
+        qa: Quat::IDENTITY,
+        qb: Quat::IDENTITY,
+        h,
+        rigid,
+        user: None,
+    };
+    let err = x - target;
+    for (k, row) in rows.iter_mut().enumerate() {
+        crate::joints::plane::plane(&s, row, Vec3::AXES[k], x, Vec3::ZERO, err[k]);
+        if compliance > 0.0 && row.mass > 0.0 {
+            let kk = 1.0 / compliance;
+            let damping = 2.0 * (kk * row.mass).sqrt();
+            row.soft = [Spring::from_stiffness(kk, damping, row.mass, h).on(err[k]); 2];
+        }
+    }
+}
+
+/// Stage `velocities` for this solver: particles v = (x − x_prev)/h with restitution
+/// where a contact moved them (bodies keep the solver's velocities).
+pub fn velocities(c: &mut StepContext) {
+    c.velocities_now();
+}
+
+/// Stage `forces` / `storeImpulses` (per step): joints keep their rows' impulses (warm
+/// starting by id) and their reaction force and torque on B; links their tension.
+pub fn store_impulses(c: &mut StepContext) {
+    let h = c.h;
+    let sc = &c.sc.impulse;
+    if sc.rows.is_empty() {
+        return;
+    }
+    if sc.with_particles {
+        let force = &mut c.out.link_force;
+        for (row, &k) in sc.rows.iter().zip(sc.link_of_row.iter()) {
+            // λ < 0 pulls the ends together: tension is −λ/h.
+            if let Some(f) = force.get_mut(k as usize) {
+                *f = -row.accum / h;
+            }
+        }
+    }
+    for k in 0..c.joints.len() {
+        let s = sc.joint_start[k] as usize;
+        let n = c.joints.rows(k);
+        let (mut f, mut t) = (Vec3::ZERO, Vec3::ZERO);
+        for (j, row) in sc.rows[s..s + n].iter().enumerate() {
+            c.joints.accum[k][j] = row.accum;
+            f += row.lin_b * row.accum;
+            t += row.ang_b * row.accum;
+        }
+        c.joints.force[k] = f / h;
+        c.joints.torque[k] = t / h;
+    }
+}
