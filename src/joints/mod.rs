@@ -403,6 +403,21 @@ impl Joints {
         Ok(())
     }
 
+    /// Moves the world anchor of joint `id` (its first body must be the world): how a
+    /// pointer drags a body — a soft ball-socket between the pointer and the grabbed point
+    /// (Box2D's mouse joint), whose world end follows the pointer.
+    pub fn set_world_anchor(&mut self, id: Id, p: Vec3) -> Result<()> {
+        let k = self.index(id)?;
+        if self.a[k].is_some() {
+            return Err(SimError::Invalid(format!("joint {} is not anchored to the world", id.0)));
+        }
+        if !p.is_finite() || p.abs().max_element() > 1e5 {
+            return Err(SimError::Invalid("anchor must be finite and within ±1e5 m".into()));
+        }
+        self.frames[k].local_a = p;
+        Ok(())
+    }
+
     /// Removes every joint that names body `body`.
     pub fn remove_body(&mut self, body: Id) {
         let gone: Vec<Id> = (0..self.len())
