@@ -176,6 +176,9 @@ impl World {
         let substeps = self.settings.substeps.max(1);
         let h = dt / substeps as f32;
         let mut st = StepState { dt, h, substeps, substep: 0, torn: false };
+        // The page draws bodies interpolated from this pose to the step's end.
+        self.bodies.prev_pos.clone_from(&self.bodies.pos);
+        self.bodies.prev_rot.clone_from(&self.bodies.rot);
         let mut k = 0;
         while k < STAGES.len() {
             if STAGES[k].per_substep() {
