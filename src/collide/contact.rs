@@ -94,7 +94,7 @@ impl Obstacle {
     }
 
     #[inline]
-    fn material(&self) -> Material {
+    pub fn material(&self) -> Material {
         Material { mu_s: self.friction, mu_k: self.dynamic_friction.unwrap_or(self.friction), e: self.restitution }
     }
 }

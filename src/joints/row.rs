@@ -115,7 +115,7 @@ impl Spring {
     /// A spring from a stiffness k (N/m) and damping c (N·s/m) on a row of effective mass
     /// `m_eff` (kg): the same implicit step, with ω = √(k/m), ζ = c/(2√(k m)).
     pub fn from_stiffness(k: f32, c: f32, m_eff: f32, h: f32) -> Spring {
-        if !(k > 0.0) || !(m_eff > 0.0) || !k.is_finite() {
+        if k.is_nan() || k <= 0.0 || m_eff.is_nan() || m_eff <= 0.0 || !k.is_finite() {
             return Spring { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
         }
         let omega = (k / m_eff).sqrt();

@@ -69,7 +69,35 @@ pub struct ImpulseScratch {
     /// Bodies and particles solved this substep are written back (position-based family:
     /// bodies only).
     with_particles: bool,
+    /// This substep's particle contacts (and the last substep's, for warm starting).
+    contacts: Vec<PointContact>,
+    old_contacts: Vec<PointContact>,
 }
+
+/// A particle touching (or about to touch) a static shape or wall: a normal row (λ ≥ 0)
+/// and two tangent rows whose bounds follow Coulomb's law, |λ_t| ≤ μ λ_n, refreshed from
+/// the normal row's accumulated impulse before each use (the seed's patch friction for a
+/// one-point patch: tangent rows at the contact point; a point has no twist).
+#[derive(Clone, Copy, Debug, Default)]
+struct PointContact {
+    /// Particle index (high 32 bits) and shape (low: obstacle index, or wall 0xFFFF_0000+k),
+    /// to carry impulses from the last substep.
+    key: u64,
+    rows: [Row; 3],
+    mu: f32,
+    e: f32,
+    /// Normal velocity before the solve (restitution uses it).
+    vn0: f32,
+}
+
+/// Contacts within this distance (m, plus the distance the particle covers in a substep)
+/// are made speculatively: the row lets the particle close the gap and no more.
+const SPECULATIVE: f32 = 0.02;
+/// Box2D v3's contact spring: 30 Hz (capped at a quarter of the substep rate), damping
+/// ratio 10, and it never pushes out faster than 3 m/s.
+const CONTACT_HERTZ: f32 = 60.0;
+const CONTACT_DAMPING_RATIO: f32 = 10.0;
+const CONTACT_PUSHOUT: f32 = 3.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct LayoutKey {
@@ -82,6 +110,8 @@ struct LayoutKey {
     holds: usize,
     attachments: usize,
     with_particles: bool,
+    soft_holds: bool,
+    pins: usize,
 }
 
 impl ImpulseScratch {
@@ -116,6 +146,8 @@ pub fn prepare(c: &mut StepContext) {
         holds: c.holds.len(),
         attachments: c.attach.len(),
         with_particles,
+        soft_holds: super::soft_holds(c.s),
+        pins: c.sc.topo.pins.len(),
     };
     if sc.key == Some(key) {
         return;
@@ -264,28 +296,31 @@ pub fn solve(c: &mut StepContext) {
     }
     prepare_rows(c);
     let sc = &mut c.sc.impulse;
-    let (rows, sb) = (&mut sc.rows, &mut sc.bodies);
+    let (rows, sb, contacts) = (&mut sc.rows, &mut sc.bodies, &mut sc.contacts);
     if c.s.warm_starting {
-        for row in rows.iter() {
+        for row in rows.iter().chain(contacts.iter().flat_map(|k| k.rows.iter())) {
             row.warm_start(&mut sb.v, &mut sb.w);
         }
     } else {
-        rows.iter_mut().for_each(|r| r.accum = 0.0);
+        rows.iter_mut().chain(contacts.iter_mut().flat_map(|k| k.rows.iter_mut())).for_each(|r| r.accum = 0.0);
     }
     for _ in 0..c.s.iterations.max(1) {
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
+        contact_sweep(contacts, sb, Phase::Solve);
     }
     integrate_positions(c);
     let sc = &mut c.sc.impulse;
     for _ in 0..RELAX_ITERATIONS {
         row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
+        contact_sweep(&mut sc.contacts, &mut sc.bodies, Phase::Relax);
     }
+    restitution(&mut sc.contacts, &mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
     write_back(c);
     if with_particles {
-        // The dogs' collars and feet, walls, obstacles and rope–rope contacts, projected on
-        // the positions as in the position-based solvers (velocities follow in `velocities`).
+        // The dogs' collars and feet and the rope–rope contacts, projected on the positions
+        // as in the position-based solvers (velocities follow in `velocities`).
         c.dogs();
-        c.contacts();
+        c.rope_contacts_last();
     }
 }
 
@@ -416,9 +451,14 @@ fn write_back(c: &mut StepContext) {
     let sc = &c.sc.impulse;
     let np = c.p.len();
     if sc.with_particles {
+        // Relax and restitution changed the velocities after the positions moved: `prev`
+        // follows, so vel = (pos − prev)/h still holds for the velocity stage (which then
+        // also sees what the position-level rope–rope contacts and dogs do).
         for i in 0..np {
             if sc.bodies.inv_m[i] > 0.0 {
-                c.p.vel[i] = sc.bodies.v[i];
+                let v = sc.bodies.v[i];
+                c.p.vel[i] = v;
+                c.p.prev[i] = c.p.pos[i] - v * c.h;
             }
         }
     }
@@ -482,6 +522,7 @@ fn prepare_rows(c: &mut StepContext) {
                 compliance,
             );
         }
+        build_contacts(sc, c.p, c.obstacles, c.s, h);
         if super::soft_holds(c.s) {
             for (n, hold) in c.holds.iter().enumerate() {
                 let i = hold.particle as usize;
@@ -566,6 +607,125 @@ fn point_rows(
             let damping = 2.0 * (kk * row.mass).sqrt();
             row.soft = [Spring::from_stiffness(kk, damping, row.mass, h).on(err[k]); 2];
         }
+    }
+}
+
+/// The particles' contacts with obstacles and walls for this substep, speculative within
+/// `SPECULATIVE` + |v|·h, impulses carried over from the last substep's contact with the
+/// same particle and shape.
+fn build_contacts(
+    sc: &mut ImpulseScratch,
+    p: &crate::particles::Particles,
+    obstacles: &[crate::collide::Obstacle],
+    s: &crate::settings::Settings,
+    h: f32,
+) {
+    std::mem::swap(&mut sc.contacts, &mut sc.old_contacts);
+    sc.contacts.clear();
+    if obstacles.is_empty() && s.walls.is_none() {
+        return;
+    }
+    let ground = sc.ground();
+    let spring = Spring::new(CONTACT_HERTZ.min(0.25 / h), CONTACT_DAMPING_RATIO, h);
+    let wall_mat = crate::collide::contact::Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution };
+    let mut old = 0;
+    for i in 0..p.len() {
+        if sc.bodies.inv_m[i] == 0.0 {
+            continue;
+        }
+        let (x, r, v) = (p.pos[i], p.radius[i], sc.bodies.v[i]);
+        let reach = SPECULATIVE + v.length_squared().sqrt() * h;
+        let mut add = |shape: u32, gap: f32, n: Vec3, m: crate::collide::contact::Material| {
+            let key = (i as u64) << 32 | shape as u64;
+            let mut k = PointContact { key, mu: m.mu_s, e: m.e, vn0: n.dot(v), ..Default::default() };
+            let setup = Setup {
+                bodies: &sc.bodies,
+                a: ground,
+                b: i as u32,
+                xa: Vec3::ZERO,
+                xb: x,
+                qa: Quat::IDENTITY,
+                qb: Quat::IDENTITY,
+                h,
+                rigid: spring,
+                user: None,
+            };
+            let (t1, t2) = n.any_orthonormal_pair();
+            for (row, axis) in k.rows.iter_mut().zip([n, t1, t2]) {
+                row.set_axis(setup.bodies, ground, i as u32, axis, x, Vec3::ZERO);
+            }
+            k.rows[0].soft = if gap > 0.0 {
+                [crate::joints::row::Soft::target(gap / h); 2]
+            } else {
+                let mut soft = spring.on(gap);
+                soft.bias = soft.bias.max(-CONTACT_PUSHOUT);
+                [soft, crate::joints::row::Soft::RIGID]
+            };
+            (k.rows[0].lo, k.rows[0].hi) = (0.0, f32::INFINITY);
+            // Sliding already: the dynamic coefficient.
+            if (v - n * n.dot(v)).length_squared() > 1e-6 {
+                k.mu = m.mu_k;
+            }
+            while old < sc.old_contacts.len() && sc.old_contacts[old].key < key {
+                old += 1;
+            }
+            if let Some(o) = sc.old_contacts.get(old).filter(|o| o.key == key) {
+                for (row, orow) in k.rows.iter_mut().zip(o.rows.iter()) {
+                    row.accum = orow.accum;
+                }
+            }
+            let _ = &setup;
+            sc.contacts.push(k);
+        };
+        for (o_idx, o) in obstacles.iter().enumerate() {
+            let (d, n) = o.shape.distance(x);
+            if d - r < reach {
+                add(o_idx as u32, d - r, n, o.material());
+            }
+        }
+        if let Some(w) = s.walls {
+            let planes = [
+                (x.x - r - w.min.x, Vec3::X),
+                (w.max.x - x.x - r, Vec3::NEG_X),
+                (x.y - r - w.min.y, Vec3::Y),
+                (w.max.y - x.y - r, Vec3::NEG_Y),
+            ];
+            for (k, (gap, n)) in planes.into_iter().enumerate() {
+                if gap < reach {
+                    add(0xFFFF_0000 + k as u32, gap, n, wall_mat);
+                }
+            }
+        }
+    }
+}
+
+/// One pass over the particle contacts: the normal row, then the tangent rows with their
+/// Coulomb bounds from the normal impulse.
+fn contact_sweep(contacts: &mut [PointContact], sb: &mut SolverBodies, phase: Phase) {
+    for k in contacts.iter_mut() {
+        let [n, t1, t2] = &mut k.rows;
+        row::solve(n, &mut sb.v, &mut sb.w, phase);
+        let cap = k.mu * n.accum;
+        for t in [t1, t2] {
+            (t.lo, t.hi) = (-cap, cap);
+            row::solve(t, &mut sb.v, &mut sb.w, phase);
+        }
+    }
+}
+
+/// Box2D's restitution pass: a contact that was approaching faster than `threshold` gets
+/// the normal velocity −e·v_n(before), the extra impulse still clamped λ ≥ 0.
+fn restitution(contacts: &mut [PointContact], sb: &mut SolverBodies, threshold: f32) {
+    for k in contacts.iter_mut() {
+        if k.e == 0.0 || k.vn0 > -threshold || k.rows[0].accum == 0.0 {
+            continue;
+        }
+        let n = &mut k.rows[0];
+        let vn = n.cdot(&sb.v, &sb.w);
+        let new = (n.accum - n.mass * (vn + k.e * k.vn0)).max(0.0);
+        let d = new - n.accum;
+        n.accum = new;
+        n.apply(&mut sb.v, &mut sb.w, d);
     }
 }
 

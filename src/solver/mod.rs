@@ -578,6 +578,13 @@ impl StepContext<'_> {
         }
     }
 
+    /// Rope–rope contacts alone (the impulse solver's particle–shape contacts are rows).
+    pub fn rope_contacts_last(&mut self) {
+        if self.rope_contacts_on() {
+            self.rope_contacts(&mut Direct);
+        }
+    }
+
     #[inline]
     fn has_contacts(&self) -> bool {
         !self.obstacles.is_empty() || self.s.walls.is_some()
