@@ -37,6 +37,7 @@ pub mod solver;
 pub mod step;
 pub mod tangle;
 pub mod wasm;
+pub mod winch;
 pub mod workloads;
 pub mod world;
 pub mod wrap;

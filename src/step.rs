@@ -10,6 +10,7 @@
 //! | `wander`     | step     | the leash dogs' random walk                                   |
 //! | `holdMasses` | step     | held particles become kinematic (or keep mass: soft mouse)    |
 //! | `prepare`    | step     | solver: scratch sized, topology refreshed, links packed       |
+//! | `winches`    | substep  | winches pay ropes out or reel them in (rest lengths, repack)  |
 //! | `holds`      | substep  | held particles move toward their pointers                     |
 //! | `integrate`  | substep  | solver: gravity and damping into a predicted position         |
 //! | `broadPhase` | substep  | rope–rope candidate pairs (PBD family, rope contacts on)      |
@@ -34,6 +35,7 @@ pub enum Stage {
     Wander,
     HoldMasses,
     Prepare,
+    Winches,
     Holds,
     Integrate,
     BroadPhase,
@@ -47,11 +49,12 @@ pub enum Stage {
 
 /// Every stage in the order a step runs them; the `per_substep` ones form one contiguous
 /// block that runs once per substep.
-pub const STAGES: [Stage; 13] = [
+pub const STAGES: [Stage; 14] = [
     Stage::Ropes,
     Stage::Wander,
     Stage::HoldMasses,
     Stage::Prepare,
+    Stage::Winches,
     Stage::Holds,
     Stage::Integrate,
     Stage::BroadPhase,
@@ -69,6 +72,7 @@ impl Stage {
         match self {
             Stage::Ropes => "ropes",
             Stage::Wander => "wander",
+            Stage::Winches => "winches",
             Stage::HoldMasses => "holdMasses",
             Stage::Prepare => "prepare",
             Stage::Holds => "holds",
@@ -85,7 +89,10 @@ impl Stage {
 
     /// Whether the stage runs once per substep (else once per step).
     pub const fn per_substep(self) -> bool {
-        matches!(self, Stage::Holds | Stage::Integrate | Stage::BroadPhase | Stage::Solve | Stage::Velocities)
+        matches!(
+            self,
+            Stage::Winches | Stage::Holds | Stage::Integrate | Stage::BroadPhase | Stage::Solve | Stage::Velocities
+        )
     }
 
     /// Position of the stage in [`STAGES`].

@@ -19,6 +19,7 @@ use crate::solver::{self, Scratch, StepContext};
 use crate::step::{Stage, StageTimes, StepOutputs, STAGES};
 use crate::tangle::lifecycle::{TangleEvent, TangleState};
 use crate::tangle::stage::TangleStage;
+use crate::winch::Winch;
 
 pub use crate::hold::Hold;
 
@@ -59,6 +60,8 @@ pub struct World {
     pub joints: Joints,
     /// Particles that are points of bodies (ropes hanging from bodies).
     pub attachments: Vec<Attachment>,
+    /// Winches paying ropes out or reeling them in.
+    pub winches: Vec<Winch>,
     /// Which particles form each rope (rope–rope contacts, tangles, braids).
     pub ropes: Ropes,
     /// The leash scene (hand, dogs, braid), if this world is one.
@@ -224,6 +227,18 @@ impl World {
         match stage {
             Stage::Ropes => self.sync_ropes(),
             Stage::Wander => self.stage_wander(st.dt),
+            Stage::Winches => {
+                // Per substep, so the length changes smoothly (a once-a-step jump is an
+                // impulse the solvers would have to absorb); the links are repacked.
+                let World { winches, ropes, links, outputs, .. } = self;
+                let mut changed = false;
+                for w in winches.iter() {
+                    changed |= w.step(ropes, links, &outputs.link_force, st.h);
+                }
+                if changed {
+                    solver::prepare(&mut self.step_context(st));
+                }
+            }
             Stage::HoldMasses => self.stage_hold_masses(),
             Stage::Prepare => solver::prepare(&mut self.step_context(st)),
             Stage::Holds => self.stage_holds(st.h, st.substep, st.substeps),
@@ -457,6 +472,23 @@ impl World {
         }
         let local = self.bodies.rot[k].inverse() * (self.particles.pos[i] - self.bodies.pos[k]);
         self.attachments.push(Attachment { particle: i as u32, body, local });
+        Ok(())
+    }
+
+    /// Puts a winch on rope `rope` (stable id): `speed` m/s (negative reels in), reeling in
+    /// against at most `max_force` N. Returns its index.
+    pub fn add_winch(&mut self, rope: Id, speed: f32, max_force: f32) -> Result<usize> {
+        self.sync_ropes();
+        let w = Winch::new(&self.ropes, &self.links, rope, speed, max_force)?;
+        self.winches.push(w);
+        Ok(self.winches.len() - 1)
+    }
+
+    /// Changes winch `i`'s speed (m/s).
+    pub fn set_winch_speed(&mut self, i: usize, speed: f32) -> Result<()> {
+        let i = error::index("winch", i as i64, self.winches.len())?;
+        Winch::check(speed, self.winches[i].max_force)?;
+        self.winches[i].speed = speed;
         Ok(())
     }
 

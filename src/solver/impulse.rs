@@ -152,7 +152,6 @@ pub fn prepare(c: &mut StepContext) {
     if sc.key == Some(key) {
         return;
     }
-    let relayout_links = sc.key.is_none_or(|k| k.links != key.links || k.n_links != key.n_links || !k.with_particles);
     sc.key = Some(key);
     sc.attach_of.clear();
     sc.attach_of.resize(c.p.len(), NONE);
@@ -163,9 +162,13 @@ pub fn prepare(c: &mut StepContext) {
             }
         }
     }
-    sc.link_of_row.clear();
-    if with_particles {
-        sc.link_of_row.extend_from_slice(&c.sc.topo.colour_order);
+    // The link rows keep their impulses when the same links come in the same order (a
+    // winch changing rest lengths, a pin added): only new links start from zero.
+    let new_links: &[u32] = if with_particles { &c.sc.topo.colour_order } else { &[] };
+    let keep_links = sc.link_of_row == new_links;
+    if !keep_links {
+        sc.link_of_row.clear();
+        sc.link_of_row.extend_from_slice(new_links);
     }
     let sc = &mut c.sc.impulse;
     let n_links = sc.link_of_row.len();
@@ -184,16 +187,8 @@ pub fn prepare(c: &mut StepContext) {
     sc.planar_start = r;
     let n_planar = c.bodies.planar.iter().filter(|&&p| p).count() * planar::ROWS;
     let total = r + n_planar;
-    let old_links: Vec<f32> = if relayout_links {
-        Vec::new()
-    } else {
-        sc.rows[..n_links.min(sc.rows.len())].iter().map(|r| r.accum).collect()
-    };
-    sc.rows.clear();
+    sc.rows.truncate(if keep_links { n_links } else { 0 });
     sc.rows.resize(total, Row::default());
-    for (row, &a) in sc.rows.iter_mut().zip(old_links.iter()) {
-        row.accum = a;
-    }
     // Warm start by joint id: each joint's rows reload their impulses.
     for k in 0..c.joints.len() {
         let s = sc.joint_start[k] as usize;
