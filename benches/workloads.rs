@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, BenchmarkId, Criterion};
-use ropelab::benchmark::{format_line, median, run_protocol, WARMUP_STEPS};
+use ropelab::benchmark::{format_line, median, run_protocol, run_protocol_with, WARMUP_STEPS};
 use ropelab::workloads::{BenchConfig, Workload};
 use ropelab::SolverKind;
 
@@ -21,7 +21,7 @@ fn steps(c: &mut Criterion) {
         } else {
             group.measurement_time(Duration::from_secs(2));
         }
-        for config in BenchConfig::all() {
+        for config in BenchConfig::all().into_iter().filter(|c| workload.runs_under(c.solver)) {
             let mut world = config.build(workload);
             for _ in 0..WARMUP_STEPS {
                 world.step(1.0 / 60.0).unwrap();
@@ -59,8 +59,9 @@ fn protocol_lines() {
     let clock = Instant::now();
     let now = || clock.elapsed().as_secs_f64();
     for workload in Workload::ALL {
-        for config in BenchConfig::all() {
-            let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut config.build(workload), now)).collect();
+        for config in BenchConfig::all().into_iter().filter(|c| workload.runs_under(c.solver)) {
+            let runs: Vec<_> =
+                (0..5).map(|_| run_protocol_with(&mut config.build(workload), now, |w| workload.stretch(w))).collect();
             println!("{}", format_line(&format!("ropelab-{}", config.name()), workload.name(), &median(&runs)));
         }
     }

@@ -26,7 +26,16 @@ pub struct BenchResult {
 
 /// Runs the protocol on a freshly built `world`. `now` is a monotonic clock in seconds
 /// (`Instant` natively, `performance.now()` in a browser).
-pub fn run_protocol(world: &mut World, mut now: impl FnMut() -> f64) -> BenchResult {
+pub fn run_protocol(world: &mut World, now: impl FnMut() -> f64) -> BenchResult {
+    run_protocol_with(world, now, World::max_stretch)
+}
+
+/// [`run_protocol`] with the workload's own stretch measure (W4: body centres).
+pub fn run_protocol_with(
+    world: &mut World,
+    mut now: impl FnMut() -> f64,
+    stretch: impl Fn(&World) -> f32,
+) -> BenchResult {
     for _ in 0..WARMUP_STEPS {
         world.step(DT).expect("fixed dt is valid");
     }
@@ -38,11 +47,11 @@ pub fn run_protocol(world: &mut World, mut now: impl FnMut() -> f64) -> BenchRes
             world.step(DT).expect("fixed dt is valid");
         }
         total += now() - t0;
-        peak = peak.max(world.max_stretch());
+        peak = peak.max(stretch(world));
     }
     BenchResult {
         us_per_step: total * 1e6 / (CHUNKS * CHUNK_STEPS) as f64,
-        stretch: world.max_stretch(),
+        stretch: stretch(world),
         peak_stretch: peak,
     }
 }

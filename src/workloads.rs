@@ -9,6 +9,8 @@
 
 use glam::Vec3;
 
+use crate::bodies::{BodyDef, BodyKind, Shape};
+use crate::joints::{JointDef, JointKind};
 use crate::links::LinkDef;
 use crate::particles::ParticleDef;
 use crate::settings::Settings;
@@ -23,16 +25,22 @@ pub enum Workload {
     W2,
     /// `chain-heavy`: W1 with point 99 at 100 kg.
     W3,
+    /// `chain-bodies`: W1 made of rigid bodies (100 spheres on ball-socket joints).
+    W4,
+    /// `wrecking-ball`: W1's rope holding a 100 kg sphere body at its end.
+    W5,
 }
 
 impl Workload {
-    pub const ALL: [Workload; 3] = [Workload::W1, Workload::W2, Workload::W3];
+    pub const ALL: [Workload; 5] = [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5];
 
     pub fn name(self) -> &'static str {
         match self {
             Workload::W1 => "W1",
             Workload::W2 => "W2",
             Workload::W3 => "W3",
+            Workload::W4 => "W4",
+            Workload::W5 => "W5",
         }
     }
 
@@ -51,8 +59,38 @@ impl Workload {
                 }
             }
             Workload::W3 => add_rope(&mut w, 0.0, 100.0),
+            Workload::W4 => add_body_chain(&mut w),
+            Workload::W5 => {
+                add_rope(&mut w, 0.0, 1.0);
+                let ball = w
+                    .add_body(&BodyDef {
+                        shape: Shape::Sphere { radius: 0.2 },
+                        mass: 100.0,
+                        pos: Vec3::new(9.9, 0.0, 0.0),
+                        ..Default::default()
+                    })
+                    .expect("valid workload body");
+                // Attached at the ball's centre: the rope's last point is the centre.
+                w.attach(99, ball).expect("valid attachment");
+            }
         }
         w
+    }
+
+    /// Whether `solver` can run this workload (the classic solver has no bodies).
+    pub fn runs_under(self, solver: SolverKind) -> bool {
+        !matches!(self, Workload::W4 | Workload::W5) || solver != SolverKind::Classic
+    }
+
+    /// The workload's `stretch`: over its links, or (W4) over the body centres.
+    pub fn stretch(self, w: &World) -> f32 {
+        match self {
+            Workload::W4 => {
+                let p = &w.bodies.pos;
+                p.windows(2).map(|q| ((q[1] - q[0]).length() - 0.1).abs() / 0.1).fold(0.0, f32::max)
+            }
+            _ => w.max_stretch(),
+        }
     }
 }
 
@@ -164,6 +202,29 @@ pub fn w3(solver: SolverKind) -> World {
 
 /// One 100-point rope pinned at (x_pin, 0), horizontal, at rest; the last point has
 /// `last_mass` kg.
+/// W4: 100 spheres (radius 0.04 m, 1 kg), centres 0.1 m apart on y = 0 from x = 0, each
+/// joined to the next by a ball-socket at its own centre ((−0.1, 0) in the next one's
+/// frame), the first static. Not planar-locked: nothing pushes the chain out of z = 0.
+fn add_body_chain(w: &mut World) {
+    let mut prev = None;
+    for i in 0..100 {
+        let def = BodyDef {
+            kind: if i == 0 { BodyKind::Static } else { BodyKind::Dynamic },
+            shape: Shape::Sphere { radius: 0.04 },
+            mass: 1.0,
+            pos: Vec3::new(0.1 * i as f32, 0.0, 0.0),
+            ..Default::default()
+        };
+        let id = w.add_body(&def).expect("valid workload body");
+        if let Some(p) = prev {
+            let anchor = Vec3::new(0.1 * (i - 1) as f32, 0.0, 0.0);
+            let joint = JointDef { kind: JointKind::BallSocket, a: Some(p), b: Some(id), anchor, ..Default::default() };
+            w.add_joint(&joint).expect("valid workload joint");
+        }
+        prev = Some(id);
+    }
+}
+
 fn add_rope(w: &mut World, x_pin: f32, last_mass: f32) {
     let first = w.particles.len() as u32;
     for i in 0..100 {
@@ -200,6 +261,14 @@ mod tests {
         assert_eq!(w3.particles.mass[99], 100.0);
         assert_eq!(w3.particles.mass[98], 1.0);
         assert_eq!(Workload::from_name("w2"), Some(Workload::W2));
+        let w4 = Workload::W4.build(SolverKind::Impulse);
+        assert_eq!((w4.bodies.len(), w4.joints.len()), (100, 99));
+        assert_eq!(w4.bodies.inv_mass[0], 0.0);
+        assert!((w4.bodies.pos[99].x - 9.9).abs() < 1e-5 && Workload::W4.stretch(&w4) < 1e-5);
+        let w5 = Workload::W5.build(SolverKind::Exact);
+        assert_eq!((w5.particles.len(), w5.links.len(), w5.bodies.len()), (100, 99, 1));
+        assert_eq!((w5.bodies.mass[0], w5.attachments[0].particle), (100.0, 99));
+        assert!(!Workload::W4.runs_under(SolverKind::Classic) && Workload::W1.runs_under(SolverKind::Classic));
         let t = BenchConfig::from_name("xpbd+tethers").unwrap();
         assert_eq!((t.solver, t.tethers, t.name().as_str()), (SolverKind::Xpbd, true, "xpbd+tethers"));
         assert!(t.build(Workload::W1).settings.tethers && !Workload::W1.build(SolverKind::Xpbd).settings.tethers);

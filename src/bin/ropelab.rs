@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
-//! ropelab bench W1|W2|W3|leash [--solver S] [--runs N]
+//! ropelab bench W1|W2|W3|W4|W5|leash [--solver S] [--runs N]
 //! ropelab solvers
 //! ropelab settings
 //! ```
@@ -19,14 +19,14 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ropelab::benchmark::{format_line, median, run_protocol};
+use ropelab::benchmark::{format_line, median, run_protocol, run_protocol_with};
 use ropelab::scene::Scene;
 use ropelab::workloads::{BenchConfig, Workload};
 use ropelab::SolverKind;
 
 const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
-  ropelab bench W1|W2|W3|leash [--solver S] [--runs N]
+  ropelab bench W1|W2|W3|W4|W5|leash [--solver S] [--runs N]
   ropelab solvers
   ropelab settings";
 
@@ -174,16 +174,20 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
         println!("{}", format_line(&format!("ropelab-{name}"), "leash", &median(&results)));
         return Ok(());
     }
-    let wl =
-        Workload::from_name(workload).ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, leash)"))?;
+    let wl = Workload::from_name(workload)
+        .ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)"))?;
     let configs: Vec<BenchConfig> = match config {
         Some(c) => vec![c],
-        None => BenchConfig::all(),
+        None => BenchConfig::all().into_iter().filter(|c| wl.runs_under(c.solver)).collect(),
     };
+    if let Some(c) = configs.iter().find(|c| !wl.runs_under(c.solver)) {
+        return Err(format!("the {} solver cannot run {} (it has no rigid bodies)", c.name(), wl.name()));
+    }
     let clock = Instant::now();
     for config in configs {
-        let results: Vec<_> =
-            (0..runs.max(1)).map(|_| run_protocol(&mut config.build(wl), || clock.elapsed().as_secs_f64())).collect();
+        let results: Vec<_> = (0..runs.max(1))
+            .map(|_| run_protocol_with(&mut config.build(wl), || clock.elapsed().as_secs_f64(), |w| wl.stretch(w)))
+            .collect();
         println!("{}", format_line(&format!("ropelab-{}", config.name()), wl.name(), &median(&results)));
     }
     Ok(())
