@@ -137,6 +137,13 @@ impl World {
             }
         }
         self.particles.remove(i);
+        // An attached point goes with its attachment; later attachments shift down.
+        self.attachments.retain(|a| a.particle != iu);
+        for a in &mut self.attachments {
+            if a.particle > iu {
+                a.particle -= 1;
+            }
+        }
         // Ropes through the point are cut there; the leash follows the shifted indices.
         self.ropes.remove_particle(iu);
         if let Some(l) = &mut self.leash {

@@ -26,7 +26,7 @@ import { TanglePanel } from './tanglepanel.js';
 
 export const H = 1 / 60;
 export const MAX_STEPS = 5;
-const PRESETS = ['rope', 'bridge', 'net', 'leash', 'capstan'];
+const PRESETS = ['rope', 'bridge', 'net', 'leash', 'capstan', 'wrecking-ball', 'hinge-chain', 'door', 'ragdoll', 'crane'];
 
 /**
  * Resolves with trunk's wasm-bindgen exports once the module is initialised.

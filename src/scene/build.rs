@@ -77,6 +77,7 @@ impl Scene {
             build_leash_points(&mut w, l).map_err(at("leash_points".to_string()))?;
         }
         w.sync_ropes();
+        super::bodies::build(&mut w, &self.bodies, &self.joints, &self.attachments)?;
         let solver = w.settings.solver;
         solver
             .supports(&w)

@@ -9,7 +9,11 @@ impl Scene {
     pub fn from_world(world: &World, name: &str, camera: Option<Camera>) -> Scene {
         let p = &world.particles;
         let l = &world.links;
+        let (bodies, joints, attachments) = super::bodies::export(world);
         Scene {
+            bodies,
+            joints,
+            attachments,
             version: SCENE_VERSION,
             name: name.to_string(),
             description: String::new(),

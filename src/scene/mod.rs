@@ -12,6 +12,7 @@
 //! - `build.rs`: scene → `World` (ropes, grids, leashes, pins, obstacles);
 //! - `export.rs`: `World` → scene.
 
+pub mod bodies;
 mod build;
 mod export;
 mod schema;

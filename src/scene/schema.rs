@@ -53,6 +53,13 @@ pub struct Scene {
     /// A leash over existing particles and `rope_points` (what an exported leash world holds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leash_points: Option<LeashPoints>,
+    /// Rigid bodies, their joints and particles attached to them (`scene::bodies`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<super::bodies::BodySpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<super::bodies::JointSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<super::bodies::AttachSpec>,
 }
 
 /// The leash scene builder: a hand (a locked particle, draggable) holding one leash per dog;

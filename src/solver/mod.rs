@@ -160,6 +160,9 @@ pub fn prepare(c: &mut StepContext) {
     scratch.ensure(particles.len());
     out.link_force.resize(links.len(), 0.0);
     if settings.solver == SolverKind::Classic {
+        // (The classic solver refuses bodies in `supports`; should a world with bodies be
+        // stepped under it anyway, their joints still run, so nothing is left unsized.)
+        impulse::prepare(c);
         return;
     }
     scratch.topo.refresh(particles, links);
