@@ -226,6 +226,8 @@ pub struct Joints {
     pub force: Vec<Vec3>,
     pub torque: Vec<Vec3>,
     pub id: Vec<Id>,
+    /// A pointer's drag (not part of the scene: not exported).
+    pub transient: Vec<bool>,
     ids: IdPool,
     /// Bumped when joints are added or removed.
     pub version: u64,
@@ -379,6 +381,7 @@ impl Joints {
         self.force.push(Vec3::ZERO);
         self.torque.push(Vec3::ZERO);
         self.id.push(id);
+        self.transient.push(false);
         self.version += 1;
         Ok(id)
     }
@@ -394,7 +397,7 @@ impl Joints {
         macro_rules! swap_remove {
             ($($f:ident),*) => { $( self.$f.swap_remove(i); )* };
         }
-        swap_remove!(kind, a, b, frames, soft, break_force, accum, force, torque, id);
+        swap_remove!(kind, a, b, frames, soft, break_force, accum, force, torque, id, transient);
         self.ids.free(id);
         if i != last {
             self.ids.moved(self.id[i], i);

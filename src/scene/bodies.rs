@@ -359,6 +359,7 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
     };
     let j = &w.joints;
     let joints = (0..j.len())
+        .filter(|&k| !j.transient[k])
         .map(|k| {
             let f = &j.frames[k];
             let (xa, qa) = pose(j.a[k]);

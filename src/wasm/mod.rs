@@ -13,6 +13,7 @@
 
 use wasm_bindgen::prelude::*;
 
+mod bodies;
 mod editing;
 mod ropes;
 mod scenes;
@@ -68,6 +69,10 @@ pub struct Sim {
     name: String,
     camera: Option<Camera>,
     clock: FixedClock,
+    /// Body poses for drawing, interpolated (7 floats per body), reused every frame.
+    body_poses: Vec<f32>,
+    /// Pointer → the soft joint dragging a body.
+    mouse_joints: Vec<(u32, crate::ids::Id)>,
 }
 
 impl Default for Sim {

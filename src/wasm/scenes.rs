@@ -9,6 +9,7 @@ impl Sim {
         let scene = Scene::from_json(json)?;
         let world = scene.build()?;
         self.world = world;
+        self.mouse_joints.clear();
         self.name = scene.name;
         self.camera = scene.camera;
         Ok(())

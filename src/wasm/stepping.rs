@@ -92,6 +92,8 @@ impl Sim {
             name: String::new(),
             camera: None,
             clock: FixedClock::new(1.0 / 60.0, 5),
+            body_poses: Vec::new(),
+            mouse_joints: Vec::new(),
         }
     }
 
