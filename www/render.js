@@ -14,6 +14,7 @@
 
 import { drawLeashTop } from './leash.js';
 import { drawObstacles, obstaclesOf } from './obstacles.js';
+import { drawBodies } from './bodies.js';
 
 export { FLAG_HELD, FLAG_LOCKED } from './flags.js';
 import { FLAG_HELD, FLAG_LOCKED } from './flags.js';
@@ -193,6 +194,8 @@ export class Renderer {
     this.ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d', { alpha: false }));
     this.camera = camera;
     this.dpr = 1;
+    /** Bodies drawn in the last frame (for tests). */
+    this.bodiesDrawn = 0;
     this.cssW = 1;
     this.cssH = 1;
   }
@@ -385,7 +388,8 @@ export class Renderer {
       ctx.arc(sx(o.hover), sy(o.hover), r + 4, 0, 2 * Math.PI);
       ctx.stroke();
     }
-    // The views are not used past this point.
+    // The views are not used past this point: bodies and joints (they call into the sim).
+    this.bodiesDrawn = drawBodies(ctx, sim, cam, { paused: !!o.paused, top });
     ctx.restore();
   }
 

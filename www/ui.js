@@ -98,7 +98,7 @@ function buildSliders(SimClass, section) {
  * @typedef {object} Gesture
  * @property {number} id pointerId
  * @property {string} type pointerType
- * @property {'press' | 'grab' | 'cut' | 'pan' | 'pinch' | 'none'} kind
+ * @property {'press' | 'grab' | 'grabBody' | 'cut' | 'pan' | 'pinch' | 'none'} kind
  * @property {number} index the grabbed point, or -1
  * @property {number} downPx
  * @property {number} downPy
@@ -588,6 +588,28 @@ export class Ui {
     return this.app.inputSim();
   }
 
+  /**
+   * Grabs the body under the pointer, if any (single view only: the comparison's sims each
+   * have their own bodies). Returns whether a body was grabbed.
+   * @param {PointerEvent} e
+   * @param {Gesture} s
+   * @param {Where} w
+   * @returns {boolean}
+   */
+  grabBodyAt(e, s, w) {
+    if (this.app.compare || this.mode === 'edit' || !w.view || w.view.sim !== this.app.sim) return false;
+    const sim = this.app.sim;
+    if (sim.bodyCount === 0) return false;
+    const margin = 6 / w.view.camera.scale;
+    const id = this.app.guard('pickBody', () => sim.pickBody(w.x, w.y, margin)) ?? -1;
+    if (id < 0) return false;
+    const ok = this.app.guard('grabBody', () => { sim.grabBody(e.pointerId, id, w.x, w.y); return true; });
+    if (!ok) return false;
+    s.kind = 'grabBody';
+    this.canvas.classList.add('dragging');
+    return true;
+  }
+
   /** @param {Where} w */
   pickAt(w) {
     const radius = PICK_PX / w.view.camera.scale;
@@ -652,6 +674,8 @@ export class Ui {
     if (link >= 0) {
       s.kind = 'press'; // a click nearer a link's middle than its ends subdivides it
       s.link = link;
+    } else if (i < 0 && this.grabBodyAt(e, s, w)) {
+      // A body under the pointer (no point nearer): dragged by a soft mouse joint.
     } else if (i >= 0) {
       const ok = this.app.guard('grab', () => { this.target().grab(e.pointerId, i); return true; });
       if (ok) {
@@ -724,7 +748,9 @@ export class Ui {
     }
     // Coalesced events give the full path of fast swipes (cuts) on browsers that have them.
     const events = s.kind === 'cut' && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
-    if (s.kind === 'grab') {
+    if (s.kind === 'grabBody') {
+      this.app.guard('drag', () => this.app.sim.dragBody(e.pointerId, w.x, w.y));
+    } else if (s.kind === 'grab') {
       this.app.guard('drag', () => this.target().dragTo(e.pointerId, w.x, w.y));
     } else if (s.kind === 'pan') {
       s.view.camera.panBy(w.px - s.last.px, w.py - s.last.py);
@@ -784,6 +810,7 @@ export class Ui {
     if (![...this.pointers.values()].some((p) => p.kind === 'grab')) this.canvas.classList.remove('dragging');
     const sim = this.target();
     if (s.kind === 'grab') sim.release(e.pointerId);
+    if (s.kind === 'grabBody') this.app.sim.releaseBody(e.pointerId);
     if (s.kind === 'pinch') {
       // The other finger does nothing more until it lifts.
       if (this.pinch) for (const p of [this.pinch.a, this.pinch.b]) if (p !== s) p.kind = 'none';
@@ -907,6 +934,7 @@ export class Ui {
     for (const s of this.pointers.values()) {
       clearTimeout(s.timer);
       if (s.kind === 'grab') this.target().release(s.id);
+      if (s.kind === 'grabBody') this.app.sim.releaseBody(s.id);
     }
     this.pointers.clear();
     this.pinch = null;

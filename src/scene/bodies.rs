@@ -228,13 +228,15 @@ impl JointSpec {
                 max_swing: need("max_swing", self.max_swing)?,
                 twist: self.twist.unwrap_or([-0.5, 0.5]),
             },
-            other => return Err(scene_err(
-                "type",
-                format!(
+            other => {
+                return Err(scene_err(
+                    "type",
+                    format!(
                     "unknown joint type {other:?} (ballSocket, hinge, prismatic, fixed, distance, rope, angularMotor, \
                          swingTwist)"
                 ),
-            )),
+                ))
+            }
         };
         let def = JointDef {
             kind,

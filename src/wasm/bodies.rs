@@ -28,7 +28,11 @@ fn parse<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T> {
     let de = &mut serde_json::Deserializer::from_str(json);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        SimError::Invalid(format!("{what}{}: {}", if path == "." { String::new() } else { format!(".{path}") }, e.inner()))
+        SimError::Invalid(format!(
+            "{what}{}: {}",
+            if path == "." { String::new() } else { format!(".{path}") },
+            e.inner()
+        ))
     })
 }
 
@@ -83,8 +87,8 @@ impl Sim {
             }
             let q = view.unproject(Vec2::new(x, y), b.pos[i]);
             let local = b.rot[i].inverse() * (q - b.pos[i]);
-            let inside = local.distance(b.shape[i].nearest_surface_point(local)) <= margin
-                || contains(&b.shape[i], local);
+            let inside =
+                local.distance(b.shape[i].nearest_surface_point(local)) <= margin || contains(&b.shape[i], local);
             let d = view.project(b.pos[i]).distance(Vec2::new(x, y));
             if inside && best.is_none_or(|(_, bd)| d < bd) {
                 best = Some((b.id[i], d));
@@ -159,8 +163,7 @@ impl Sim {
     pub fn joints_json_string(&self) -> String {
         let (b, j) = (&self.world.bodies, &self.world.joints);
         let pose = |id: Option<Id>| {
-            id.and_then(|id| b.index(id).ok())
-                .map_or((Vec3::ZERO, glam::Quat::IDENTITY), |k| (b.pos[k], b.rot[k]))
+            id.and_then(|id| b.index(id).ok()).map_or((Vec3::ZERO, glam::Quat::IDENTITY), |k| (b.pos[k], b.rot[k]))
         };
         let v3 = |v: Vec3| [v.x, v.y, v.z];
         let v: Vec<serde_json::Value> = (0..j.len())
@@ -182,6 +185,9 @@ impl Sim {
                     "force": v3(j.force[k]), "torque": v3(j.torque[k]),
                     "breakForce": j.break_force[k].is_finite().then_some(j.break_force[k]),
                     "mouse": j.transient[k],
+                    // Hinge: B's angle about the axis from the creation pose (rad).
+                    "angle": matches!(j.kind[k], JointKind::Hinge { .. })
+                        .then(|| crate::joints::hinge_axis::angle(qa, qb, f.q_ref, f.axis_a)),
                 })
             })
             .collect();
@@ -270,11 +276,18 @@ impl Sim {
         self.body_poses.len() as u32
     }
 
-    /// Pointer to the pose buffer in wasm memory (build a fresh `Float32Array` view every
-    /// frame: views detach when memory grows).
+    /// Pointer to the pose buffer in wasm memory.
     #[wasm_bindgen(js_name = bodyPosesPtr)]
     pub fn body_poses_ptr(&self) -> *const f32 {
         self.body_poses.as_ptr()
+    }
+
+    /// The pose buffer as a view of wasm memory (7 floats per body), valid until the next
+    /// call into the sim: refill it, view it, draw, every frame.
+    #[wasm_bindgen(js_name = bodyPoses)]
+    pub fn body_poses_view(&self) -> js_sys::Float32Array {
+        // SAFETY: as `positions()`: JS reads the view before calling into the sim again.
+        unsafe { js_sys::Float32Array::view(&self.body_poses) }
     }
 
     /// Id of the movable body under `(x, y)` (view plane, m), or -1.

@@ -83,6 +83,63 @@ export class Sim {
    */
   crossings(): string;
   /**
+   * `[{id, kind, shape, mass, planar}]` per body, in pose-buffer order.
+   */
+  bodiesJson(): string;
+  /**
+   * Every joint's world anchors, axis, limits, motor and reaction force and torque.
+   */
+  jointsJson(): string;
+  /**
+   * Removes a body, its joints and its attachments.
+   */
+  removeBody(id: number): void;
+  /**
+   * Lets go of the body the pointer holds; false if it held none.
+   */
+  releaseBody(pointer: number): boolean;
+  removeJoint(id: number): void;
+  /**
+   * Pointer to the pose buffer in wasm memory.
+   */
+  bodyPosesPtr(): number;
+  /**
+   * The pose buffer as a view of wasm memory (7 floats per body), valid until the next
+   * call into the sim: refill it, view it, draw, every frame.
+   */
+  bodyPoses(): Float32Array;
+  /**
+   * Refills the pose buffer (7 floats per body) for drawing, interpolated by `alpha`
+   * (0 = the start of the last step, 1 = now; pass `sim.alpha` from the fixed-step
+   * clock). Returns the buffer's length in floats; view it with `bodyPosesPtr()`.
+   */
+  refillBodyPoses(alpha: number): number;
+  /**
+   * Makes point `point` the point of body `body` where it lies (`{point, body}` or
+   * `{rope, end, body}` as JSON).
+   */
+  attach(json: string): void;
+  detach(point: number): void;
+  /**
+   * Adds a body (scene-format JSON: `{shape, mass, pos, angle | rot, kind, planar, …}`);
+   * returns its id.
+   */
+  addBody(json: string): number;
+  /**
+   * Adds a joint (scene-format JSON with bodies as ids or null for the world: `{type:
+   * "hinge", a: 0, b: 1, anchor: [x, y, z], axis, limit, motor, soft, …}`); returns its id.
+   */
+  addJoint(json: string): number;
+  dragBody(pointer: number, x: number, y: number): void;
+  /**
+   * Pointer grabs body `id` at `(x, y)` (a soft mouse joint to that point of the body).
+   */
+  grabBody(pointer: number, id: number, x: number, y: number): void;
+  /**
+   * Id of the movable body under `(x, y)` (view plane, m), or -1.
+   */
+  pickBody(x: number, y: number, margin: number): number;
+  /**
    * Replaces the world with a JSON scene. Throws (naming the JSON path) and keeps the
    * current world if the scene is invalid.
    */
@@ -341,6 +398,14 @@ export class Sim {
    */
   readonly ropeCount: number;
   readonly wander: boolean;
+  /**
+   * Number of rigid bodies.
+   */
+  readonly bodyCount: number;
+  /**
+   * Fraction of a fixed step the clock has accumulated (for interpolated drawing).
+   */
+  readonly alpha: number;
   readonly iterations: number;
   readonly restitution: number;
   readonly massWeighted: boolean;
@@ -385,11 +450,19 @@ export interface InitOutput {
   readonly memory: WebAssembly.Memory;
   readonly __wbg_sim_free: (a: number, b: number) => void;
   readonly benchmarkLine: (a: number, b: number, c: number, d: number, e: any) => [number, number, number, number];
+  readonly sim_addBody: (a: number, b: number, c: number) => [number, number, number];
+  readonly sim_addJoint: (a: number, b: number, c: number) => [number, number, number];
   readonly sim_addObstacle: (a: number, b: number, c: number) => [number, number, number];
   readonly sim_addPoint: (a: number, b: number, c: number, d: number) => [number, number, number];
   readonly sim_advance: (a: number, b: number) => [number, number, number];
+  readonly sim_alpha: (a: number) => number;
+  readonly sim_attach: (a: number, b: number, c: number) => [number, number];
   readonly sim_bending: (a: number) => number;
   readonly sim_bendingCompliance: (a: number) => number;
+  readonly sim_bodiesJson: (a: number) => [number, number];
+  readonly sim_bodyCount: (a: number) => number;
+  readonly sim_bodyPoses: (a: number) => any;
+  readonly sim_bodyPosesPtr: (a: number) => number;
   readonly sim_braid: (a: number, b: number) => [number, number];
   readonly sim_braidCrossings: (a: number) => [number, number];
   readonly sim_camera: (a: number) => [number, number];
@@ -400,7 +473,9 @@ export interface InitOutput {
   readonly sim_crossings: (a: number) => [number, number];
   readonly sim_cut: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
   readonly sim_damping: (a: number) => number;
+  readonly sim_detach: (a: number, b: number) => [number, number];
   readonly sim_disconnect: (a: number, b: number, c: number) => [number, number, number];
+  readonly sim_dragBody: (a: number, b: number, c: number, d: number) => [number, number];
   readonly sim_dragCompliance: (a: number) => number;
   readonly sim_dragTo: (a: number, b: number, c: number, d: number) => [number, number];
   readonly sim_drainEvents: (a: number) => [number, number];
@@ -410,10 +485,12 @@ export interface InitOutput {
   readonly sim_friction: (a: number) => number;
   readonly sim_give: (a: number) => number;
   readonly sim_grab: (a: number, b: number, c: number) => [number, number];
+  readonly sim_grabBody: (a: number, b: number, c: number, d: number, e: number) => [number, number];
   readonly sim_gravity: (a: number) => [number, number];
   readonly sim_heldBy: (a: number, b: number) => number;
   readonly sim_isLocked: (a: number, b: number) => [number, number, number];
   readonly sim_iterations: (a: number) => number;
+  readonly sim_jointsJson: (a: number) => [number, number];
   readonly sim_leash: (a: number) => [number, number];
   readonly sim_linkCount: (a: number) => number;
   readonly sim_linkRest: (a: number) => any;
@@ -427,13 +504,18 @@ export interface InitOutput {
   readonly sim_obstacles: (a: number) => [number, number];
   readonly sim_omega: (a: number) => number;
   readonly sim_pick: (a: number, b: number, c: number, d: number) => [number, number, number];
+  readonly sim_pickBody: (a: number, b: number, c: number, d: number) => [number, number, number];
   readonly sim_pin: (a: number, b: number, c: number, d: number, e: number) => [number, number];
   readonly sim_pointCount: (a: number) => number;
   readonly sim_pointFlagBits: () => [number, number];
   readonly sim_pointFlags: (a: number) => any;
   readonly sim_positions: (a: number) => any;
+  readonly sim_refillBodyPoses: (a: number, b: number) => number;
   readonly sim_refreshRender: (a: number) => void;
   readonly sim_release: (a: number, b: number) => number;
+  readonly sim_releaseBody: (a: number, b: number) => number;
+  readonly sim_removeBody: (a: number, b: number) => [number, number];
+  readonly sim_removeJoint: (a: number, b: number) => [number, number];
   readonly sim_removePoint: (a: number, b: number) => [number, number];
   readonly sim_resetStageTimes: (a: number) => void;
   readonly sim_restitution: (a: number) => number;
