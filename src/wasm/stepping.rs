@@ -246,21 +246,31 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     use crate::workloads::Workload;
     let config = crate::workloads::BenchConfig::from_name(solver)
         .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
-    let (mut world, name) = if workload.eq_ignore_ascii_case("leash") {
-        (config.leash(), "leash")
+    let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
+        (config.leash(), "leash", None)
     } else {
         let wl = Workload::from_name(workload)
-            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, leash)")))?;
-        (config.build(wl), wl.name())
+            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)")))?;
+        if !wl.runs_under(config.solver) {
+            return Err(JsError::new(&format!(
+                "the {} solver cannot run {} (no rigid bodies)",
+                config.name(),
+                wl.name()
+            )));
+        }
+        (config.build(wl), wl.name(), Some(wl))
     };
     let this = JsValue::NULL;
     let mut failed = false;
-    let result = crate::benchmark::run_protocol(&mut world, || match now.call0(&this).ok().and_then(|v| v.as_f64()) {
+    let clock = || match now.call0(&this).ok().and_then(|v| v.as_f64()) {
         Some(ms) => ms / 1000.0,
         None => {
             failed = true;
             0.0
         }
+    };
+    let result = crate::benchmark::run_protocol_with(&mut world, clock, |w| {
+        wl.map_or_else(|| w.max_stretch(), |wl| wl.stretch(w))
     });
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));

@@ -1,4 +1,4 @@
-// The BENCHMARKS.md workloads (W1, W2, W3) for every solver, in Chromium wasm (issue 3 §6).
+// The BENCHMARKS.md workloads (W1–W5) for every solver, in Chromium wasm (issue 3 §6).
 //
 //   make bench-wasm            (= make web, then node tests/bench/wasm-bench.mjs)
 //
@@ -20,7 +20,7 @@
 //   solver) pair right before its timed runs (3 for W1 and W3, which take ~10 ms each; 1 for
 //   W2, which takes ~0.5–3 s).
 //
-// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3"), SOLVERS (all of
+// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3,W4,W5"), SOLVERS (all of
 // Sim.solvers(), then xpbd+tethers), CHROMIUM (/usr/bin/chromium). Progress goes to stderr,
 // result lines to stdout.
 
@@ -36,7 +36,7 @@ const ARGS = [
 ];
 const RUNS = Number(process.env.RUNS ?? 5);
 const WARMUP_W1 = Number(process.env.WARMUP_W1 ?? 10);
-const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3').split(',').map((s) => s.trim()).filter(Boolean);
+const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3,W4,W5').split(',').map((s) => s.trim()).filter(Boolean);
 const ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -104,6 +104,7 @@ async function main() {
     const results = [];
     for (const w of WORKLOADS) {
       for (const s of solvers) {
+        if ((w === 'W4' || w === 'W5') && s === 'classic') continue; // the classic solver has no bodies
         let warm;
         for (let i = 0; i < (w === 'W2' ? 1 : 3); i++) warm = await bench(w, s);
         const runs = [];
