@@ -287,6 +287,12 @@ export interface LinkTornEvent {
   b: number;
   stretch: number;
 }
+/** A joint pulled past its `break_force` (N) was removed. */
+export interface JointBrokenEvent {
+  type: 'jointBroken';
+  id: number;
+  force: number;
+}
 /** One entry of `sim.drainEvents()`. Formed and broken fire exactly once per tangle. */
 export type SimEvent =
   | TangleFormedEvent
@@ -294,7 +300,8 @@ export type SimEvent =
   | TangleBrokenEvent
   | DogsSwappedEvent
   | BraidResyncEvent
-  | LinkTornEvent;
+  | LinkTornEvent
+  | JointBrokenEvent;
 
 // ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
 //
@@ -304,7 +311,7 @@ export type SimEvent =
 // builders (`ropes`, `grids`, `leash`) that made them.
 
 export type Vec2 = [x: number, y: number];
-export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact';
+export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact' | 'impulse';
 export type LinkKind = 'distance' | 'rope';
 
 export interface Walls {
@@ -338,6 +345,7 @@ export interface SceneSettings {
   rope_friction?: number;
   rope_dynamic_friction?: number;
   tangle_cap?: number;
+  warm_starting?: boolean;
 }
 
 export interface SceneCamera {
@@ -475,6 +483,90 @@ export interface Scene {
   leash?: LeashSpec;
   rope_points?: number[][];
   leash_points?: LeashPoints;
+  bodies?: BodySpec[];
+  joints?: JointSpec[];
+  attachments?: AttachSpec[];
+}
+
+// ---- rigid bodies (src/scene/bodies.rs; src/wasm/bodies.rs) --------------------------------
+export type BodyShape =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+export type BodyKind = 'dynamic' | 'kinematic' | 'static';
+/** A body in a scene file (or `sim.addBody(json)`). */
+export interface BodySpec {
+  name?: string;
+  kind?: BodyKind;
+  shape: BodyShape;
+  mass?: number;
+  pos: Vec3;
+  /** Quaternion [x, y, z, w]; or `angle` about z. */
+  rot?: [number, number, number, number];
+  angle?: number;
+  vel?: Vec3;
+  angular_velocity?: Vec3;
+  linear_damping?: number;
+  angular_damping?: number;
+  gravity_scale?: number;
+  planar?: boolean;
+}
+export type JointType = 'ballSocket' | 'hinge' | 'prismatic' | 'fixed' | 'distance' | 'rope' | 'angularMotor' | 'swingTwist';
+/** A body by scene name, or by id (the API); null = the world. */
+export type BodyRef = string | number | null;
+/** A joint in a scene file (or `sim.addJoint(json)`). */
+export interface JointSpec {
+  type: JointType;
+  a?: BodyRef;
+  b?: BodyRef;
+  anchor: Vec3;
+  anchor_b?: Vec3;
+  axis?: Vec3;
+  limit?: [number, number];
+  motor?: { speed: number; max_force: number };
+  soft?: { hertz: number; damping_ratio: number };
+  break_force?: number;
+  length?: number;
+  min?: number;
+  max?: number;
+  max_length?: number;
+  max_swing?: number;
+  twist?: [number, number];
+}
+/** A particle made the point of a body: `point`, or `rope` + `end`. */
+export interface AttachSpec {
+  point?: number;
+  rope?: number;
+  end?: 'start' | 'end';
+  body: string | number;
+}
+/** One entry of `sim.bodiesJson()`, in `bodyPoses()` order. */
+export interface BodyInfo {
+  id: number;
+  kind: BodyKind;
+  shape: BodyShape;
+  mass: number;
+  planar: boolean;
+}
+/** One entry of `sim.jointsJson()`: world anchors and axis, reaction on B over the last step. */
+export interface JointInfo {
+  id: number;
+  type: JointType;
+  a: number | null;
+  b: number | null;
+  anchorA: Vec3;
+  anchorB: Vec3;
+  axis: Vec3;
+  limit: [number, number] | null;
+  motor: { speed: number; maxForce: number } | null;
+  soft: { hertz: number; dampingRatio: number } | null;
+  force: Vec3;
+  torque: Vec3;
+  breakForce: number | null;
+  /** A pointer's drag (not part of the scene). */
+  mouse: boolean;
+  /** Hinges: B's angle about the axis from the creation pose (rad); else null. */
+  angle: number | null;
 }
 
 // ---- the page's globals -----------------------------------------------------------------

@@ -63,6 +63,8 @@ function sample(sim, label) {
   takeList('BraidCrossing[]', `${label}: braidCrossings()`, sim.braidCrossings());
   takeList('TopCrossing[]', `${label}: crossings()`, sim.crossings());
   takeList('RopeContact[]', `${label}: ropeContacts()`, sim.ropeContacts());
+  takeList('BodyInfo[]', `${label}: bodiesJson()`, sim.bodiesJson());
+  takeList('JointInfo[]', `${label}: jointsJson()`, sim.jointsJson());
   events.set(label, [...(events.get(label) ?? []), ...JSON.parse(sim.drainEvents())]);
 }
 
