@@ -647,21 +647,9 @@ fn build_contacts(
         let mut add = |shape: u32, gap: f32, n: Vec3, m: crate::collide::contact::Material| {
             let key = (i as u64) << 32 | shape as u64;
             let mut k = PointContact { key, mu: m.mu_s, e: m.e, vn0: n.dot(v), ..Default::default() };
-            let setup = Setup {
-                bodies: &sc.bodies,
-                a: ground,
-                b: i as u32,
-                xa: Vec3::ZERO,
-                xb: x,
-                qa: Quat::IDENTITY,
-                qb: Quat::IDENTITY,
-                h,
-                rigid: spring,
-                user: None,
-            };
             let (t1, t2) = n.any_orthonormal_pair();
             for (row, axis) in k.rows.iter_mut().zip([n, t1, t2]) {
-                row.set_axis(setup.bodies, ground, i as u32, axis, x, Vec3::ZERO);
+                row.set_axis(&sc.bodies, ground, i as u32, axis, x, Vec3::ZERO);
             }
             k.rows[0].soft = if gap > 0.0 {
                 [crate::joints::row::Soft::target(gap / h); 2]
@@ -683,7 +671,6 @@ fn build_contacts(
                     row.accum = orow.accum;
                 }
             }
-            let _ = &setup;
             sc.contacts.push(k);
         };
         for (o_idx, o) in obstacles.iter().enumerate() {
