@@ -17,6 +17,7 @@ pub fn setup(s: &Setup, f: &Frames, rows: &mut [Row], max_swing: f32, twist: [f3
     let r_w = s.qa * f.axis_a;
     swing_twist::swing(s, &mut rows[0], a_w, r_w, max_swing);
     let tau = swing_twist::twist_angle(s.qa, s.qb, f.q_ref, f.axis_b);
-    swing_twist::twist(s, &mut rows[1..3], a_w, tau, twist[0], twist[1]);
+    let j = swing_twist::twist_rate_axis(s.qa, s.qb, f.q_ref, f.axis_b);
+    swing_twist::twist(s, &mut rows[1..3], j, tau, twist[0], twist[1]);
     ball_socket::point(s, &mut rows[3..6], f.anchor_a(s), f.anchor_b(s));
 }

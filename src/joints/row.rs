@@ -318,6 +318,30 @@ pub fn set_point3(rows: &mut [Row], bodies: &SolverBodies, a: u32, b: u32, r_a: 
     }
 }
 
+/// Makes `rows[0..3]`, whose Jacobians are already set, one 3×3 block solved whole by
+/// [`solve_block3`]: K_ij = J_i M⁻¹ J_jᵀ from the rows' own Jacobians and M⁻¹Jᵀ (for rows
+/// that are not a point constraint, e.g. the 2D lock's). The three rows must share their
+/// soft factors' mass and impulse scales. Left as scalar rows if K is singular.
+pub fn make_block3(rows: &mut [Row]) {
+    let [r0, r1, r2] = rows else { return };
+    let k_ij = |a: &Row, b: &Row| {
+        a.lin_a.dot(b.lin_a) * b.wa + a.ang_a.dot(b.ia) + a.lin_b.dot(b.lin_b) * b.wb + a.ang_b.dot(b.ib)
+    };
+    let k = Mat3::from_cols(
+        Vec3::new(k_ij(r0, r0), k_ij(r1, r0), k_ij(r2, r0)),
+        Vec3::new(k_ij(r0, r1), k_ij(r1, r1), k_ij(r2, r1)),
+        Vec3::new(k_ij(r0, r2), k_ij(r1, r2), k_ij(r2, r2)),
+    );
+    r0.block = 0;
+    let det = k.determinant();
+    let scale = k.col(0).abs().max(k.col(1).abs()).max(k.col(2).abs()).max_element();
+    if scale > 0.0 && det.abs() > 1e-9 * scale * scale * scale {
+        let inv = k.inverse();
+        r0.block = 3;
+        r0.k_inv = [inv.x_axis, inv.y_axis, inv.z_axis];
+    }
+}
+
 /// Solves a 3-row point block (see [`set_point3`]; solving the three rows of a point
 /// constraint whole is the seed's "3×3 block (tighter convergence)" for the ball-socket, as
 /// Box2D and Rapier solve point constraints: a lever arm couples the world axes through the
