@@ -235,32 +235,45 @@ impl Sim {
     }
 }
 
-/// Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`, or `"leash"`: the leash scene
-/// preset with collisions, tangles and the braid) with `solver` (a solver name, or
-/// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared
-/// measurement protocol and returns its line (`ropelab-<solver> W1 us_per_step=… …`).
-/// `now` is a monotonic clock in milliseconds (pass `() => performance.now()`). For the
-/// browser harness; warm the page up first so the timed steps run optimised code.
+/// Runs a BENCHMARKS.md workload (`"W1"` … `"W5"`, or `"leash"`: the leash scene preset
+/// with collisions, tangles and the braid) with `solver` (a solver name, or
+/// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
+/// with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
+/// the ball), and returns its line (`ropelab-<solver> W1 us_per_step=… …`). The classic
+/// solver has no rigid bodies and is refused for W4 and W5. `now` is a monotonic clock in
+/// milliseconds (pass `() => performance.now()`). For the browser harness; warm the page up
+/// first so the timed steps run optimised code.
 #[wasm_bindgen(js_name = benchmarkLine)]
 pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
     use crate::workloads::Workload;
     let config = crate::workloads::BenchConfig::from_name(solver)
         .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
-    let (mut world, name) = if workload.eq_ignore_ascii_case("leash") {
-        (config.leash(), "leash")
+    let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
+        (config.leash(), "leash", None)
     } else {
         let wl = Workload::from_name(workload)
-            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, leash)")))?;
-        (config.build(wl), wl.name())
+            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)")))?;
+        if !wl.runs_under(config.solver) {
+            return Err(JsError::new(&format!(
+                "the {} solver cannot run {} (it has no rigid bodies)",
+                config.name(),
+                wl.name()
+            )));
+        }
+        (config.build(wl), wl.name(), Some(wl))
     };
     let this = JsValue::NULL;
     let mut failed = false;
-    let result = crate::benchmark::run_protocol(&mut world, || match now.call0(&this).ok().and_then(|v| v.as_f64()) {
+    let clock = || match now.call0(&this).ok().and_then(|v| v.as_f64()) {
         Some(ms) => ms / 1000.0,
         None => {
             failed = true;
             0.0
         }
+    };
+    let result = crate::benchmark::run_protocol_with(&mut world, clock, |w| match wl {
+        Some(wl) => wl.stretch(w),
+        None => w.max_stretch(),
     });
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
