@@ -91,7 +91,8 @@ test-e2e: setup-node setup-chromium
 bench:
 	cargo bench --bench workloads
 
-# W1, W2, W3 for every solver in Chromium wasm (tests/bench/wasm-bench.mjs): median of 5 lines each.
+# W1–W5 for every solver in Chromium wasm (tests/bench/wasm-bench.mjs; classic skips W4 and W5,
+# which have rigid bodies): median of 5 lines each.
 bench-wasm: web
 	node tests/bench/wasm-bench.mjs
 

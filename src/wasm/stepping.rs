@@ -235,12 +235,14 @@ impl Sim {
     }
 }
 
-/// Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`, or `"leash"`: the leash scene
-/// preset with collisions, tangles and the braid) with `solver` (a solver name, or
-/// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared
-/// measurement protocol and returns its line (`ropelab-<solver> W1 us_per_step=… …`).
-/// `now` is a monotonic clock in milliseconds (pass `() => performance.now()`). For the
-/// browser harness; warm the page up first so the timed steps run optimised code.
+/// Runs a BENCHMARKS.md workload (`"W1"` … `"W5"`, or `"leash"`: the leash scene preset
+/// with collisions, tangles and the braid) with `solver` (a solver name, or
+/// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
+/// with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
+/// the ball), and returns its line (`ropelab-<solver> W1 us_per_step=… …`). The classic
+/// solver has no rigid bodies and is refused for W4 and W5. `now` is a monotonic clock in
+/// milliseconds (pass `() => performance.now()`). For the browser harness; warm the page up
+/// first so the timed steps run optimised code.
 #[wasm_bindgen(js_name = benchmarkLine)]
 pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
     use crate::workloads::Workload;
@@ -253,7 +255,7 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
             .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)")))?;
         if !wl.runs_under(config.solver) {
             return Err(JsError::new(&format!(
-                "the {} solver cannot run {} (no rigid bodies)",
+                "the {} solver cannot run {} (it has no rigid bodies)",
                 config.name(),
                 wl.name()
             )));
@@ -269,8 +271,9 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
             0.0
         }
     };
-    let result = crate::benchmark::run_protocol_with(&mut world, clock, |w| {
-        wl.map_or_else(|| w.max_stretch(), |wl| wl.stretch(w))
+    let result = crate::benchmark::run_protocol_with(&mut world, clock, |w| match wl {
+        Some(wl) => wl.stretch(w),
+        None => w.max_stretch(),
     });
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));

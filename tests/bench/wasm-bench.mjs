@@ -1,4 +1,6 @@
 // The BENCHMARKS.md workloads (W1–W5) for every solver, in Chromium wasm (issue 3 §6).
+// W4 (a chain of 100 sphere bodies) and W5 (W1's rope holding a 100 kg ball) have rigid bodies,
+// which the classic solver refuses: they run under every other solver.
 //
 //   make bench-wasm            (= make web, then node tests/bench/wasm-bench.mjs)
 //
@@ -7,7 +9,8 @@
 // the wasm export `benchmarkLine(workload, solver, now)` — reachable as
 // `window.wasmBindings.benchmarkLine`, which trunk's injected module script sets — that runs
 // the BENCHMARKS.md protocol (build, 100 warm-up steps, 1,000 timed steps in 100 chunks of 10)
-// inside wasm and returns the result line. Per (workload, solver): 5 fresh calls, the median
+// inside wasm and returns the result line (W4's stretch over the body centres, W5's over the
+// rope's links up to the ball's centre). Per (workload, solver): 5 fresh calls, the median
 // line by us_per_step is printed with the engine renamed `ropelab-<solver>-wasm`.
 //
 // Two browser details matter for the figures:
@@ -17,11 +20,11 @@
 // - Tiering. V8 first runs wasm as baseline (Liftoff) code and tiers hot functions up to
 //   TurboFan in the background; BENCHMARKS.md asks a browser harness to warm up longer. Here:
 //   WARMUP_W1 untimed W1 runs per solver up front, then untimed runs of every (workload,
-//   solver) pair right before its timed runs (3 for W1 and W3, which take ~10 ms each; 1 for
-//   W2, which takes ~0.5–3 s).
+//   solver) pair right before its timed runs (3 for W1, W3, W4 and W5, which take ~5–200 ms
+//   each; 1 for W2, which takes ~0.5–3 s).
 //
-// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3,W4,W5"), SOLVERS (all of
-// Sim.solvers(), then xpbd+tethers), CHROMIUM (/usr/bin/chromium). Progress goes to stderr,
+// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3,W4,W5"), SOLVERS (all
+// of Sim.solvers(), then xpbd+tethers; classic is skipped for W4 and W5), CHROMIUM (/usr/bin/chromium). Progress goes to stderr,
 // result lines to stdout.
 
 import { chromium } from 'playwright-core';
@@ -37,6 +40,9 @@ const ARGS = [
 const RUNS = Number(process.env.RUNS ?? 5);
 const WARMUP_W1 = Number(process.env.WARMUP_W1 ?? 10);
 const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3,W4,W5').split(',').map((s) => s.trim()).filter(Boolean);
+// Workloads with rigid bodies, and whether a solver (name, optionally `+tethers`) has bodies.
+const BODY_WORKLOADS = new Set(['W4', 'W5']);
+const runsUnder = (w, s) => !BODY_WORKLOADS.has(w.toUpperCase()) || s.split('+')[0] !== 'classic';
 const ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -103,8 +109,7 @@ async function main() {
 
     const results = [];
     for (const w of WORKLOADS) {
-      for (const s of solvers) {
-        if ((w === 'W4' || w === 'W5') && s === 'classic') continue; // the classic solver has no bodies
+      for (const s of solvers.filter((s) => runsUnder(w, s))) {
         let warm;
         for (let i = 0; i < (w === 'W2' ? 1 : 3); i++) warm = await bench(w, s);
         const runs = [];

@@ -435,12 +435,14 @@ export class Sim {
 }
 
 /**
- * Runs a BENCHMARKS.md workload (`"W1"`, `"W2"`, `"W3"`, or `"leash"`: the leash scene
- * preset with collisions, tangles and the braid) with `solver` (a solver name, or
- * `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared
- * measurement protocol and returns its line (`ropelab-<solver> W1 us_per_step=… …`).
- * `now` is a monotonic clock in milliseconds (pass `() => performance.now()`). For the
- * browser harness; warm the page up first so the timed steps run optimised code.
+ * Runs a BENCHMARKS.md workload (`"W1"` … `"W5"`, or `"leash"`: the leash scene preset
+ * with collisions, tangles and the braid) with `solver` (a solver name, or
+ * `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
+ * with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
+ * the ball), and returns its line (`ropelab-<solver> W1 us_per_step=… …`). The classic
+ * solver has no rigid bodies and is refused for W4 and W5. `now` is a monotonic clock in
+ * milliseconds (pass `() => performance.now()`). For the browser harness; warm the page up
+ * first so the timed steps run optimised code.
  */
 export function benchmarkLine(workload: string, solver: string, now: Function): string;
 
