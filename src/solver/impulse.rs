@@ -327,7 +327,8 @@ pub fn solve(c: &mut StepContext) {
     // Relax on the moved bodies (see the module docs).
     if !c.bodies.is_empty() {
         let mut rows = std::mem::take(&mut sc.rows);
-        body_rows(sc, c.joints, c.bodies, c.p.len(), c.h, &mut rows, true);
+        let direct = direct_joints(c.s, &c.sc.body_tree);
+        body_rows(sc, c.joints, c.bodies, c.p.len(), c.h, &mut rows, true, direct);
         sc.rows = rows;
     }
     for _ in 0..RELAX_ITERATIONS {
@@ -351,12 +352,21 @@ pub fn solve(c: &mut StepContext) {
 /// substep of 1/60 s a rigid row is a 15 Hz spring and W4's chain flies apart), and the
 /// position-based solvers' substep count is chosen for their ropes (`exact` runs one), so
 /// the bodies here take as many sub-substeps as keep each at most 1/240 s.
+///
+/// Under the exact solver, ball-socket joints that form a tree of bodies are solved
+/// directly instead (`exact::bodies`), and only the other joints stay rows.
 pub fn solve_bodies(c: &mut StepContext) {
     if c.bodies.is_empty() {
         return;
     }
+    if c.s.solver == super::SolverKind::Exact {
+        c.sc.body_tree.refresh(c.joints, c.bodies);
+        if c.sc.body_tree.active() {
+            return super::exact::bodies::solve_bodies(c);
+        }
+    }
     let h = c.h;
-    let n = (h * BODY_RATE).ceil().max(1.0) as u32;
+    let n = body_substeps(h);
     c.h = h / n as f32;
     for _ in 0..n {
         integrate_bodies(c);
@@ -367,6 +377,11 @@ pub fn solve_bodies(c: &mut StepContext) {
 
 /// Sub-substep rate (1/s) of the bodies' joints under the position-based solvers.
 const BODY_RATE: f32 = 240.0;
+
+/// How many sub-substeps of at most 1/`BODY_RATE` s a substep of `h` takes for the rows.
+pub(crate) fn body_substeps(h: f32) -> u32 {
+    (h * BODY_RATE).ceil().max(1.0) as u32
+}
 
 /// Integrates positions: free particles x ← x + h v (prev ← x), bodies x and q, attached
 /// particles follow their bodies.
@@ -569,14 +584,27 @@ fn prepare_rows(c: &mut StepContext) {
             }
         }
     }
-    body_rows(sc, c.joints, bodies, np, h, &mut rows, false);
+    let direct = direct_joints(c.s, &c.sc.body_tree);
+    body_rows(sc, c.joints, bodies, np, h, &mut rows, false, direct);
     sc.rows = rows;
+}
+
+/// Per joint, whether the exact solver's body forest solves it (its rows stay empty);
+/// empty (none) under every other solver.
+fn direct_joints<'a>(s: &crate::settings::Settings, tree: &'a super::exact::BodyTree) -> &'a [bool] {
+    if s.solver == super::SolverKind::Exact {
+        &tree.direct
+    } else {
+        &[]
+    }
 }
 
 /// The joints' and 2D locks' rows from the bodies' current poses (rows keep their
 /// accumulated impulses). Run at the start of the substep and again, for relax, after the
 /// positions are integrated (`relax`; see the module docs): then a spring row keeps the
-/// relax factors it was given at the substep's start.
+/// relax factors it was given at the substep's start. The joints marked in `direct` (the
+/// exact solver's body forest) get empty rows.
+#[allow(clippy::too_many_arguments)]
 fn body_rows(
     sc: &ImpulseScratch,
     joints: &crate::joints::Joints,
@@ -585,6 +613,7 @@ fn body_rows(
     h: f32,
     rows: &mut [Row],
     relax: bool,
+    direct: &[bool],
 ) {
     let rigid = Spring::joint(h);
     let ground = sc.ground();
@@ -602,6 +631,10 @@ fn body_rows(
         let s = Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user };
         let start = sc.joint_start[k] as usize;
         let rows = &mut rows[start..start + joints.rows(k)];
+        if direct.get(k).copied().unwrap_or(false) {
+            rows.iter_mut().for_each(|r| *r = Row::default());
+            continue;
+        }
         if relax && user.is_some() {
             // A spring's relax factors stay those of the substep's start, whose C makes the
             // relax sweep a no-op for it (its solve already reached the implicit step's fixed
@@ -820,5 +853,8 @@ pub fn store_impulses(c: &mut StepContext) {
         }
         c.joints.force[k] = f / h;
         c.joints.torque[k] = t / h;
+    }
+    if c.s.solver == super::SolverKind::Exact {
+        c.sc.body_tree.store_forces(c.joints);
     }
 }

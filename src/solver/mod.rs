@@ -112,6 +112,8 @@ pub struct Scratch {
     /// The impulse solver's rows and solver bodies (also the bodies' joints under the
     /// other solvers).
     pub(crate) impulse: impulse::ImpulseScratch,
+    /// The exact solver's forest of body joints (`exact::bodies`).
+    pub(crate) body_tree: exact::BodyTree,
 }
 
 impl Scratch {

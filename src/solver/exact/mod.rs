@@ -109,6 +109,7 @@
 //! - `warm.rs`: warm starting (the multipliers carried between substeps) and the closing
 //!   projection of unconverged trees.
 
+pub mod bodies;
 mod chain;
 mod plan;
 mod tree;
@@ -117,6 +118,7 @@ mod warm;
 use super::StepContext;
 use crate::constraints::distance;
 use crate::constraints::Direct;
+pub use bodies::BodyTree;
 pub use plan::ExactScratch;
 use tree::Forest;
 

@@ -1,0 +1,536 @@
+//! The exact solver's body joints: ball-socket joints that form a tree (or forest) of rigid
+//! bodies, solved directly in linear time per Newton pass — Baraff 1996, "Linear-Time
+//! Dynamics using Lagrange Multipliers", on the joint/body tree with 3×3 blocks, in the
+//! position-based form the particle forest uses (`mod.rs`).
+//!
+//! ## The system
+//! Each substep the bodies are integrated (v ← v + h g, x̃ = x + h v, q̃ = q + ½ h (ω,0) q)
+//! and then projected so that every tree joint's anchors coincide. A ball-socket joint j
+//! joins a *parent* body P and a *child* body c (roles from the tree, not from the joint's
+//! A and B) with levers r_P = R_P l_P and r_c = R_c l_c:
+//!
+//! ```text
+//! C_j = (x_c + r_c) − (x_P + r_P)                          (3 rows)
+//! ΔC_j = E(r_c) Δq_c − E(r_P) Δq_P,   E(r) = [1, −[r]ₓ],   Δq = (Δx, Δθ)
+//! ```
+//!
+//! One Newton pass linearises C at the current poses and solves, with W = M⁻¹ per body
+//! (W_b = diag(m⁻¹ 1, I_w⁻¹), I_w⁻¹ = R I⁻¹ Rᵀ taken once per substep),
+//!
+//! ```text
+//! (J W Jᵀ) Δλ = −C,      Δq_b = W_b Σ_j u_{j,b} Δλ_j,
+//! u_{j,c} = E(r_c)ᵀ = [1; [r_c]ₓ],   u_{j,P} = −E(r_P)ᵀ
+//! ```
+//!
+//! and applies Δx, and Δθ as q ← normalise(q + ½ (Δθ,0) q). The geometric stiffness (the
+//! second derivative of C through the rotations) is dropped, as XPBD and the particle
+//! forest drop theirs, so a pass is a Gauss–Newton step: quadratic convergence near the
+//! solution, with a constant set by how far the bodies turn in one pass. Velocities are
+//! what the projection left: v += Δx_total/h, ω += 2 vec(q q̃⁻¹)/h.
+//!
+//! ## Elimination on the tree (no fill-in)
+//! A = J W Jᵀ couples two joints only through a body they share: A_jk = u_{j,b}ᵀ W_b u_{k,b}
+//! (3×3). The joints at a body of degree d form a d-clique, but the clique is a rank-6
+//! form through W_b, exactly like the particle forest's rank-3 G_p. Eliminating joints
+//! leaves first (reverse breadth-first order of the tree), with per body an effective
+//! inverse mass G_b (6×6, starting at W_b) and an eliminated right-hand side r_b (6-vector,
+//! starting at 0):
+//!
+//! ```text
+//! for joints j = (P, c) leaves first:
+//!     v_j = G_P u_{j,P}                         (6×3: coupling to P's other joints; G_P so far)
+//!     D_j = u_{j,c}ᵀ G_c u_{j,c} + u_{j,P}ᵀ v_j (3×3; G_c final: c's children are done)
+//!     b_j = −C_j − u_{j,c}ᵀ r_c − u_{j,P}ᵀ r_P
+//!     y_j = D_j⁻¹ b_j
+//!     G_P −= v_j D_j⁻¹ v_jᵀ,   r_P += v_j y_j
+//! back-substitution, roots first, s_b = 0:
+//!     Δλ_j = y_j − D_j⁻¹ v_jᵀ s_P,   s_P += u_{j,P} Δλ_j,   s_c += u_{j,c} Δλ_j
+//! finally Δq_b = W_b s_b
+//! ```
+//!
+//! G_b is never formed: u_{j,c}ᵀ G_c u_{j,c} = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ over c's
+//! child joints i, with L_i = u_{j,c}ᵀ v_i, and v_j = W_P u_{j,P} − Σ_s v_s D_s⁻¹ (v_sᵀ u_{j,P})
+//! over P's children s eliminated before j, where
+//!
+//! ```text
+//! K_b(r, s) = E(r) W_b E(s)ᵀ = m⁻¹ 1 − [r]ₓ I_w⁻¹ [s]ₓ,     u_cᵀ (a; w) = a + w × r_c.
+//! ```
+//!
+//! So a body with one child (a chain) costs a few 3×3 products and one 3×3 inverse per
+//! joint: the block Thomas algorithm; a body with d children costs O(d²) 3×3 products, as
+//! the particle forest's branch points do. D_j is symmetric positive definite while the
+//! joint has a movable end (W ⪰ 0 and the downdates keep G ⪰ 0; an end at a body with
+//! I⁻¹ = 0 and zero lever still has m⁻¹ 1), so no pivoting is needed; a joint between two
+//! immovable ends is not in the tree.
+//!
+//! ## What is in the tree
+//! Rigid (not soft) ball-socket joints with at least one dynamic end, as a breadth-first
+//! forest over the dynamic bodies (inverse mass > 0). An immovable end (the world, a
+//! static or kinematic body, a body held kinematically) is a leaf of its own — W = 0
+//! decouples it, as a locked particle does in the particle forest — so a chain pinned at
+//! both ends is a tree. A joint that closes a loop among dynamic bodies, and every other
+//! joint (hinges, soft joints, limits, motors, ...) and the 2D locks, stay the impulse
+//! solver's rows (`solve_bodies` in `impulse.rs`): the rows run first (velocity level, in
+//! sub-substeps of ≤ 1/240 s as before), then the tree is projected on the poses they
+//! leave, in each sub-substep. When the tree is everything (no rows left), a substep is
+//! one integration and one projection, with no sub-substeps.
+//!
+//! ## Convergence
+//! Passes repeat up to `iterations` times and stop once every tree joint's |C| is below
+//! `TOLERANCE` × (|l_P| + |l_c|) (relative to the joint's span, as links are to their rest
+//! length; at least 1e-6 m), or within the f32 spacing of the coordinates. The check is made
+//! while eliminating, so a converged forest costs one sweep.
+//!
+//! ## Where the paper and the seed are loose
+//! Baraff writes the velocity-level KKT system over a tree whose nodes are bodies *and*
+//! joints and eliminates it with 6×6 body blocks; here the same elimination is written in
+//! joint space with the body blocks folded into the 3×3 couplings (no 6×6 inverse, and the
+//! chain case collapses to block Thomas). He also handles loops with an outer iteration on
+//! the loop multipliers; we leave loops to the rows instead. Applying a position-level
+//! Newton step to a rotation through q + ½ Δθ q is first order in Δθ; the next pass (or
+//! substep) corrects the rest.
+
+use glam::{Mat3, Quat, Vec3};
+
+use super::TOLERANCE;
+use crate::bodies::{BodyKind, Bodies};
+use crate::joints::{JointKind, Joints};
+use crate::solver::impulse;
+use crate::solver::StepContext;
+
+const NONE: u32 = u32::MAX;
+
+/// One tree joint, in breadth-first order: parent body P (dense index), child body c (dense
+/// index, or `NONE` for the world), levers in their bodies' frames.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    joint: u32,
+    parent: u32,
+    child: u32,
+    /// The child end moves (else it is an immovable leaf: W = 0).
+    child_moves: bool,
+    /// The joint's B is the child (C = p_B − p_A), else its A.
+    child_is_b: bool,
+    l_parent: Vec3,
+    l_child: Vec3,
+    /// |C| below this is converged (m).
+    tol: f32,
+    /// Slots of P's children: `sib_start..sib_end` (this one among them).
+    sib_end: u32,
+    /// Slots of c's children.
+    kids_start: u32,
+    kids_end: u32,
+}
+
+/// Per-slot results of the elimination.
+#[derive(Clone, Copy, Debug)]
+struct Work {
+    r_c: Vec3,
+    r_p: Vec3,
+    /// v_j (6×3) as its linear and angular halves.
+    vt: Mat3,
+    vb: Mat3,
+    dinv: Mat3,
+    y: Vec3,
+    /// Σ Δλ over this substep's passes.
+    lambda: Vec3,
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Work {
+            r_c: Vec3::ZERO,
+            r_p: Vec3::ZERO,
+            vt: Mat3::ZERO,
+            vb: Mat3::ZERO,
+            dinv: Mat3::ZERO,
+            y: Vec3::ZERO,
+            lambda: Vec3::ZERO,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    joints: u64,
+    bodies: u64,
+    n_joints: usize,
+    n_bodies: usize,
+}
+
+/// The body forest (kept until joints or bodies change) and its work arrays.
+#[derive(Clone, Debug, Default)]
+pub struct BodyTree {
+    key: Option<Key>,
+    /// Per joint: solved here (its impulse rows are left empty).
+    pub(crate) direct: Vec<bool>,
+    /// Every joint is in the tree and no body is planar-locked: no rows at all.
+    pure: bool,
+    slots: Vec<Slot>,
+    work: Vec<Work>,
+    /// Per body: W (inverse mass, world inverse inertia), the back-substitution sums s,
+    /// and the pose before the projection.
+    inv_m: Vec<f32>,
+    inv_i: Vec<Mat3>,
+    s_lin: Vec<Vec3>,
+    s_ang: Vec<Vec3>,
+    x0: Vec<Vec3>,
+    q0: Vec<Quat>,
+    /// Reaction force on B of each direct joint over the last substep (N), and its lever on B.
+    force: Vec<(u32, Vec3, Vec3)>,
+    /// Passes run since the counter was reset (tests, tuning).
+    pub passes: u64,
+}
+
+impl BodyTree {
+    /// Whether any joint is solved here.
+    pub fn active(&self) -> bool {
+        !self.slots.is_empty()
+    }
+
+    /// Brings the forest up to date with the joints and bodies (rebuilds, and may allocate,
+    /// only when either changed).
+    pub fn refresh(&mut self, joints: &Joints, bodies: &Bodies) {
+        let key = Key { joints: joints.version, bodies: bodies.version, n_joints: joints.len(), n_bodies: bodies.len() };
+        if self.key == Some(key) {
+            return;
+        }
+        self.key = Some(key);
+        let nb = bodies.len();
+        let nj = joints.len();
+        self.direct.clear();
+        self.direct.resize(nj, false);
+        self.slots.clear();
+        let moves = |b: usize| bodies.inv_mass[b] > 0.0;
+        let index = |id: Option<crate::ids::Id>| -> Option<u32> {
+            match id {
+                None => Some(NONE),
+                Some(id) => bodies.index(id).ok().map(|i| i as u32),
+            }
+        };
+        // Candidate joints per dynamic body (CSR).
+        let mut ends: Vec<(u32, u32)> = vec![(NONE, NONE); nj];
+        let mut candidate = vec![false; nj];
+        let mut count = vec![0u32; nb + 1];
+        for k in 0..nj {
+            if joints.kind[k] != JointKind::BallSocket || joints.soft[k].is_some() {
+                continue;
+            }
+            let (Some(a), Some(b)) = (index(joints.a[k]), index(joints.b[k])) else { continue };
+            let ma = a != NONE && moves(a as usize);
+            let mb = b != NONE && moves(b as usize);
+            if !(ma || mb) || a == b {
+                continue;
+            }
+            ends[k] = (a, b);
+            candidate[k] = true;
+            for (e, m) in [(a, ma), (b, mb)] {
+                if m {
+                    count[e as usize] += 1;
+                }
+            }
+        }
+        let mut start = vec![0u32; nb + 1];
+        for b in 0..nb {
+            start[b + 1] = start[b] + count[b];
+        }
+        let mut fill = start.clone();
+        let mut adj = vec![0u32; start[nb] as usize];
+        for k in 0..nj {
+            if !candidate[k] {
+                continue;
+            }
+            let (a, b) = ends[k];
+            for e in [a, b] {
+                if e != NONE && moves(e as usize) {
+                    adj[fill[e as usize] as usize] = k as u32;
+                    fill[e as usize] += 1;
+                }
+            }
+        }
+        // Breadth-first forest over the dynamic bodies, in index order of the roots.
+        let mut visited = vec![false; nb];
+        let mut used = vec![false; nj];
+        let mut kids = vec![(0u32, 0u32); nb];
+        let mut queue = Vec::with_capacity(nb);
+        let mut up = vec![NONE; nb];
+        for root in 0..nb {
+            if visited[root] || !moves(root) || count[root] == 0 {
+                continue;
+            }
+            visited[root] = true;
+            queue.clear();
+            queue.push(root as u32);
+            let mut head = 0;
+            while head < queue.len() {
+                let p = queue[head] as usize;
+                head += 1;
+                let first = self.slots.len() as u32;
+                for &k in &adj[start[p] as usize..start[p + 1] as usize] {
+                    let k = k as usize;
+                    if used[k] {
+                        continue;
+                    }
+                    used[k] = true;
+                    let (a, b) = ends[k];
+                    let child_is_b = a as usize == p;
+                    let c = if child_is_b { b } else { a };
+                    let child_moves = c != NONE && moves(c as usize);
+                    if child_moves {
+                        if visited[c as usize] {
+                            continue; // closes a loop: stays on the rows
+                        }
+                        visited[c as usize] = true;
+                        queue.push(c);
+                        up[c as usize] = self.slots.len() as u32;
+                    }
+                    let f = &joints.frames[k];
+                    let (l_parent, l_child) = if child_is_b { (f.local_a, f.local_b) } else { (f.local_b, f.local_a) };
+                    let span = (l_parent.length() + l_child.length()).max(1e-6 / TOLERANCE);
+                    self.direct[k] = true;
+                    self.slots.push(Slot {
+                        joint: k as u32,
+                        parent: p as u32,
+                        child: c,
+                        child_moves,
+                        child_is_b,
+                        l_parent,
+                        l_child,
+                        tol: TOLERANCE * span,
+                        sib_end: 0,
+                        kids_start: 0,
+                        kids_end: 0,
+                    });
+                }
+                kids[p] = (first, self.slots.len() as u32);
+            }
+        }
+        for j in 0..self.slots.len() {
+            let s = self.slots[j];
+            self.slots[j].sib_end = kids[s.parent as usize].1;
+            if s.child_moves {
+                (self.slots[j].kids_start, self.slots[j].kids_end) = kids[s.child as usize];
+            }
+        }
+        self.pure = self.direct.iter().all(|&d| d) && !bodies.planar.iter().any(|&p| p);
+        self.work.clear();
+        self.work.resize(self.slots.len(), Work::default());
+        self.inv_m.resize(nb, 0.0);
+        self.inv_i.resize(nb, Mat3::ZERO);
+        self.s_lin.resize(nb, Vec3::ZERO);
+        self.s_ang.resize(nb, Vec3::ZERO);
+        self.x0.resize(nb, Vec3::ZERO);
+        self.q0.resize(nb, Quat::IDENTITY);
+        self.force.clear();
+        self.force.resize(self.slots.len(), (0, Vec3::ZERO, Vec3::ZERO));
+    }
+
+    /// Each direct joint's reaction force and torque on B over the last substep (the
+    /// impulse rows' `store_impulses` writes the others).
+    pub fn store_forces(&self, joints: &mut Joints) {
+        for &(k, f, r_b) in &self.force {
+            let k = k as usize;
+            if k < joints.len() {
+                joints.force[k] = f;
+                joints.torque[k] = r_b.cross(f);
+                joints.accum[k] = [0.0; crate::joints::MAX_ROWS];
+            }
+        }
+    }
+}
+
+/// The cross-product matrix [r]ₓ ([r]ₓ v = r × v).
+#[inline(always)]
+fn skew(r: Vec3) -> Mat3 {
+    Mat3::from_cols(Vec3::new(0.0, r.z, -r.y), Vec3::new(-r.z, 0.0, r.x), Vec3::new(r.y, -r.x, 0.0))
+}
+
+/// World inverse inertia R I⁻¹ Rᵀ (a multiple of 1 when the body's is isotropic).
+#[inline]
+fn inv_inertia_world(bodies: &Bodies, k: usize) -> Mat3 {
+    let d = bodies.inv_inertia[k];
+    if d.x == d.y && d.y == d.z {
+        Mat3::from_diagonal(d)
+    } else {
+        bodies.inv_inertia_world(k)
+    }
+}
+
+/// The body part of the exact solver's `integrate` stage (called from
+/// `impulse::solve_bodies` when some joint is in the tree): per (sub-)substep, the rows of
+/// every other joint (or a plain integration when there are none), then the tree's
+/// projection and the velocities it implies.
+pub fn solve_bodies(c: &mut StepContext) {
+    let h = c.h;
+    let pure = c.sc.body_tree.pure;
+    let n = if pure { 1 } else { impulse::body_substeps(h) };
+    c.h = h / n as f32;
+    for _ in 0..n {
+        if pure {
+            integrate(c);
+        } else {
+            impulse::integrate_bodies(c);
+            impulse::solve(c);
+        }
+        project(c);
+    }
+    c.h = h;
+}
+
+/// v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (as `impulse::integrate_bodies`),
+/// then x ← x + h v, q ← q + ½ h (ω,0) q (as the impulse solver's position integration).
+fn integrate(c: &mut StepContext) {
+    let h = c.h;
+    let g = c.s.gravity;
+    let b = &mut *c.bodies;
+    for k in 0..b.len() {
+        if b.inv_mass[k] > 0.0 {
+            b.vel[k] = (b.vel[k] + g * (b.gravity_scale[k] * h)) / (1.0 + h * b.linear_damping[k]);
+            b.ang_vel[k] /= 1.0 + h * b.angular_damping[k];
+        }
+        if b.kind[k] == BodyKind::Static || (b.inv_mass[k] == 0.0 && b.kind[k] == BodyKind::Dynamic) {
+            continue;
+        }
+        b.pos[k] += b.vel[k] * h;
+        b.rot[k] = impulse::integrate_rotation(b.rot[k], b.ang_vel[k], h);
+    }
+}
+
+/// Up to `iterations` Newton passes over the body forest, then velocities from the change
+/// of pose, and attached particles put back on their bodies.
+fn project(c: &mut StepContext) {
+    let h = c.h;
+    let passes = c.s.iterations.max(1);
+    let bt = &mut c.sc.body_tree;
+    let b = &mut *c.bodies;
+    let nb = b.len();
+    for k in 0..nb {
+        bt.x0[k] = b.pos[k];
+        bt.q0[k] = b.rot[k];
+        let m = b.inv_mass[k];
+        bt.inv_m[k] = m;
+        bt.inv_i[k] = if m > 0.0 { inv_inertia_world(b, k) } else { Mat3::ZERO };
+    }
+    for w in bt.work.iter_mut() {
+        w.lambda = Vec3::ZERO;
+    }
+    for _ in 0..passes {
+        bt.passes += 1;
+        if !pass(bt, b) {
+            break;
+        }
+    }
+    // Velocities from the projection's displacement (the integration's are already in).
+    let inv_h = 1.0 / h;
+    for k in 0..nb {
+        if b.inv_mass[k] <= 0.0 {
+            continue;
+        }
+        b.vel[k] += (b.pos[k] - bt.x0[k]) * inv_h;
+        let mut dq = b.rot[k] * bt.q0[k].conjugate();
+        if dq.w < 0.0 {
+            dq = -dq;
+        }
+        b.ang_vel[k] += Vec3::new(dq.x, dq.y, dq.z) * (2.0 * inv_h);
+    }
+    let inv_h2 = inv_h * inv_h;
+    for (s, (f, w)) in bt.slots.iter().zip(bt.force.iter_mut().zip(bt.work.iter())) {
+        // The impulse on the child is +λ/h: on B, ± λ/h² as a force.
+        let (sign, r_b) = if s.child_is_b { (1.0, w.r_c) } else { (-1.0, w.r_p) };
+        *f = (s.joint, w.lambda * (sign * inv_h2), r_b);
+    }
+    for a in c.attach.iter() {
+        let i = a.particle as usize;
+        if let (Ok(k), true) = (b.index(a.body), i < c.p.len()) {
+            c.p.pos[i] = b.world_point(k, a.local);
+        }
+    }
+}
+
+/// One Newton pass over the forest; false (nothing moved) if it had converged.
+fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
+    let BodyTree { slots, work, inv_m, inv_i, s_lin, s_ang, .. } = bt;
+    let mut converged = true;
+    // Leaves first: measure and eliminate.
+    for j in (0..slots.len()).rev() {
+        let s = slots[j];
+        let (p, ci) = (s.parent as usize, s.child as usize);
+        let r_p = b.rot[p] * s.l_parent;
+        let (x_c, r_c) = if s.child == NONE { (Vec3::ZERO, s.l_child) } else { (b.pos[ci], b.rot[ci] * s.l_child) };
+        let cerr = (x_c + r_c) - (b.pos[p] + r_p);
+        // Within tolerance, or within a few f32 spacings of the coordinates.
+        let floor = 4.0 * f32::EPSILON * b.pos[p].abs().max_element();
+        converged &= cerr.abs().max_element() <= s.tol.max(floor);
+        let mut rhs = -cerr;
+        // Child side: u_cᵀ G_c u_c = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ.
+        let mut d = Mat3::ZERO;
+        if s.child_moves {
+            let sc = skew(r_c);
+            d = Mat3::from_diagonal(Vec3::splat(inv_m[ci])) - sc * inv_i[ci] * sc;
+            for i in s.kids_start as usize..s.kids_end as usize {
+                let wi = &work[i];
+                let l = wi.vt - sc * wi.vb;
+                d -= l * wi.dinv * l.transpose();
+                rhs -= l * wi.y;
+            }
+        }
+        // Parent side: v_j = W_P u_{j,P} − Σ_s v_s D_s⁻¹ (v_sᵀ u_{j,P}), siblings eliminated
+        // before j (the higher slots among P's children).
+        let sp = skew(r_p);
+        let mut vt = Mat3::from_diagonal(Vec3::splat(-inv_m[p]));
+        let mut vb = -(inv_i[p] * sp);
+        for i in j + 1..s.sib_end as usize {
+            let wi = &work[i];
+            let l = sp * wi.vb - wi.vt; // u_{j,P}ᵀ v_s
+            let m = wi.dinv * l.transpose();
+            vt -= wi.vt * m;
+            vb -= wi.vb * m;
+            rhs -= l * wi.y;
+        }
+        d += sp * vb - vt; // u_{j,P}ᵀ v_j
+        let det = d.determinant();
+        let w = &mut work[j];
+        w.r_c = r_c;
+        w.r_p = r_p;
+        w.vt = vt;
+        w.vb = vb;
+        if det.abs() > 1e-30 {
+            w.dinv = d.inverse();
+            w.y = w.dinv * rhs;
+        } else {
+            w.dinv = Mat3::ZERO;
+            w.y = Vec3::ZERO;
+        }
+    }
+    if converged {
+        return false;
+    }
+    // Roots first: back-substitute and gather s_b = Σ u Δλ.
+    for j in 0..slots.len() {
+        let s = slots[j];
+        let p = s.parent as usize;
+        let w = &mut work[j];
+        let vs = w.vt.transpose() * s_lin[p] + w.vb.transpose() * s_ang[p];
+        let dl = w.y - w.dinv * vs;
+        w.lambda += dl;
+        s_lin[p] -= dl;
+        s_ang[p] -= w.r_p.cross(dl);
+        if s.child_moves {
+            let ci = s.child as usize;
+            s_lin[ci] += dl;
+            s_ang[ci] += w.r_c.cross(dl);
+        }
+    }
+    // Δq = W s, on every body of the forest.
+    for k in 0..b.len() {
+        let (sl, sa) = (s_lin[k], s_ang[k]);
+        if sl == Vec3::ZERO && sa == Vec3::ZERO {
+            continue;
+        }
+        s_lin[k] = Vec3::ZERO;
+        s_ang[k] = Vec3::ZERO;
+        b.pos[k] += sl * inv_m[k];
+        b.rot[k] = impulse::integrate_rotation(b.rot[k], inv_i[k] * sa, 1.0);
+    }
+    true
+}
