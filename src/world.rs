@@ -548,6 +548,11 @@ impl World {
 
     /// Largest relative stretch `|d - L| / L` over all distance links (rope links count only
     /// when taut, i.e. longer than rest).
+    /// Newton passes the exact solver has run on the body forest (`solver::exact::bodies`).
+    pub fn body_tree_passes(&self) -> u64 {
+        self.scratch.body_tree.passes
+    }
+
     pub fn max_stretch(&self) -> f32 {
         let mut m = 0.0f32;
         for k in 0..self.links.len() {

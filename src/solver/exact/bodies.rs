@@ -90,7 +90,7 @@
 //! Newton step to a rotation through q + ½ Δθ q is first order in Δθ; the next pass (or
 //! substep) corrects the rest.
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 use super::TOLERANCE;
 use crate::bodies::{BodyKind, Bodies};
@@ -111,8 +111,10 @@ struct Slot {
     child_moves: bool,
     /// The joint's B is the child (C = p_B − p_A), else its A.
     child_is_b: bool,
-    l_parent: Vec3,
-    l_child: Vec3,
+    l_parent: Vec3A,
+    l_child: Vec3A,
+    /// This is P's only child joint (then v_j = W_P u_{j,P} is used in closed form).
+    parent_single: bool,
     /// |C| below this is converged (m).
     tol: f32,
     /// Slots of P's children: `sib_start..sib_end` (this one among them).
@@ -125,27 +127,27 @@ struct Slot {
 /// Per-slot results of the elimination.
 #[derive(Clone, Copy, Debug)]
 struct Work {
-    r_c: Vec3,
-    r_p: Vec3,
-    /// v_j (6×3) as its linear and angular halves.
-    vt: Mat3,
-    vb: Mat3,
-    dinv: Mat3,
-    y: Vec3,
+    r_c: Vec3A,
+    r_p: Vec3A,
+    dinv: Mat3A,
+    y: Vec3A,
     /// Σ Δλ over this substep's passes.
-    lambda: Vec3,
+    lambda: Vec3A,
+    /// v_j (6×3) as its linear and angular halves (only where P has several children).
+    vt: Mat3A,
+    vb: Mat3A,
 }
 
 impl Default for Work {
     fn default() -> Self {
         Work {
-            r_c: Vec3::ZERO,
-            r_p: Vec3::ZERO,
-            vt: Mat3::ZERO,
-            vb: Mat3::ZERO,
-            dinv: Mat3::ZERO,
-            y: Vec3::ZERO,
-            lambda: Vec3::ZERO,
+            r_c: Vec3A::ZERO,
+            r_p: Vec3A::ZERO,
+            dinv: Mat3A::ZERO,
+            y: Vec3A::ZERO,
+            lambda: Vec3A::ZERO,
+            vt: Mat3A::ZERO,
+            vb: Mat3A::ZERO,
         }
     }
 }
@@ -171,13 +173,15 @@ pub struct BodyTree {
     /// Per body: W (inverse mass, world inverse inertia), the back-substitution sums s,
     /// and the pose before the projection.
     inv_m: Vec<f32>,
-    inv_i: Vec<Mat3>,
-    s_lin: Vec<Vec3>,
-    s_ang: Vec<Vec3>,
+    inv_i: Vec<Mat3A>,
+    /// i where I_w⁻¹ = i 1 (isotropic), else −1.
+    iso: Vec<f32>,
+    s_lin: Vec<Vec3A>,
+    s_ang: Vec<Vec3A>,
     x0: Vec<Vec3>,
     q0: Vec<Quat>,
     /// Reaction force on B of each direct joint over the last substep (N), and its lever on B.
-    force: Vec<(u32, Vec3, Vec3)>,
+    force: Vec<(u32, Vec3A, Vec3A)>,
     /// Passes run since the counter was reset (tests, tuning).
     pub passes: u64,
 }
@@ -294,8 +298,9 @@ impl BodyTree {
                         child: c,
                         child_moves,
                         child_is_b,
-                        l_parent,
-                        l_child,
+                        l_parent: l_parent.into(),
+                        l_child: l_child.into(),
+                        parent_single: false,
                         tol: TOLERANCE * span,
                         sib_end: 0,
                         kids_start: 0,
@@ -307,7 +312,9 @@ impl BodyTree {
         }
         for j in 0..self.slots.len() {
             let s = self.slots[j];
-            self.slots[j].sib_end = kids[s.parent as usize].1;
+            let (k0, k1) = kids[s.parent as usize];
+            self.slots[j].sib_end = k1;
+            self.slots[j].parent_single = k1 == k0 + 1;
             if s.child_moves {
                 (self.slots[j].kids_start, self.slots[j].kids_end) = kids[s.child as usize];
             }
@@ -316,13 +323,14 @@ impl BodyTree {
         self.work.clear();
         self.work.resize(self.slots.len(), Work::default());
         self.inv_m.resize(nb, 0.0);
-        self.inv_i.resize(nb, Mat3::ZERO);
-        self.s_lin.resize(nb, Vec3::ZERO);
-        self.s_ang.resize(nb, Vec3::ZERO);
+        self.inv_i.resize(nb, Mat3A::ZERO);
+        self.iso.resize(nb, -1.0);
+        self.s_lin.resize(nb, Vec3A::ZERO);
+        self.s_ang.resize(nb, Vec3A::ZERO);
         self.x0.resize(nb, Vec3::ZERO);
         self.q0.resize(nb, Quat::IDENTITY);
         self.force.clear();
-        self.force.resize(self.slots.len(), (0, Vec3::ZERO, Vec3::ZERO));
+        self.force.resize(self.slots.len(), (0, Vec3A::ZERO, Vec3A::ZERO));
     }
 
     /// Each direct joint's reaction force and torque on B over the last substep (the
@@ -331,8 +339,8 @@ impl BodyTree {
         for &(k, f, r_b) in &self.force {
             let k = k as usize;
             if k < joints.len() {
-                joints.force[k] = f;
-                joints.torque[k] = r_b.cross(f);
+                joints.force[k] = f.into();
+                joints.torque[k] = r_b.cross(f).into();
                 joints.accum[k] = [0.0; crate::joints::MAX_ROWS];
             }
         }
@@ -341,19 +349,8 @@ impl BodyTree {
 
 /// The cross-product matrix [r]ₓ ([r]ₓ v = r × v).
 #[inline(always)]
-fn skew(r: Vec3) -> Mat3 {
-    Mat3::from_cols(Vec3::new(0.0, r.z, -r.y), Vec3::new(-r.z, 0.0, r.x), Vec3::new(r.y, -r.x, 0.0))
-}
-
-/// World inverse inertia R I⁻¹ Rᵀ (a multiple of 1 when the body's is isotropic).
-#[inline]
-fn inv_inertia_world(bodies: &Bodies, k: usize) -> Mat3 {
-    let d = bodies.inv_inertia[k];
-    if d.x == d.y && d.y == d.z {
-        Mat3::from_diagonal(d)
-    } else {
-        bodies.inv_inertia_world(k)
-    }
+fn skew(r: Vec3A) -> Mat3A {
+    Mat3A::from_cols(Vec3A::new(0.0, r.z, -r.y), Vec3A::new(-r.z, 0.0, r.x), Vec3A::new(r.y, -r.x, 0.0))
 }
 
 /// The body part of the exact solver's `integrate` stage (called from
@@ -379,6 +376,7 @@ pub fn solve_bodies(c: &mut StepContext) {
 
 /// v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (as `impulse::integrate_bodies`),
 /// then x ← x + h v, q ← q + ½ h (ω,0) q (as the impulse solver's position integration).
+#[inline(never)]
 fn integrate(c: &mut StepContext) {
     let h = c.h;
     let g = c.s.gravity;
@@ -398,6 +396,7 @@ fn integrate(c: &mut StepContext) {
 
 /// Up to `iterations` Newton passes over the body forest, then velocities from the change
 /// of pose, and attached particles put back on their bodies.
+#[inline(never)]
 fn project(c: &mut StepContext) {
     let h = c.h;
     let passes = c.s.iterations.max(1);
@@ -409,10 +408,18 @@ fn project(c: &mut StepContext) {
         bt.q0[k] = b.rot[k];
         let m = b.inv_mass[k];
         bt.inv_m[k] = m;
-        bt.inv_i[k] = if m > 0.0 { inv_inertia_world(b, k) } else { Mat3::ZERO };
+        // World inverse inertia R I⁻¹ Rᵀ, and i when it is i 1 (isotropic: any rotation).
+        let d = b.inv_inertia[k];
+        if m <= 0.0 {
+            (bt.inv_i[k], bt.iso[k]) = (Mat3A::ZERO, 0.0);
+        } else if d.x == d.y && d.y == d.z {
+            (bt.inv_i[k], bt.iso[k]) = (Mat3A::from_diagonal(d), d.x);
+        } else {
+            (bt.inv_i[k], bt.iso[k]) = (Mat3A::from(b.inv_inertia_world(k)), -1.0);
+        }
     }
     for w in bt.work.iter_mut() {
-        w.lambda = Vec3::ZERO;
+        w.lambda = Vec3A::ZERO;
     }
     for _ in 0..passes {
         bt.passes += 1;
@@ -448,70 +455,96 @@ fn project(c: &mut StepContext) {
 }
 
 /// One Newton pass over the forest; false (nothing moved) if it had converged.
+///
+/// Written for speed (W4's budget is one pass per substep): 3×3 blocks as `Mat3A` (SIMD),
+/// and where a body has one child joint (a chain) the coupling v = W_P u_P is not stored
+/// but used in closed form, L_i = −K_c(r_c, r_i) on the child side and
+/// v_jᵀ s_P = −E(r_P) W_P s_P (minus the motion of P's anchor) in the back-substitution.
+#[inline(never)]
 fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
-    let BodyTree { slots, work, inv_m, inv_i, s_lin, s_ang, .. } = bt;
+    let BodyTree { slots, work, inv_m, inv_i, iso, s_lin, s_ang, .. } = bt;
+    let (pos, rot) = (&b.pos, &b.rot);
+    let n = slots.len().min(work.len());
+    let (slots, work) = (&slots[..n], &mut work[..n]);
+    let k = |body: usize, r: Vec3A, s: Vec3A| k_block(inv_m[body], iso[body], &inv_i[body], r, s);
     let mut converged = true;
     // Leaves first: measure and eliminate.
-    for j in (0..slots.len()).rev() {
-        let s = slots[j];
+    for j in (0..n).rev() {
+        let s = &slots[j];
         let (p, ci) = (s.parent as usize, s.child as usize);
-        let r_p = b.rot[p] * s.l_parent;
-        let (x_c, r_c) = if s.child == NONE { (Vec3::ZERO, s.l_child) } else { (b.pos[ci], b.rot[ci] * s.l_child) };
-        let cerr = (x_c + r_c) - (b.pos[p] + r_p);
+        let r_p = rot[p].mul_vec3a(s.l_parent);
+        let x_p = Vec3A::from(pos[p]);
+        let (x_c, r_c) =
+            if s.child == NONE { (Vec3A::ZERO, s.l_child) } else { (Vec3A::from(pos[ci]), rot[ci].mul_vec3a(s.l_child)) };
+        let cerr = (x_c + r_c) - (x_p + r_p);
         // Within tolerance, or within a few f32 spacings of the coordinates.
-        let floor = 4.0 * f32::EPSILON * b.pos[p].abs().max_element();
+        let floor = 4.0 * f32::EPSILON * x_p.abs().max_element();
         converged &= cerr.abs().max_element() <= s.tol.max(floor);
         let mut rhs = -cerr;
         // Child side: u_cᵀ G_c u_c = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ.
-        let mut d = Mat3::ZERO;
+        let mut d = Mat3A::ZERO;
         if s.child_moves {
-            let sc = skew(r_c);
-            d = Mat3::from_diagonal(Vec3::splat(inv_m[ci])) - sc * inv_i[ci] * sc;
-            for i in s.kids_start as usize..s.kids_end as usize {
-                let wi = &work[i];
-                let l = wi.vt - sc * wi.vb;
-                d -= l * wi.dinv * l.transpose();
-                rhs -= l * wi.y;
+            d = k(ci, r_c, r_c);
+            let (k0, k1) = (s.kids_start as usize, (s.kids_end as usize).min(n));
+            if k1 == k0 + 1 && slots[k0].parent_single {
+                // One child joint i: v_i = W_c u_{i,c}, so L_i = −K_c(r_c, r_i).
+                let wi = &work[k0];
+                let l = k(ci, r_c, wi.r_p);
+                let lt = k(ci, wi.r_p, r_c);
+                d -= l * wi.dinv * lt;
+                rhs += l * wi.y;
+            } else {
+                let sc = skew(r_c);
+                for wi in &work[k0..k1] {
+                    let l = wi.vt - sc * wi.vb;
+                    d -= l * wi.dinv * l.transpose();
+                    rhs -= l * wi.y;
+                }
             }
         }
-        // Parent side: v_j = W_P u_{j,P} − Σ_s v_s D_s⁻¹ (v_sᵀ u_{j,P}), siblings eliminated
-        // before j (the higher slots among P's children).
-        let sp = skew(r_p);
-        let mut vt = Mat3::from_diagonal(Vec3::splat(-inv_m[p]));
-        let mut vb = -(inv_i[p] * sp);
-        for i in j + 1..s.sib_end as usize {
-            let wi = &work[i];
-            let l = sp * wi.vb - wi.vt; // u_{j,P}ᵀ v_s
-            let m = wi.dinv * l.transpose();
-            vt -= wi.vt * m;
-            vb -= wi.vb * m;
-            rhs -= l * wi.y;
+        // Parent side.
+        if s.parent_single {
+            d += k(p, r_p, r_p);
+        } else {
+            // v_j = W_P u_{j,P} − Σ_s v_s D_s⁻¹ (v_sᵀ u_{j,P}) over the siblings eliminated
+            // before j (the higher slots among P's children).
+            let sp = skew(r_p);
+            let mut vt = Mat3A::from_diagonal(Vec3::splat(-inv_m[p]));
+            let mut vb = -(inv_i[p] * sp);
+            let (w_lo, w_hi) = work.split_at_mut(j + 1);
+            let w = &mut w_lo[j];
+            for wi in &w_hi[..(s.sib_end as usize).min(n).saturating_sub(j + 1)] {
+                let l = sp * wi.vb - wi.vt; // u_{j,P}ᵀ v_s
+                let m = wi.dinv * l.transpose();
+                vt -= wi.vt * m;
+                vb -= wi.vb * m;
+                rhs -= l * wi.y;
+            }
+            d += sp * vb - vt; // u_{j,P}ᵀ v_j
+            w.vt = vt;
+            w.vb = vb;
         }
-        d += sp * vb - vt; // u_{j,P}ᵀ v_j
-        let det = d.determinant();
         let w = &mut work[j];
         w.r_c = r_c;
         w.r_p = r_p;
-        w.vt = vt;
-        w.vb = vb;
-        if det.abs() > 1e-30 {
-            w.dinv = d.inverse();
-            w.y = w.dinv * rhs;
-        } else {
-            w.dinv = Mat3::ZERO;
-            w.y = Vec3::ZERO;
-        }
+        w.dinv = inverse_sym(&d);
+        w.y = w.dinv * rhs;
     }
     if converged {
         return false;
     }
     // Roots first: back-substitute and gather s_b = Σ u Δλ.
-    for j in 0..slots.len() {
-        let s = slots[j];
+    for j in 0..n {
+        let s = &slots[j];
         let p = s.parent as usize;
         let w = &mut work[j];
-        let vs = w.vt.transpose() * s_lin[p] + w.vb.transpose() * s_ang[p];
-        let dl = w.y - w.dinv * vs;
+        // −v_jᵀ s_P.
+        let motion = if s.parent_single {
+            s_lin[p] * inv_m[p] + (inv_i[p] * s_ang[p]).cross(w.r_p)
+        } else {
+            -(w.vt.transpose() * s_lin[p] + w.vb.transpose() * s_ang[p])
+        };
+        let dl = w.y + w.dinv * motion;
         w.lambda += dl;
         s_lin[p] -= dl;
         s_ang[p] -= w.r_p.cross(dl);
@@ -522,15 +555,44 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
         }
     }
     // Δq = W s, on every body of the forest.
-    for k in 0..b.len() {
+    for k in 0..b.len().min(s_lin.len()) {
         let (sl, sa) = (s_lin[k], s_ang[k]);
-        if sl == Vec3::ZERO && sa == Vec3::ZERO {
+        if sl == Vec3A::ZERO && sa == Vec3A::ZERO {
             continue;
         }
-        s_lin[k] = Vec3::ZERO;
-        s_ang[k] = Vec3::ZERO;
-        b.pos[k] += sl * inv_m[k];
-        b.rot[k] = impulse::integrate_rotation(b.rot[k], inv_i[k] * sa, 1.0);
+        s_lin[k] = Vec3A::ZERO;
+        s_ang[k] = Vec3A::ZERO;
+        b.pos[k] += Vec3::from(sl * inv_m[k]);
+        b.rot[k] = impulse::integrate_rotation(b.rot[k], Vec3::from(inv_i[k] * sa), 1.0);
     }
     true
+}
+
+/// K_b(r, s) = E(r) W_b E(s)ᵀ = m⁻¹ 1 − [r]ₓ I_w⁻¹ [s]ₓ; for an isotropic I_w⁻¹ = i 1,
+/// (m⁻¹ + i r·s) 1 − i s rᵀ. K(r, s)ᵀ = K(s, r).
+#[inline(always)]
+fn k_block(m: f32, iso: f32, inv_i: &Mat3A, r: Vec3A, s: Vec3A) -> Mat3A {
+    if iso >= 0.0 {
+        let diag = m + iso * r.dot(s);
+        let si = s * -iso;
+        Mat3A::from_cols(si * r.x + Vec3A::X * diag, si * r.y + Vec3A::Y * diag, si * r.z + Vec3A::Z * diag)
+    } else {
+        Mat3A::from_diagonal(Vec3::splat(m)) - skew(r) * (*inv_i * skew(s))
+    }
+}
+
+/// The inverse of a symmetric 3×3 matrix (its cofactor matrix is its own transpose), or
+/// zero when it is singular.
+#[inline(always)]
+fn inverse_sym(d: &Mat3A) -> Mat3A {
+    let c0 = d.y_axis.cross(d.z_axis);
+    let c1 = d.z_axis.cross(d.x_axis);
+    let c2 = d.x_axis.cross(d.y_axis);
+    let det = d.x_axis.dot(c0);
+    if det.abs() > 1e-30 {
+        let inv = Vec3A::splat(1.0 / det);
+        Mat3A::from_cols(c0 * inv, c1 * inv, c2 * inv)
+    } else {
+        Mat3A::ZERO
+    }
 }
