@@ -90,7 +90,7 @@
 //! Newton step to a rotation through q + ½ Δθ q is first order in Δθ; the next pass (or
 //! substep) corrects the rest.
 
-use glam::{Mat3A, Quat, Vec3, Vec3A};
+use glam::{Mat3A, Vec3, Vec3A};
 
 use super::TOLERANCE;
 use crate::bodies::{BodyKind, Bodies};
@@ -178,10 +178,8 @@ pub struct BodyTree {
     iso: Vec<f32>,
     s_lin: Vec<Vec3A>,
     s_ang: Vec<Vec3A>,
-    x0: Vec<Vec3>,
-    q0: Vec<Quat>,
-    /// Reaction force on B of each direct joint over the last substep (N), and its lever on B.
-    force: Vec<(u32, Vec3A, Vec3A)>,
+    /// The last substep's length (s), for the reaction forces.
+    h: f32,
     /// Passes run since the counter was reset (tests, tuning).
     pub passes: u64,
 }
@@ -252,16 +250,38 @@ impl BodyTree {
                 }
             }
         }
-        // Breadth-first forest over the dynamic bodies, in index order of the roots.
+        // Breadth-first forest over the dynamic bodies, each tree rooted at its centre (the
+        // middle of a longest path, found by two breadth-first searches): then the arms below
+        // the root are eliminated interleaved (breadth-first order alternates between them),
+        // independent recurrences the processor overlaps, and a chain's elimination takes
+        // about half as long as from one end.
+        let mut queue = Vec::with_capacity(nb);
+        let mut from = vec![NONE; nb];
+        let mut seen = vec![0u32; nb];
+        let mut in_tree = vec![false; nb];
+        let mut centres = Vec::new();
+        let graph = Graph { start: &start, adj: &adj, ends: &ends, inv_mass: &bodies.inv_mass };
+        for (first, generation) in (0..nb).zip(1u32..) {
+            if in_tree[first] || !moves(first) || count[first] == 0 {
+                continue;
+            }
+            let u = graph.farthest(first, 2 * generation, &mut queue, &mut from, &mut seen);
+            let v = graph.farthest(u, 2 * generation + 1, &mut queue, &mut from, &mut seen);
+            for &q in &queue {
+                in_tree[q as usize] = true;
+            }
+            let mut path = vec![v as u32];
+            while from[*path.last().unwrap_or(&(u as u32)) as usize] != NONE {
+                let last = path[path.len() - 1] as usize;
+                path.push(from[last]);
+            }
+            centres.push(path[path.len() / 2] as usize);
+        }
         let mut visited = vec![false; nb];
         let mut used = vec![false; nj];
         let mut kids = vec![(0u32, 0u32); nb];
-        let mut queue = Vec::with_capacity(nb);
         let mut up = vec![NONE; nb];
-        for root in 0..nb {
-            if visited[root] || !moves(root) || count[root] == 0 {
-                continue;
-            }
+        for &root in &centres {
             visited[root] = true;
             queue.clear();
             queue.push(root as u32);
@@ -327,23 +347,61 @@ impl BodyTree {
         self.iso.resize(nb, -1.0);
         self.s_lin.resize(nb, Vec3A::ZERO);
         self.s_ang.resize(nb, Vec3A::ZERO);
-        self.x0.resize(nb, Vec3::ZERO);
-        self.q0.resize(nb, Quat::IDENTITY);
-        self.force.clear();
-        self.force.resize(self.slots.len(), (0, Vec3A::ZERO, Vec3A::ZERO));
     }
 
     /// Each direct joint's reaction force and torque on B over the last substep (the
     /// impulse rows' `store_impulses` writes the others).
     pub fn store_forces(&self, joints: &mut Joints) {
-        for &(k, f, r_b) in &self.force {
-            let k = k as usize;
+        if self.h <= 0.0 {
+            return;
+        }
+        let inv_h2 = 1.0 / (self.h * self.h);
+        for (s, w) in self.slots.iter().zip(self.work.iter()) {
+            let k = s.joint as usize;
             if k < joints.len() {
+                // The impulse on the child is λ/h: on B, ±λ/h² as a force, at B's lever.
+                let (sign, r_b) = if s.child_is_b { (1.0, w.r_c) } else { (-1.0, w.r_p) };
+                let f = w.lambda * (sign * inv_h2);
                 joints.force[k] = f.into();
                 joints.torque[k] = r_b.cross(f).into();
                 joints.accum[k] = [0.0; crate::joints::MAX_ROWS];
             }
         }
+    }
+}
+
+/// The dynamic bodies and their candidate joints (CSR), for the searches that find each
+/// tree's centre.
+struct Graph<'a> {
+    start: &'a [u32],
+    adj: &'a [u32],
+    ends: &'a [(u32, u32)],
+    inv_mass: &'a [f32],
+}
+
+impl Graph<'_> {
+    /// The last body a breadth-first search from `first` reaches over dynamic bodies, with
+    /// `from` leading back to `first`; `queue` ends up holding the component.
+    fn farthest(&self, first: usize, stamp: u32, queue: &mut Vec<u32>, from: &mut [u32], seen: &mut [u32]) -> usize {
+        queue.clear();
+        queue.push(first as u32);
+        seen[first] = stamp;
+        from[first] = NONE;
+        let mut head = 0;
+        while head < queue.len() {
+            let p = queue[head] as usize;
+            head += 1;
+            for &k in &self.adj[self.start[p] as usize..self.start[p + 1] as usize] {
+                let (a, b) = self.ends[k as usize];
+                let o = if a as usize == p { b } else { a };
+                if o != NONE && self.inv_mass[o as usize] > 0.0 && seen[o as usize] != stamp {
+                    seen[o as usize] = stamp;
+                    from[o as usize] = p as u32;
+                    queue.push(o);
+                }
+            }
+        }
+        queue[queue.len() - 1] as usize
     }
 }
 
@@ -383,8 +441,14 @@ fn integrate(c: &mut StepContext) {
     let b = &mut *c.bodies;
     for k in 0..b.len() {
         if b.inv_mass[k] > 0.0 {
-            b.vel[k] = (b.vel[k] + g * (b.gravity_scale[k] * h)) / (1.0 + h * b.linear_damping[k]);
-            b.ang_vel[k] /= 1.0 + h * b.angular_damping[k];
+            b.vel[k] += g * (b.gravity_scale[k] * h);
+            // (x / 1 = x: skipping the divisions without damping changes no bit.)
+            if b.linear_damping[k] != 0.0 {
+                b.vel[k] /= 1.0 + h * b.linear_damping[k];
+            }
+            if b.angular_damping[k] != 0.0 {
+                b.ang_vel[k] /= 1.0 + h * b.angular_damping[k];
+            }
         }
         if b.kind[k] == BodyKind::Static || (b.inv_mass[k] == 0.0 && b.kind[k] == BodyKind::Dynamic) {
             continue;
@@ -401,56 +465,43 @@ fn project(c: &mut StepContext) {
     let h = c.h;
     let passes = c.s.iterations.max(1);
     let bt = &mut c.sc.body_tree;
+    bt.h = h;
     let b = &mut *c.bodies;
-    let nb = b.len();
-    for k in 0..nb {
-        bt.x0[k] = b.pos[k];
-        bt.q0[k] = b.rot[k];
+    for k in 0..b.len().min(bt.inv_m.len()) {
         let m = b.inv_mass[k];
         bt.inv_m[k] = m;
-        // World inverse inertia R I⁻¹ Rᵀ, and i when it is i 1 (isotropic: any rotation).
+        // World inverse inertia R I⁻¹ Rᵀ, or i when it is i 1 (isotropic: any rotation).
         let d = b.inv_inertia[k];
-        if m <= 0.0 {
-            (bt.inv_i[k], bt.iso[k]) = (Mat3A::ZERO, 0.0);
+        bt.iso[k] = if m <= 0.0 {
+            0.0
         } else if d.x == d.y && d.y == d.z {
-            (bt.inv_i[k], bt.iso[k]) = (Mat3A::from_diagonal(d), d.x);
+            d.x
         } else {
-            (bt.inv_i[k], bt.iso[k]) = (Mat3A::from(b.inv_inertia_world(k)), -1.0);
-        }
+            bt.inv_i[k] = Mat3A::from(b.inv_inertia_world(k));
+            -1.0
+        };
     }
-    for w in bt.work.iter_mut() {
-        w.lambda = Vec3A::ZERO;
-    }
-    for _ in 0..passes {
+    for pass_no in 0..passes {
         bt.passes += 1;
-        if !pass(bt, b) {
+        if !pass(bt, b, pass_no == 0, 1.0 / h) {
             break;
         }
-    }
-    // Velocities from the projection's displacement (the integration's are already in).
-    let inv_h = 1.0 / h;
-    for k in 0..nb {
-        if b.inv_mass[k] <= 0.0 {
-            continue;
-        }
-        b.vel[k] += (b.pos[k] - bt.x0[k]) * inv_h;
-        let mut dq = b.rot[k] * bt.q0[k].conjugate();
-        if dq.w < 0.0 {
-            dq = -dq;
-        }
-        b.ang_vel[k] += Vec3::new(dq.x, dq.y, dq.z) * (2.0 * inv_h);
-    }
-    let inv_h2 = inv_h * inv_h;
-    for (s, (f, w)) in bt.slots.iter().zip(bt.force.iter_mut().zip(bt.work.iter())) {
-        // The impulse on the child is +λ/h: on B, ± λ/h² as a force.
-        let (sign, r_b) = if s.child_is_b { (1.0, w.r_c) } else { (-1.0, w.r_p) };
-        *f = (s.joint, w.lambda * (sign * inv_h2), r_b);
     }
     for a in c.attach.iter() {
         let i = a.particle as usize;
         if let (Ok(k), true) = (b.index(a.body), i < c.p.len()) {
             c.p.pos[i] = b.world_point(k, a.local);
         }
+    }
+}
+
+/// I_w⁻¹ v for body k.
+#[inline(always)]
+fn inv_i_mul(iso: &[f32], inv_i: &[Mat3A], k: usize, v: Vec3A) -> Vec3A {
+    if iso[k] >= 0.0 {
+        v * iso[k]
+    } else {
+        inv_i[k] * v
     }
 }
 
@@ -461,7 +512,7 @@ fn project(c: &mut StepContext) {
 /// but used in closed form, L_i = −K_c(r_c, r_i) on the child side and
 /// v_jᵀ s_P = −E(r_P) W_P s_P (minus the motion of P's anchor) in the back-substitution.
 #[inline(never)]
-fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
+fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     let BodyTree { slots, work, inv_m, inv_i, iso, s_lin, s_ang, .. } = bt;
     let (pos, rot) = (&b.pos, &b.rot);
     let n = slots.len().min(work.len());
@@ -510,7 +561,8 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
             // before j (the higher slots among P's children).
             let sp = skew(r_p);
             let mut vt = Mat3A::from_diagonal(Vec3::splat(-inv_m[p]));
-            let mut vb = -(inv_i[p] * sp);
+            let i_p = if iso[p] >= 0.0 { Mat3A::from_diagonal(Vec3::splat(iso[p])) } else { inv_i[p] };
+            let mut vb = -(i_p * sp);
             let (w_lo, w_hi) = work.split_at_mut(j + 1);
             let w = &mut w_lo[j];
             for wi in &w_hi[..(s.sib_end as usize).min(n).saturating_sub(j + 1)] {
@@ -540,12 +592,12 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
         let w = &mut work[j];
         // −v_jᵀ s_P.
         let motion = if s.parent_single {
-            s_lin[p] * inv_m[p] + (inv_i[p] * s_ang[p]).cross(w.r_p)
+            s_lin[p] * inv_m[p] + inv_i_mul(iso, inv_i, p, s_ang[p]).cross(w.r_p)
         } else {
             -(w.vt.transpose() * s_lin[p] + w.vb.transpose() * s_ang[p])
         };
         let dl = w.y + w.dinv * motion;
-        w.lambda += dl;
+        w.lambda = if first { dl } else { w.lambda + dl };
         s_lin[p] -= dl;
         s_ang[p] -= w.r_p.cross(dl);
         if s.child_moves {
@@ -562,8 +614,13 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies) -> bool {
         }
         s_lin[k] = Vec3A::ZERO;
         s_ang[k] = Vec3A::ZERO;
-        b.pos[k] += Vec3::from(sl * inv_m[k]);
-        b.rot[k] = impulse::integrate_rotation(b.rot[k], Vec3::from(inv_i[k] * sa), 1.0);
+        // The pose moves by Δq and the velocities by Δq/h (as `impulse::transfer_proxies`):
+        // v = (x − x_prev)/h stays true of the projected pose.
+        let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(inv_i_mul(iso, inv_i, k, sa)));
+        b.pos[k] += dx;
+        b.rot[k] = impulse::integrate_rotation(b.rot[k], dth, 1.0);
+        b.vel[k] += dx * inv_h;
+        b.ang_vel[k] += dth * inv_h;
     }
     true
 }
