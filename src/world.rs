@@ -548,9 +548,24 @@ impl World {
 
     /// Largest relative stretch `|d - L| / L` over all distance links (rope links count only
     /// when taut, i.e. longer than rest).
-    /// Newton passes the exact solver has run on the body forest (`solver::exact::bodies`).
+    /// Newton passes the exact solver has run on its body forest (`solver::exact::bodies`).
     pub fn body_tree_passes(&self) -> u64 {
         self.scratch.body_tree.passes
+    }
+
+    /// Per joint, whether the exact solver solved it directly in the last step (a
+    /// ball-socket in its body forest) rather than as impulse rows; all false under the
+    /// other solvers.
+    pub fn direct_body_joint_flags(&self) -> Vec<bool> {
+        let direct = &self.scratch.body_tree.direct;
+        (0..self.joints.len())
+            .map(|k| self.settings.solver == SolverKind::Exact && direct.get(k).copied().unwrap_or(false))
+            .collect()
+    }
+
+    /// How many joints the exact solver solved directly in the last step.
+    pub fn direct_body_joints(&self) -> usize {
+        self.direct_body_joint_flags().iter().filter(|&&d| d).count()
     }
 
     pub fn max_stretch(&self) -> f32 {

@@ -523,10 +523,12 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     for j in (0..n).rev() {
         let s = &slots[j];
         let (p, ci) = (s.parent as usize, s.child as usize);
-        let r_p = rot[p].mul_vec3a(s.l_parent);
+        // (A joint at a body's centre, as W4's on one side of every joint, needs no rotation.)
+        let lever = |q: glam::Quat, l: Vec3A| if l == Vec3A::ZERO { l } else { q.mul_vec3a(l) };
+        let r_p = lever(rot[p], s.l_parent);
         let x_p = Vec3A::from(pos[p]);
         let (x_c, r_c) =
-            if s.child == NONE { (Vec3A::ZERO, s.l_child) } else { (Vec3A::from(pos[ci]), rot[ci].mul_vec3a(s.l_child)) };
+            if s.child == NONE { (Vec3A::ZERO, s.l_child) } else { (Vec3A::from(pos[ci]), lever(rot[ci], s.l_child)) };
         let cerr = (x_c + r_c) - (x_p + r_p);
         // Within tolerance, or within a few f32 spacings of the coordinates.
         let floor = 4.0 * f32::EPSILON * x_p.abs().max_element();
@@ -535,16 +537,39 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         // Child side: u_cᵀ G_c u_c = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ.
         let mut d = Mat3A::ZERO;
         if s.child_moves {
-            d = k(ci, r_c, r_c);
             let (k0, k1) = (s.kids_start as usize, (s.kids_end as usize).min(n));
-            if k1 == k0 + 1 && slots[k0].parent_single {
-                // One child joint i: v_i = W_c u_{i,c}, so L_i = −K_c(r_c, r_i).
+            let (m_c, i_c) = (inv_m[ci], iso[ci]);
+            if k1 == k0 + 1 && slots[k0].parent_single && i_c >= 0.0 {
+                // One child joint i and I_w⁻¹ = i 1: v_i = W_c u_{i,c}, L_i = −K, with
+                // K = K_c(r_c, r_i) = α 1 − i r_i r_cᵀ (α = m⁻¹ + i r_c·r_i), so with
+                // u = D_i⁻¹ r_c (D_i⁻¹ symmetric) and q = r_c·u,
+                // K D_i⁻¹ Kᵀ = α² D_i⁻¹ − α i (u r_iᵀ + r_i uᵀ) + i² q r_i r_iᵀ, and
+                // K_c(r_c, r_c) = β 1 − i r_c r_cᵀ (β = m⁻¹ + i |r_c|²): D column by column.
+                let wi = &work[k0];
+                let r_i = wi.r_p;
+                let u = wi.dinv * r_c;
+                let q = r_c.dot(u);
+                let alpha = m_c + i_c * r_c.dot(r_i);
+                let beta = m_c + i_c * r_c.length_squared();
+                let (a2, ai, iq) = (alpha * alpha, alpha * i_c, i_c * i_c * q);
+                let col = |e: Vec3A, dk: Vec3A, rc: f32, ri: f32, uk: f32| {
+                    e * beta - dk * a2 - r_c * (i_c * rc) + u * (ai * ri) + r_i * (ai * uk - iq * ri)
+                };
+                let di = &wi.dinv;
+                d = Mat3A::from_cols(
+                    col(Vec3A::X, di.x_axis, r_c.x, r_i.x, u.x),
+                    col(Vec3A::Y, di.y_axis, r_c.y, r_i.y, u.y),
+                    col(Vec3A::Z, di.z_axis, r_c.z, r_i.z, u.z),
+                );
+                rhs += wi.y * alpha - r_i * (i_c * r_c.dot(wi.y));
+            } else if k1 == k0 + 1 && slots[k0].parent_single {
                 let wi = &work[k0];
                 let l = k(ci, r_c, wi.r_p);
                 let lt = k(ci, wi.r_p, r_c);
-                d -= l * wi.dinv * lt;
+                d = k(ci, r_c, r_c) - l * wi.dinv * lt;
                 rhs += l * wi.y;
             } else {
+                d = k(ci, r_c, r_c);
                 let sc = skew(r_c);
                 for wi in &work[k0..k1] {
                     let l = wi.vt - sc * wi.vb;
