@@ -93,7 +93,7 @@
 use glam::{Mat3A, Vec3, Vec3A};
 
 use super::TOLERANCE;
-use crate::bodies::{BodyKind, Bodies};
+use crate::bodies::{Bodies, BodyKind};
 use crate::joints::{JointKind, Joints};
 use crate::solver::impulse;
 use crate::solver::StepContext;
@@ -193,7 +193,8 @@ impl BodyTree {
     /// Brings the forest up to date with the joints and bodies (rebuilds, and may allocate,
     /// only when either changed).
     pub fn refresh(&mut self, joints: &Joints, bodies: &Bodies) {
-        let key = Key { joints: joints.version, bodies: bodies.version, n_joints: joints.len(), n_bodies: bodies.len() };
+        let key =
+            Key { joints: joints.version, bodies: bodies.version, n_joints: joints.len(), n_bodies: bodies.len() };
         if self.key == Some(key) {
             return;
         }
@@ -434,7 +435,6 @@ pub fn solve_bodies(c: &mut StepContext) {
 
 /// v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (as `impulse::integrate_bodies`),
 /// then x ← x + h v, q ← q + ½ h (ω,0) q (as the impulse solver's position integration).
-#[inline(never)]
 fn integrate(c: &mut StepContext) {
     let h = c.h;
     let g = c.s.gravity;
@@ -460,7 +460,6 @@ fn integrate(c: &mut StepContext) {
 
 /// Up to `iterations` Newton passes over the body forest, then velocities from the change
 /// of pose, and attached particles put back on their bodies.
-#[inline(never)]
 fn project(c: &mut StepContext) {
     let h = c.h;
     let passes = c.s.iterations.max(1);
@@ -511,7 +510,6 @@ fn inv_i_mul(iso: &[f32], inv_i: &[Mat3A], k: usize, v: Vec3A) -> Vec3A {
 /// and where a body has one child joint (a chain) the coupling v = W_P u_P is not stored
 /// but used in closed form, L_i = −K_c(r_c, r_i) on the child side and
 /// v_jᵀ s_P = −E(r_P) W_P s_P (minus the motion of P's anchor) in the back-substitution.
-#[inline(never)]
 fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     let BodyTree { slots, work, inv_m, inv_i, iso, s_lin, s_ang, .. } = bt;
     let (pos, rot) = (&b.pos, &b.rot);
@@ -610,7 +608,19 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     if converged {
         return false;
     }
-    // Roots first: back-substitute and gather s_b = Σ u Δλ.
+    // Roots first: back-substitute and gather s_b = Σ u Δλ. A body's sum is complete once
+    // its parent joint and all its child joints are done: then Δq_b = W_b s_b is applied
+    // at once (positions are not read any more in this pass) — P after its last child
+    // joint, a leaf after its parent joint. The pose moves by Δq and the velocities by
+    // Δq/h (as `impulse::transfer_proxies`): v = (x − x_prev)/h stays true of the result.
+    let (pos, rot, vel, ang_vel) = (&mut b.pos, &mut b.rot, &mut b.vel, &mut b.ang_vel);
+    let mut apply = |k: usize, sl: Vec3A, sa: Vec3A| {
+        let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(inv_i_mul(iso, inv_i, k, sa)));
+        pos[k] += dx;
+        rot[k] = impulse::integrate_rotation(rot[k], dth, 1.0);
+        vel[k] += dx * inv_h;
+        ang_vel[k] += dth * inv_h;
+    };
     for j in 0..n {
         let s = &slots[j];
         let p = s.parent as usize;
@@ -623,29 +633,23 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         };
         let dl = w.y + w.dinv * motion;
         w.lambda = if first { dl } else { w.lambda + dl };
-        s_lin[p] -= dl;
-        s_ang[p] -= w.r_p.cross(dl);
+        let (sl, sa) = (s_lin[p] - dl, s_ang[p] - w.r_p.cross(dl));
+        if j + 1 == s.sib_end as usize {
+            apply(p, sl, sa);
+            (s_lin[p], s_ang[p]) = (Vec3A::ZERO, Vec3A::ZERO);
+        } else {
+            (s_lin[p], s_ang[p]) = (sl, sa);
+        }
         if s.child_moves {
             let ci = s.child as usize;
-            s_lin[ci] += dl;
-            s_ang[ci] += w.r_c.cross(dl);
+            let (sl, sa) = (s_lin[ci] + dl, s_ang[ci] + w.r_c.cross(dl));
+            if s.kids_start == s.kids_end {
+                apply(ci, sl, sa);
+                (s_lin[ci], s_ang[ci]) = (Vec3A::ZERO, Vec3A::ZERO);
+            } else {
+                (s_lin[ci], s_ang[ci]) = (sl, sa);
+            }
         }
-    }
-    // Δq = W s, on every body of the forest.
-    for k in 0..b.len().min(s_lin.len()) {
-        let (sl, sa) = (s_lin[k], s_ang[k]);
-        if sl == Vec3A::ZERO && sa == Vec3A::ZERO {
-            continue;
-        }
-        s_lin[k] = Vec3A::ZERO;
-        s_ang[k] = Vec3A::ZERO;
-        // The pose moves by Δq and the velocities by Δq/h (as `impulse::transfer_proxies`):
-        // v = (x − x_prev)/h stays true of the projected pose.
-        let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(inv_i_mul(iso, inv_i, k, sa)));
-        b.pos[k] += dx;
-        b.rot[k] = impulse::integrate_rotation(b.rot[k], dth, 1.0);
-        b.vel[k] += dx * inv_h;
-        b.ang_vel[k] += dth * inv_h;
     }
     true
 }
