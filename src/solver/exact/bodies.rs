@@ -14,38 +14,58 @@
 //! ΔC_j = E(r_c) Δq_c − E(r_P) Δq_P,   E(r) = [1, −[r]ₓ],   Δq = (Δx, Δθ)
 //! ```
 //!
-//! One Newton pass linearises C at the current poses and solves, with W = M⁻¹ per body
-//! (W_b = diag(m⁻¹ 1, I_w⁻¹), I_w⁻¹ = R I⁻¹ Rᵀ taken once per substep),
+//! The step solves XPBD's system for rigid joints, M(q − q̃) = J(q)ᵀλ, C(q) = 0 (λ the
+//! position-level multipliers, N·s²). One Newton pass linearises it at the current poses,
+//! with W̃ = (M + K)⁻¹ per body (K the geometric stiffness below) and the residual
+//! ρ = M(q − q̃) − Jᵀλ:
 //!
 //! ```text
-//! (J W Jᵀ) Δλ = −C,      Δq_b = W_b Σ_j u_{j,b} Δλ_j,
+//! (J W̃ Jᵀ) Δλ = −C + J W̃ ρ,      Δq_b = W̃_b (Σ_j u_{j,b} Δλ_j − ρ_b),
 //! u_{j,c} = E(r_c)ᵀ = [1; [r_c]ₓ],   u_{j,P} = −E(r_P)ᵀ
 //! ```
 //!
-//! and applies Δx, and Δθ as q ← normalise(q + ½ (Δθ,0) q). The geometric stiffness (the
-//! second derivative of C through the rotations) is dropped, as XPBD and the particle
-//! forest drop theirs, so a pass is a Gauss–Newton step: quadratic convergence near the
-//! solution, with a constant set by how far the bodies turn in one pass. Velocities are
-//! what the projection left: v += Δx_total/h, ω += 2 vec(q q̃⁻¹)/h.
+//! and applies Δx, and Δθ as q ← normalise(q + ½ (Δθ,0) q). The pose moves by Δq and the
+//! velocities by Δq/h, so v = (x − x_prev)/h holds of the result.
+//!
+//! ## Geometric stiffness (why a pass is a Newton step, not Gauss–Newton)
+//! XPBD and the particle forest drop the second derivative of C, Σ λ_j ∇²C_j (Gauss–
+//! Newton). For bodies that is ruinous: through a rotation R(θ) the anchor term λ·(R l) has
+//! the Hessian H = ½(λ rᵀ + r λᵀ) − (λ·r) 1 (signed as the body's end: + child, − parent),
+//! which under tension along the lever is |λ||r| (n nᵀ − 1), a stiffness against turning
+//! of |λ||r| across the lever. In W4 that is 0.27 N·s² × 0.1 m = 0.027 kg·m² near the pin
+//! against the sphere's own I = 6.4e-4 kg·m²: Gauss–Newton sees the spheres turn 40 times
+//! too easily, spends each correction on rotations that the next pass must undo, and
+//! needs 4–10 passes a step (with a cap of 4 the chain came apart; a 1000:1 chain did at
+//! one pass per substep). So each pass takes K_b = k_b 1 with
+//! k_b = Σ_j max(0, σ_j λ_j·r_j) (the tension part of H only — a compressed lever would
+//! soften the body, and W̃ must stay positive definite — and isotropic: exact across a
+//! single lever, whose own axis is in E(r)'s null space), from this substep's λ so far or,
+//! in its first pass, the last substep's. K is only the metric of the step: the residual
+//! ρ keeps the fixed point at XPBD's (C = 0, M(q − q̃) = Jᵀλ) whatever K is. ρ's linear
+//! part stays 0 (x − x̃ = m⁻¹ Σ u λ exactly), its angular part is I_w Θ − Σ_j σ_j r_j × λ_j
+//! (Θ the rotation applied so far this substep). With it W4 converges in one solve per
+//! step (2.07 passes counting the pass that finds it converged), the 1000:1 chain too.
+//! Bodies with an anisotropic inertia keep K = 0 (a 3×3 inverse per body per pass would
+//! be needed) but get ρ: a true Newton step without the stiffness.
 //!
 //! ## Elimination on the tree (no fill-in)
-//! A = J W Jᵀ couples two joints only through a body they share: A_jk = u_{j,b}ᵀ W_b u_{k,b}
+//! A = J W̃ Jᵀ (W̃ written W below) couples two joints only through a body they share: A_jk = u_{j,b}ᵀ W_b u_{k,b}
 //! (3×3). The joints at a body of degree d form a d-clique, but the clique is a rank-6
 //! form through W_b, exactly like the particle forest's rank-3 G_p. Eliminating joints
 //! leaves first (reverse breadth-first order of the tree), with per body an effective
-//! inverse mass G_b (6×6, starting at W_b) and an eliminated right-hand side r_b (6-vector,
-//! starting at 0):
+//! inverse mass G_b (6×6, starting at W_b) and an eliminated right-hand side e_b (6-vector,
+//! starting at 0), and b_j starting at Newton's −C_j + u_{j,c}ᵀ z_c + u_{j,P}ᵀ z_P (z_b = W_b ρ_b):
 //!
 //! ```text
 //! for joints j = (P, c) leaves first:
 //!     v_j = G_P u_{j,P}                         (6×3: coupling to P's other joints; G_P so far)
 //!     D_j = u_{j,c}ᵀ G_c u_{j,c} + u_{j,P}ᵀ v_j (3×3; G_c final: c's children are done)
-//!     b_j = −C_j − u_{j,c}ᵀ r_c − u_{j,P}ᵀ r_P
+//!     b_j −= u_{j,c}ᵀ e_c + u_{j,P}ᵀ e_P
 //!     y_j = D_j⁻¹ b_j
-//!     G_P −= v_j D_j⁻¹ v_jᵀ,   r_P += v_j y_j
+//!     G_P −= v_j D_j⁻¹ v_jᵀ,   e_P += v_j y_j
 //! back-substitution, roots first, s_b = 0:
 //!     Δλ_j = y_j − D_j⁻¹ v_jᵀ s_P,   s_P += u_{j,P} Δλ_j,   s_c += u_{j,c} Δλ_j
-//! finally Δq_b = W_b s_b
+//! finally Δq_b = W_b s_b − z_b
 //! ```
 //!
 //! G_b is never formed: u_{j,c}ᵀ G_c u_{j,c} = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ over c's
@@ -79,14 +99,18 @@
 //! Passes repeat up to `iterations` times and stop once every tree joint's |C| is below
 //! `TOLERANCE` × (|l_P| + |l_c|) (relative to the joint's span, as links are to their rest
 //! length; at least 1e-6 m), or within the f32 spacing of the coordinates. The check is made
-//! while eliminating, so a converged forest costs one sweep.
+//! by the sweep that measures the joints before eliminating, so a converged forest costs
+//! that sweep.
 //!
 //! ## Where the paper and the seed are loose
 //! Baraff writes the velocity-level KKT system over a tree whose nodes are bodies *and*
 //! joints and eliminates it with 6×6 body blocks; here the same elimination is written in
 //! joint space with the body blocks folded into the 3×3 couplings (no 6×6 inverse, and the
 //! chain case collapses to block Thomas). He also handles loops with an outer iteration on
-//! the loop multipliers; we leave loops to the rows instead. Applying a position-level
+//! the loop multipliers; we leave loops to the rows instead. The geometric stiffness is in
+//! neither Baraff nor the seed (it is Tournier, Nesme, Gilles and Faure 2015, "Stable
+//! Constrained Dynamics", for velocity-level steps); its isotropic, tension-only form here
+//! is our choice, and only the step's metric: ρ makes the result independent of it. Applying a position-level
 //! Newton step to a rotation through q + ½ Δθ q is first order in Δθ; the next pass (or
 //! substep) corrects the rest.
 
@@ -129,6 +153,8 @@ struct Slot {
 struct Work {
     r_c: Vec3A,
     r_p: Vec3A,
+    /// C at the start of this pass.
+    c: Vec3A,
     dinv: Mat3A,
     y: Vec3A,
     /// Σ Δλ over this substep's passes.
@@ -143,6 +169,7 @@ impl Default for Work {
         Work {
             r_c: Vec3A::ZERO,
             r_p: Vec3A::ZERO,
+            c: Vec3A::ZERO,
             dinv: Mat3A::ZERO,
             y: Vec3A::ZERO,
             lambda: Vec3A::ZERO,
@@ -178,6 +205,14 @@ pub struct BodyTree {
     iso: Vec<f32>,
     s_lin: Vec<Vec3A>,
     s_ang: Vec<Vec3A>,
+    /// Geometric stiffness (see `pass`): per body this substep's rotation so far Θ, the
+    /// multipliers' torque τ and stiffness k (gathered each pass), the effective
+    /// isotropic inverse inertia (I + k)⁻¹ (−1: anisotropic, I_w⁻¹ and no k) and z = W̃ ρ.
+    theta: Vec<Vec3A>,
+    tau: Vec<Vec3A>,
+    kgeo: Vec<f32>,
+    ieff: Vec<f32>,
+    z: Vec<Vec3A>,
     /// The last substep's length (s), for the reaction forces.
     h: f32,
     /// Passes run since the counter was reset (tests, tuning).
@@ -348,6 +383,11 @@ impl BodyTree {
         self.iso.resize(nb, -1.0);
         self.s_lin.resize(nb, Vec3A::ZERO);
         self.s_ang.resize(nb, Vec3A::ZERO);
+        self.theta.resize(nb, Vec3A::ZERO);
+        self.tau.resize(nb, Vec3A::ZERO);
+        self.kgeo.resize(nb, 0.0);
+        self.ieff.resize(nb, 0.0);
+        self.z.resize(nb, Vec3A::ZERO);
     }
 
     /// Each direct joint's reaction force and torque on B over the last substep (the
@@ -479,6 +519,7 @@ fn project(c: &mut StepContext) {
             bt.inv_i[k] = Mat3A::from(b.inv_inertia_world(k));
             -1.0
         };
+        bt.theta[k] = Vec3A::ZERO;
     }
     for pass_no in 0..passes {
         bt.passes += 1;
@@ -511,15 +552,13 @@ fn inv_i_mul(iso: &[f32], inv_i: &[Mat3A], k: usize, v: Vec3A) -> Vec3A {
 /// but used in closed form, L_i = −K_c(r_c, r_i) on the child side and
 /// v_jᵀ s_P = −E(r_P) W_P s_P (minus the motion of P's anchor) in the back-substitution.
 fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
-    let BodyTree { slots, work, inv_m, inv_i, iso, s_lin, s_ang, .. } = bt;
+    let BodyTree { slots, work, inv_m, inv_i, iso, s_lin, s_ang, theta, tau, kgeo, ieff, z, .. } = bt;
     let (pos, rot) = (&b.pos, &b.rot);
     let n = slots.len().min(work.len());
     let (slots, work) = (&slots[..n], &mut work[..n]);
-    let k = |body: usize, r: Vec3A, s: Vec3A| k_block(inv_m[body], iso[body], &inv_i[body], r, s);
     let mut converged = true;
-    // Leaves first: measure and eliminate.
-    for j in (0..n).rev() {
-        let s = &slots[j];
+    // Measure every joint, and gather per body the multipliers' torque τ and stiffness k.
+    for (s, w) in slots.iter().zip(work.iter_mut()) {
         let (p, ci) = (s.parent as usize, s.child as usize);
         // (A joint at a body's centre, as W4's on one side of every joint, needs no rotation.)
         let lever = |q: glam::Quat, l: Vec3A| if l == Vec3A::ZERO { l } else { q.mul_vec3a(l) };
@@ -531,12 +570,55 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         // Within tolerance, or within a few f32 spacings of the coordinates.
         let floor = 4.0 * f32::EPSILON * x_p.abs().max_element();
         converged &= cerr.abs().max_element() <= s.tol.max(floor);
-        let mut rhs = -cerr;
+        (w.r_p, w.r_c, w.c) = (r_p, r_c, cerr);
+        // λ so far this substep; in its first pass, the last substep's (for k only).
+        let lam = w.lambda;
+        kgeo[p] += (-lam.dot(r_p)).max(0.0);
+        if s.child_moves {
+            kgeo[ci] += lam.dot(r_c).max(0.0);
+        }
+        if !first {
+            tau[p] -= r_p.cross(lam);
+            if s.child_moves {
+                tau[ci] += r_c.cross(lam);
+            }
+        }
+    }
+    // Per body: W̃ = (M + K)⁻¹ and z = W̃ ρ, ρ = M (q − q̃) − Jᵀλ (angular part only: the
+    // linear one stays 0, x − x̃ = m⁻¹ Σ u λ exactly).
+    for k in 0..s_lin.len() {
+        let (kg, t) = (kgeo[k], tau[k]);
+        (kgeo[k], tau[k]) = (0.0, Vec3A::ZERO);
+        if iso[k] > 0.0 {
+            let inertia = 1.0 / iso[k];
+            let ie = 1.0 / (inertia + kg);
+            ieff[k] = ie;
+            z[k] = (theta[k] * inertia - t) * ie;
+        } else if iso[k] == 0.0 {
+            (ieff[k], z[k]) = (0.0, Vec3A::ZERO);
+        } else {
+            (ieff[k], z[k]) = (-1.0, theta[k] - inv_i[k] * t);
+        }
+    }
+    if converged {
+        return false;
+    }
+    let k = |body: usize, r: Vec3A, s: Vec3A| k_block(inv_m[body], ieff[body], &inv_i[body], r, s);
+    // Leaves first: eliminate.
+    for j in (0..n).rev() {
+        let s = &slots[j];
+        let (p, ci) = (s.parent as usize, s.child as usize);
+        let (r_p, r_c) = (work[j].r_p, work[j].r_c);
+        // b_j = −C_j + u_{j,c}ᵀ z_c + u_{j,P}ᵀ z_P (Newton's right-hand side: J W̃ ρ).
+        let mut rhs = r_p.cross(z[p]) - work[j].c;
+        if s.child_moves {
+            rhs += z[ci].cross(r_c);
+        }
         // Child side: u_cᵀ G_c u_c = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ.
         let mut d = Mat3A::ZERO;
         if s.child_moves {
             let (k0, k1) = (s.kids_start as usize, (s.kids_end as usize).min(n));
-            let (m_c, i_c) = (inv_m[ci], iso[ci]);
+            let (m_c, i_c) = (inv_m[ci], ieff[ci]);
             if k1 == k0 + 1 && slots[k0].parent_single && i_c >= 0.0 {
                 // One child joint i and I_w⁻¹ = i 1: v_i = W_c u_{i,c}, L_i = −K, with
                 // K = K_c(r_c, r_i) = α 1 − i r_i r_cᵀ (α = m⁻¹ + i r_c·r_i), so with
@@ -584,7 +666,7 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
             // before j (the higher slots among P's children).
             let sp = skew(r_p);
             let mut vt = Mat3A::from_diagonal(Vec3::splat(-inv_m[p]));
-            let i_p = if iso[p] >= 0.0 { Mat3A::from_diagonal(Vec3::splat(iso[p])) } else { inv_i[p] };
+            let i_p = if ieff[p] >= 0.0 { Mat3A::from_diagonal(Vec3::splat(ieff[p])) } else { inv_i[p] };
             let mut vb = -(i_p * sp);
             let (w_lo, w_hi) = work.split_at_mut(j + 1);
             let w = &mut w_lo[j];
@@ -600,13 +682,8 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
             w.vb = vb;
         }
         let w = &mut work[j];
-        w.r_c = r_c;
-        w.r_p = r_p;
         w.dinv = inverse_sym(&d);
         w.y = w.dinv * rhs;
-    }
-    if converged {
-        return false;
     }
     // Roots first: back-substitute and gather s_b = Σ u Δλ. A body's sum is complete once
     // its parent joint and all its child joints are done: then Δq_b = W_b s_b is applied
@@ -615,7 +692,10 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     // Δq/h (as `impulse::transfer_proxies`): v = (x − x_prev)/h stays true of the result.
     let (pos, rot, vel, ang_vel) = (&mut b.pos, &mut b.rot, &mut b.vel, &mut b.ang_vel);
     let mut apply = |k: usize, sl: Vec3A, sa: Vec3A| {
-        let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(inv_i_mul(iso, inv_i, k, sa)));
+        // Δq = W̃ (s − ρ) = W̃ s − z.
+        let dth = inv_i_mul(ieff, inv_i, k, sa) - z[k];
+        theta[k] += dth;
+        let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(dth));
         pos[k] += dx;
         rot[k] = impulse::integrate_rotation(rot[k], dth, 1.0);
         vel[k] += dx * inv_h;
@@ -627,7 +707,7 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         let w = &mut work[j];
         // −v_jᵀ s_P.
         let motion = if s.parent_single {
-            s_lin[p] * inv_m[p] + inv_i_mul(iso, inv_i, p, s_ang[p]).cross(w.r_p)
+            s_lin[p] * inv_m[p] + inv_i_mul(ieff, inv_i, p, s_ang[p]).cross(w.r_p)
         } else {
             -(w.vt.transpose() * s_lin[p] + w.vb.transpose() * s_ang[p])
         };
