@@ -842,7 +842,13 @@ pub fn store_impulses(c: &mut StepContext) {
             }
         }
     }
+    // (The exact solver's direct joints have empty rows: their forces come from its body
+    // forest below.)
+    let direct = direct_joints(c.s, &c.sc.body_tree);
     for k in 0..c.joints.len() {
+        if direct.get(k).copied().unwrap_or(false) {
+            continue;
+        }
         let s = sc.joint_start[k] as usize;
         let n = c.joints.rows(k);
         let (mut f, mut t) = (Vec3::ZERO, Vec3::ZERO);

@@ -462,51 +462,45 @@ pub fn solve_bodies(c: &mut StepContext) {
     let n = if pure { 1 } else { impulse::body_substeps(h) };
     c.h = h / n as f32;
     for _ in 0..n {
-        if pure {
-            integrate(c);
-        } else {
+        if !pure {
             impulse::integrate_bodies(c);
             impulse::solve(c);
         }
-        project(c);
+        project(c, pure);
     }
     c.h = h;
 }
 
-/// v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (as `impulse::integrate_bodies`),
-/// then x ← x + h v, q ← q + ½ h (ω,0) q (as the impulse solver's position integration).
-fn integrate(c: &mut StepContext) {
-    let h = c.h;
-    let g = c.s.gravity;
-    let b = &mut *c.bodies;
-    for k in 0..b.len() {
-        if b.inv_mass[k] > 0.0 {
-            b.vel[k] += g * (b.gravity_scale[k] * h);
-            // (x / 1 = x: skipping the divisions without damping changes no bit.)
-            if b.linear_damping[k] != 0.0 {
-                b.vel[k] /= 1.0 + h * b.linear_damping[k];
-            }
-            if b.angular_damping[k] != 0.0 {
-                b.ang_vel[k] /= 1.0 + h * b.angular_damping[k];
-            }
-        }
-        if b.kind[k] == BodyKind::Static || (b.inv_mass[k] == 0.0 && b.kind[k] == BodyKind::Dynamic) {
-            continue;
-        }
-        b.pos[k] += b.vel[k] * h;
-        b.rot[k] = impulse::integrate_rotation(b.rot[k], b.ang_vel[k], h);
-    }
-}
-
-/// Up to `iterations` Newton passes over the body forest, then velocities from the change
-/// of pose, and attached particles put back on their bodies.
-fn project(c: &mut StepContext) {
+/// The integration when there are no rows (`integrate`), then up to `iterations` Newton
+/// passes over the body forest (which move the velocities with the poses), and attached
+/// particles put back on their bodies.
+fn project(c: &mut StepContext, integrate: bool) {
     let h = c.h;
     let passes = c.s.iterations.max(1);
     let bt = &mut c.sc.body_tree;
     bt.h = h;
+    let g = c.s.gravity;
     let b = &mut *c.bodies;
     for k in 0..b.len().min(bt.inv_m.len()) {
+        if integrate {
+            // With no rows: v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (as
+            // `impulse::integrate_bodies`), then x ← x + h v, q ← q + ½ h (ω,0) q (as the
+            // impulse solver's position integration).
+            if b.inv_mass[k] > 0.0 {
+                b.vel[k] += g * (b.gravity_scale[k] * h);
+                // (x / 1 = x: skipping the divisions without damping changes no bit.)
+                if b.linear_damping[k] != 0.0 {
+                    b.vel[k] /= 1.0 + h * b.linear_damping[k];
+                }
+                if b.angular_damping[k] != 0.0 {
+                    b.ang_vel[k] /= 1.0 + h * b.angular_damping[k];
+                }
+            }
+            if b.kind[k] != BodyKind::Static && !(b.inv_mass[k] == 0.0 && b.kind[k] == BodyKind::Dynamic) {
+                b.pos[k] += b.vel[k] * h;
+                b.rot[k] = impulse::integrate_rotation(b.rot[k], b.ang_vel[k], h);
+            }
+        }
         let m = b.inv_mass[k];
         bt.inv_m[k] = m;
         // World inverse inertia R I⁻¹ Rᵀ, or i when it is i 1 (isotropic: any rotation).
@@ -571,16 +565,22 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         let floor = 4.0 * f32::EPSILON * x_p.abs().max_element();
         converged &= cerr.abs().max_element() <= s.tol.max(floor);
         (w.r_p, w.r_c, w.c) = (r_p, r_c, cerr);
+    }
+    if converged {
+        return false;
+    }
+    for (s, w) in slots.iter().zip(work.iter()) {
+        let (p, ci) = (s.parent as usize, s.child as usize);
         // λ so far this substep; in its first pass, the last substep's (for k only).
         let lam = w.lambda;
-        kgeo[p] += (-lam.dot(r_p)).max(0.0);
+        kgeo[p] += (-lam.dot(w.r_p)).max(0.0);
         if s.child_moves {
-            kgeo[ci] += lam.dot(r_c).max(0.0);
+            kgeo[ci] += lam.dot(w.r_c).max(0.0);
         }
         if !first {
-            tau[p] -= r_p.cross(lam);
+            tau[p] -= w.r_p.cross(lam);
             if s.child_moves {
-                tau[ci] += r_c.cross(lam);
+                tau[ci] += w.r_c.cross(lam);
             }
         }
     }
@@ -593,15 +593,13 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
             let inertia = 1.0 / iso[k];
             let ie = 1.0 / (inertia + kg);
             ieff[k] = ie;
-            z[k] = (theta[k] * inertia - t) * ie;
+            // (In the first pass Θ = τ = 0.)
+            z[k] = if first { Vec3A::ZERO } else { (theta[k] * inertia - t) * ie };
         } else if iso[k] == 0.0 {
             (ieff[k], z[k]) = (0.0, Vec3A::ZERO);
         } else {
             (ieff[k], z[k]) = (-1.0, theta[k] - inv_i[k] * t);
         }
-    }
-    if converged {
-        return false;
     }
     let k = |body: usize, r: Vec3A, s: Vec3A| k_block(inv_m[body], ieff[body], &inv_i[body], r, s);
     // Leaves first: eliminate.
@@ -691,16 +689,19 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     // joint, a leaf after its parent joint. The pose moves by Δq and the velocities by
     // Δq/h (as `impulse::transfer_proxies`): v = (x − x_prev)/h stays true of the result.
     let (pos, rot, vel, ang_vel) = (&mut b.pos, &mut b.rot, &mut b.vel, &mut b.ang_vel);
-    let mut apply = |k: usize, sl: Vec3A, sa: Vec3A| {
-        // Δq = W̃ (s − ρ) = W̃ s − z.
-        let dth = inv_i_mul(ieff, inv_i, k, sa) - z[k];
-        theta[k] += dth;
-        let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(dth));
-        pos[k] += dx;
-        rot[k] = impulse::integrate_rotation(rot[k], dth, 1.0);
-        vel[k] += dx * inv_h;
-        ang_vel[k] += dth * inv_h;
-    };
+    macro_rules! apply {
+        ($k:expr, $sl:expr, $sa:expr) => {{
+            let (k, sl, sa): (usize, Vec3A, Vec3A) = ($k, $sl, $sa);
+            // Δq = W̃ (s − ρ) = W̃ s − z.
+            let dth = inv_i_mul(ieff, inv_i, k, sa) - z[k];
+            theta[k] += dth;
+            let (dx, dth) = (Vec3::from(sl * inv_m[k]), Vec3::from(dth));
+            pos[k] += dx;
+            rot[k] = impulse::integrate_rotation(rot[k], dth, 1.0);
+            vel[k] += dx * inv_h;
+            ang_vel[k] += dth * inv_h;
+        }};
+    }
     for j in 0..n {
         let s = &slots[j];
         let p = s.parent as usize;
@@ -715,7 +716,7 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         w.lambda = if first { dl } else { w.lambda + dl };
         let (sl, sa) = (s_lin[p] - dl, s_ang[p] - w.r_p.cross(dl));
         if j + 1 == s.sib_end as usize {
-            apply(p, sl, sa);
+            apply!(p, sl, sa);
             (s_lin[p], s_ang[p]) = (Vec3A::ZERO, Vec3A::ZERO);
         } else {
             (s_lin[p], s_ang[p]) = (sl, sa);
@@ -724,7 +725,7 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
             let ci = s.child as usize;
             let (sl, sa) = (s_lin[ci] + dl, s_ang[ci] + w.r_c.cross(dl));
             if s.kids_start == s.kids_end {
-                apply(ci, sl, sa);
+                apply!(ci, sl, sa);
                 (s_lin[ci], s_ang[ci]) = (Vec3A::ZERO, Vec3A::ZERO);
             } else {
                 (s_lin[ci], s_ang[ci]) = (sl, sa);
