@@ -360,7 +360,7 @@ pub fn solve_bodies(c: &mut StepContext) {
         return;
     }
     if c.s.solver == super::SolverKind::Exact {
-        c.sc.body_tree.refresh(c.joints, c.bodies);
+        c.sc.body_tree.refresh(&mut *c.joints, c.bodies);
         if c.sc.body_tree.active() {
             return super::exact::bodies::solve_bodies(c);
         }

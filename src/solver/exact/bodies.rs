@@ -204,6 +204,8 @@ pub struct BodyTree {
     /// i where I_w⁻¹ = i 1 (isotropic), 0 where immovable, else −1 (and listed in `aniso`).
     iso: Vec<f32>,
     aniso: Vec<u32>,
+    /// 1/i for the isotropic ones (kg·m²).
+    inertia: Vec<f32>,
     s_lin: Vec<Vec3A>,
     s_ang: Vec<Vec3A>,
     /// Geometric stiffness (see `pass`): per body this substep's rotation so far Θ, the
@@ -228,7 +230,7 @@ impl BodyTree {
 
     /// Brings the forest up to date with the joints and bodies (rebuilds, and may allocate,
     /// only when either changed).
-    pub fn refresh(&mut self, joints: &Joints, bodies: &Bodies) {
+    pub fn refresh(&mut self, joints: &mut Joints, bodies: &Bodies) {
         let key =
             Key { joints: joints.version, bodies: bodies.version, n_joints: joints.len(), n_bodies: bodies.len() };
         if self.key == Some(key) {
@@ -349,6 +351,8 @@ impl BodyTree {
                     let (l_parent, l_child) = if child_is_b { (f.local_a, f.local_b) } else { (f.local_b, f.local_a) };
                     let span = (l_parent.length() + l_child.length()).max(1e-6 / TOLERANCE);
                     self.direct[k] = true;
+                    // (Its rows are empty from now on: nothing to warm-start them with.)
+                    joints.accum[k] = [0.0; crate::joints::MAX_ROWS];
                     self.slots.push(Slot {
                         joint: k as u32,
                         parent: p as u32,
@@ -383,6 +387,7 @@ impl BodyTree {
         self.inv_i.resize(nb, Mat3A::ZERO);
         self.iso.resize(nb, -1.0);
         self.aniso.clear();
+        self.inertia.resize(nb, 0.0);
         for k in 0..nb {
             // Inverse mass, and i where I⁻¹ = i 1 (0: immovable; −1: anisotropic, I_w⁻¹
             // taken each substep). Masses change only with `bodies.version`.
@@ -391,6 +396,7 @@ impl BodyTree {
             self.iso[k] = if m <= 0.0 {
                 0.0
             } else if d.x == d.y && d.y == d.z {
+                self.inertia[k] = 1.0 / d.x;
                 d.x
             } else {
                 self.aniso.push(k as u32);
@@ -421,7 +427,6 @@ impl BodyTree {
                 let f = w.lambda * (sign * inv_h2);
                 joints.force[k] = f.into();
                 joints.torque[k] = r_b.cross(f).into();
-                joints.accum[k] = [0.0; crate::joints::MAX_ROWS];
             }
         }
     }
@@ -571,7 +576,9 @@ fn inv_i_mul(iso: &[f32], inv_i: &[Mat3A], k: usize, v: Vec3A) -> Vec3A {
 /// but used in closed form, L_i = −K_c(r_c, r_i) on the child side and
 /// v_jᵀ s_P = −E(r_P) W_P s_P (minus the motion of P's anchor) in the back-substitution.
 fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
-    let BodyTree { slots, work, inv_m, inv_i, iso, s_lin, s_ang, theta, tau, kgeo, ieff, z, .. } = bt;
+    let BodyTree {
+        slots, work, inv_m, inv_i, iso, inertia: inertia_of, s_lin, s_ang, theta, tau, kgeo, ieff, z, ..
+    } = bt;
     let (pos, rot) = (&b.pos, &b.rot);
     let n = slots.len().min(work.len());
     let (slots, work) = (&slots[..n], &mut work[..n]);
@@ -615,7 +622,7 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         let (kg, t) = (kgeo[k], tau[k]);
         (kgeo[k], tau[k]) = (0.0, Vec3A::ZERO);
         if iso[k] > 0.0 {
-            let inertia = 1.0 / iso[k];
+            let inertia = inertia_of[k];
             let ie = 1.0 / (inertia + kg);
             ieff[k] = ie;
             // (In the first pass Θ = τ = 0.)
@@ -633,9 +640,13 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
         let (p, ci) = (s.parent as usize, s.child as usize);
         let (r_p, r_c) = (work[j].r_p, work[j].r_c);
         // b_j = −C_j + u_{j,c}ᵀ z_c + u_{j,P}ᵀ z_P (Newton's right-hand side: J W̃ ρ).
-        let mut rhs = r_p.cross(z[p]) - work[j].c;
-        if s.child_moves {
-            rhs += z[ci].cross(r_c);
+        let mut rhs = -work[j].c;
+        if !first {
+            // (z = 0 in a substep's first pass: Θ = τ = 0.)
+            rhs += r_p.cross(z[p]);
+            if s.child_moves {
+                rhs += z[ci].cross(r_c);
+            }
         }
         // Child side: u_cᵀ G_c u_c = K_c(r_c, r_c) − Σ_i L_i D_i⁻¹ L_iᵀ.
         let mut d = Mat3A::ZERO;
