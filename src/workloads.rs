@@ -99,7 +99,7 @@ impl Workload {
     /// tree converged stops the step (it measures the joints and solves nothing). With the
     /// chain's geometric stiffness in the pass it converges in 2.07 passes per step on
     /// average (one solve and the measuring pass that finds it converged; the cap is never
-    /// reached), stretch 1.2e-5, peak 7.3e-5. (Without it, as plain Gauss–Newton, the same
+    /// reached), stretch 1.2e-5, peak 7.0e-5. (Without it, as plain Gauss–Newton, the same
     /// budget needed 4.3 passes per step and the whip of the free end came apart with a
     /// cap of 4; 5 substeps × 1 pass was the robust choice then, at 2.4× the cost.)
     pub fn settings(self, solver: SolverKind) -> Settings {
