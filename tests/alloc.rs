@@ -158,3 +158,45 @@ fn the_counter_sees_allocations() {
     drop(v);
     assert!(COUNT.with(|c| c.get()) >= 1);
 }
+
+/// The exact solver's body forest (`solver::exact::bodies`): W4 (every joint in the tree,
+/// no rows) and a square of bodies whose fourth side closes a loop (rows and the tree
+/// together) step without allocating once warmed up.
+#[test]
+fn body_forest_step_does_not_allocate_after_warm_up() {
+    use ropelab::bodies::BodyDef;
+    use ropelab::joints::{JointDef, JointKind};
+    use ropelab::workloads::Workload;
+    let w4 = Workload::W4.build(SolverKind::Exact);
+    let mut square =
+        World::new(Settings { solver: SolverKind::Exact, substeps: 2, iterations: 5, ..Settings::default() });
+    let c =
+        [Vec3::new(0.0, -0.2, 0.0), Vec3::new(0.3, -0.2, 0.0), Vec3::new(0.3, -0.5, 0.0), Vec3::new(0.0, -0.5, 0.0)];
+    let ids: Vec<_> = c.iter().map(|&pos| square.add_body(&BodyDef { pos, ..Default::default() }).unwrap()).collect();
+    square.add_joint(&JointDef { kind: JointKind::BallSocket, b: Some(ids[0]), ..Default::default() }).unwrap();
+    for k in 0..4 {
+        let anchor = (c[k] + c[(k + 1) % 4]) * 0.5;
+        let def = JointDef {
+            kind: JointKind::BallSocket,
+            a: Some(ids[k]),
+            b: Some(ids[(k + 1) % 4]),
+            anchor,
+            ..Default::default()
+        };
+        square.add_joint(&def).unwrap();
+    }
+    for mut w in [w4, square] {
+        for _ in 0..5 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        COUNT.with(|c| c.set(0));
+        ARMED.with(|a| a.set(true));
+        for _ in 0..30 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        ARMED.with(|a| a.set(false));
+        let n = COUNT.with(|c| c.get());
+        assert_eq!(n, 0, "{n} allocations in 30 steps");
+        assert!(w.direct_body_joints() > 0 && w.bodies.pos.iter().all(|p| p.is_finite()));
+    }
+}
