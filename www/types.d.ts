@@ -34,7 +34,8 @@ export type SimClass = typeof Bindings.Sim;
  * What pointer input acts on (ui.js): one `Sim`, or the comparison's `SimGroup` (compare.js),
  * which applies each call to every sim of the comparison.
  */
-export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'>;
+export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'
+  | 'bodyCount' | 'pickBody' | 'grabBody' | 'dragBody' | 'releaseBody'>;
 
 export type Vec3 = [x: number, y: number, z: number];
 /** A top-view point `[x, z]`. */
@@ -287,6 +288,12 @@ export interface LinkTornEvent {
   b: number;
   stretch: number;
 }
+/** A joint with a `break_force` was removed: the force (N) it carried when it broke. */
+export interface JointBrokenEvent {
+  type: 'jointBroken';
+  id: number;
+  force: number;
+}
 /** One entry of `sim.drainEvents()`. Formed and broken fire exactly once per tangle. */
 export type SimEvent =
   | TangleFormedEvent
@@ -294,7 +301,8 @@ export type SimEvent =
   | TangleBrokenEvent
   | DogsSwappedEvent
   | BraidResyncEvent
-  | LinkTornEvent;
+  | LinkTornEvent
+  | JointBrokenEvent;
 
 // ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
 //
@@ -304,7 +312,7 @@ export type SimEvent =
 // builders (`ropes`, `grids`, `leash`) that made them.
 
 export type Vec2 = [x: number, y: number];
-export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact';
+export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact' | 'impulse';
 export type LinkKind = 'distance' | 'rope';
 
 export interface Walls {
@@ -338,6 +346,7 @@ export interface SceneSettings {
   rope_friction?: number;
   rope_dynamic_friction?: number;
   tangle_cap?: number;
+  warm_starting?: boolean;
 }
 
 export interface SceneCamera {
@@ -459,6 +468,109 @@ export interface LeashPoints {
   wander?: WanderSpec;
 }
 
+// ---- rigid bodies and joints (src/scene/bodies.rs, src/wasm/bodies.rs) --------------------
+
+/** A body's shape, centred on its centre of mass in its local frame (a capsule lies along local x). */
+export type BodyShape =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+export type BodyKind = 'dynamic' | 'kinematic' | 'static';
+export type JointType =
+  | 'ballSocket' | 'hinge' | 'prismatic' | 'fixed' | 'distance' | 'rope' | 'angularMotor' | 'swingTwist';
+/** A body in a scene file (also `sim.addBody(json)`). */
+export interface BodySpec {
+  name?: string;
+  kind?: BodyKind;
+  shape: BodyShape;
+  /** kg (default 1; ignored for static and kinematic bodies). */
+  mass?: number;
+  pos: Vec3;
+  /** Orientation as a unit quaternion [x, y, z, w], or `angle` (rad) about z. */
+  rot?: [x: number, y: number, z: number, w: number];
+  angle?: number;
+  vel?: Vec3;
+  angular_velocity?: Vec3;
+  linear_damping?: number;
+  angular_damping?: number;
+  gravity_scale?: number;
+  /** Kept in its z plane, turning only about z. */
+  planar?: boolean;
+}
+/** A body named by its scene name, or by id (the API). */
+export type BodyRef = string | number;
+export interface MotorSpec {
+  /** rad/s (hinge) or m/s (prismatic). */
+  speed: number;
+  /** N·m or N. */
+  max_force: number;
+}
+export interface SoftSpec {
+  hertz: number;
+  damping_ratio: number;
+}
+/** A joint in a scene file (also `sim.addJoint(json)`); anchors and axes are world coordinates. */
+export interface JointSpec {
+  type: JointType;
+  /** null or omitted: the world. */
+  a?: BodyRef | null;
+  b?: BodyRef | null;
+  anchor: Vec3;
+  anchor_b?: Vec3;
+  axis?: Vec3;
+  limit?: Vec2;
+  motor?: MotorSpec;
+  soft?: SoftSpec;
+  break_force?: number;
+  length?: number;
+  min?: number;
+  max?: number;
+  max_length?: number;
+  max_swing?: number;
+  twist?: Vec2;
+}
+/** A particle made a point of a body: by index, or a rope's end. */
+export interface AttachSpec {
+  point?: number;
+  rope?: number;
+  end?: 'start' | 'end';
+  body: BodyRef;
+}
+/** `sim.bodiesJson()`: one entry per body, in the order of the pose buffer (`bodyPoses()`). */
+export interface BodyInfo {
+  /** Stable id (`removeBody`, `grabBody`, joints' `a` / `b`). */
+  id: number;
+  kind: BodyKind;
+  shape: BodyShape;
+  /** kg (static and kinematic bodies: 0). */
+  mass: number;
+  planar: boolean;
+}
+/** `sim.jointsJson()`: every joint now, in world coordinates. */
+export interface JointInfo {
+  id: number;
+  type: JointType;
+  /** Body ids; null = the world. */
+  a: number | null;
+  b: number | null;
+  /** World anchor on A and on B (they differ by the joint's error, or by design: distance, rope, prismatic). */
+  anchorA: Vec3;
+  anchorB: Vec3;
+  /** World axis (A's frame): hinge, prismatic, swing-twist's twist axis. */
+  axis: Vec3;
+  limit: Vec2 | null;
+  motor: { speed: number; maxForce: number } | null;
+  soft: { hertz: number; dampingRatio: number } | null;
+  /** Reaction force (N) and torque (N·m) on B over the last step. */
+  force: Vec3;
+  torque: Vec3;
+  breakForce: number | null;
+  /** A pointer's mouse joint (not part of the scene). */
+  mouse: boolean;
+  /** Hinge: B's angle about the axis from the creation pose (rad); null for other types. */
+  angle: number | null;
+}
+
 /** A scene file (versioned JSON; unknown fields are rejected). */
 export interface Scene {
   version: 1;
@@ -475,6 +587,9 @@ export interface Scene {
   leash?: LeashSpec;
   rope_points?: number[][];
   leash_points?: LeashPoints;
+  bodies?: BodySpec[];
+  joints?: JointSpec[];
+  attachments?: AttachSpec[];
 }
 
 // ---- the page's globals -----------------------------------------------------------------
@@ -574,6 +689,14 @@ export interface Overlay {
   cursor: [number, number] | null;
   trails: Trail[];
   paused: boolean;
+  /** Id of the body under the pointer, or −1. */
+  hoverBody: number;
+  /**
+   * How far between the last two fixed steps to draw (0 = the state before the last step,
+   * 1 = the state after it): the page's accumulator over the step, so a display faster than
+   * the step rate draws motion between steps. 1 when paused.
+   */
+  frac: number;
 }
 
 /** render.js `drawSim` options: the overlay, plus the comparison's per-sim styling. */
