@@ -288,7 +288,7 @@ export interface LinkTornEvent {
   b: number;
   stretch: number;
 }
-/** A joint with a `break_force` was removed: the force (N) it carried when it broke. */
+/** A joint pulled past its `break_force` (N) was removed. */
 export interface JointBrokenEvent {
   type: 'jointBroken';
   id: number;
@@ -468,109 +468,6 @@ export interface LeashPoints {
   wander?: WanderSpec;
 }
 
-// ---- rigid bodies and joints (src/scene/bodies.rs, src/wasm/bodies.rs) --------------------
-
-/** A body's shape, centred on its centre of mass in its local frame (a capsule lies along local x). */
-export type BodyShape =
-  | { type: 'sphere'; radius: number }
-  | { type: 'capsule'; radius: number; halfLength: number }
-  | { type: 'box'; half: Vec3 };
-export type BodyKind = 'dynamic' | 'kinematic' | 'static';
-export type JointType =
-  | 'ballSocket' | 'hinge' | 'prismatic' | 'fixed' | 'distance' | 'rope' | 'angularMotor' | 'swingTwist';
-/** A body in a scene file (also `sim.addBody(json)`). */
-export interface BodySpec {
-  name?: string;
-  kind?: BodyKind;
-  shape: BodyShape;
-  /** kg (default 1; ignored for static and kinematic bodies). */
-  mass?: number;
-  pos: Vec3;
-  /** Orientation as a unit quaternion [x, y, z, w], or `angle` (rad) about z. */
-  rot?: [x: number, y: number, z: number, w: number];
-  angle?: number;
-  vel?: Vec3;
-  angular_velocity?: Vec3;
-  linear_damping?: number;
-  angular_damping?: number;
-  gravity_scale?: number;
-  /** Kept in its z plane, turning only about z. */
-  planar?: boolean;
-}
-/** A body named by its scene name, or by id (the API). */
-export type BodyRef = string | number;
-export interface MotorSpec {
-  /** rad/s (hinge) or m/s (prismatic). */
-  speed: number;
-  /** N·m or N. */
-  max_force: number;
-}
-export interface SoftSpec {
-  hertz: number;
-  damping_ratio: number;
-}
-/** A joint in a scene file (also `sim.addJoint(json)`); anchors and axes are world coordinates. */
-export interface JointSpec {
-  type: JointType;
-  /** null or omitted: the world. */
-  a?: BodyRef | null;
-  b?: BodyRef | null;
-  anchor: Vec3;
-  anchor_b?: Vec3;
-  axis?: Vec3;
-  limit?: Vec2;
-  motor?: MotorSpec;
-  soft?: SoftSpec;
-  break_force?: number;
-  length?: number;
-  min?: number;
-  max?: number;
-  max_length?: number;
-  max_swing?: number;
-  twist?: Vec2;
-}
-/** A particle made a point of a body: by index, or a rope's end. */
-export interface AttachSpec {
-  point?: number;
-  rope?: number;
-  end?: 'start' | 'end';
-  body: BodyRef;
-}
-/** `sim.bodiesJson()`: one entry per body, in the order of the pose buffer (`bodyPoses()`). */
-export interface BodyInfo {
-  /** Stable id (`removeBody`, `grabBody`, joints' `a` / `b`). */
-  id: number;
-  kind: BodyKind;
-  shape: BodyShape;
-  /** kg (static and kinematic bodies: 0). */
-  mass: number;
-  planar: boolean;
-}
-/** `sim.jointsJson()`: every joint now, in world coordinates. */
-export interface JointInfo {
-  id: number;
-  type: JointType;
-  /** Body ids; null = the world. */
-  a: number | null;
-  b: number | null;
-  /** World anchor on A and on B (they differ by the joint's error, or by design: distance, rope, prismatic). */
-  anchorA: Vec3;
-  anchorB: Vec3;
-  /** World axis (A's frame): hinge, prismatic, swing-twist's twist axis. */
-  axis: Vec3;
-  limit: Vec2 | null;
-  motor: { speed: number; maxForce: number } | null;
-  soft: { hertz: number; dampingRatio: number } | null;
-  /** Reaction force (N) and torque (N·m) on B over the last step. */
-  force: Vec3;
-  torque: Vec3;
-  breakForce: number | null;
-  /** A pointer's mouse joint (not part of the scene). */
-  mouse: boolean;
-  /** Hinge: B's angle about the axis from the creation pose (rad); null for other types. */
-  angle: number | null;
-}
-
 /** A scene file (versioned JSON; unknown fields are rejected). */
 export interface Scene {
   version: 1;
@@ -590,6 +487,87 @@ export interface Scene {
   bodies?: BodySpec[];
   joints?: JointSpec[];
   attachments?: AttachSpec[];
+}
+
+// ---- rigid bodies (src/scene/bodies.rs; src/wasm/bodies.rs) --------------------------------
+export type BodyShape =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+export type BodyKind = 'dynamic' | 'kinematic' | 'static';
+/** A body in a scene file (or `sim.addBody(json)`). */
+export interface BodySpec {
+  name?: string;
+  kind?: BodyKind;
+  shape: BodyShape;
+  mass?: number;
+  pos: Vec3;
+  /** Quaternion [x, y, z, w]; or `angle` about z. */
+  rot?: [number, number, number, number];
+  angle?: number;
+  vel?: Vec3;
+  angular_velocity?: Vec3;
+  linear_damping?: number;
+  angular_damping?: number;
+  gravity_scale?: number;
+  planar?: boolean;
+}
+export type JointType = 'ballSocket' | 'hinge' | 'prismatic' | 'fixed' | 'distance' | 'rope' | 'angularMotor' | 'swingTwist';
+/** A body by scene name, or by id (the API); null = the world. */
+export type BodyRef = string | number | null;
+/** A joint in a scene file (or `sim.addJoint(json)`). */
+export interface JointSpec {
+  type: JointType;
+  a?: BodyRef;
+  b?: BodyRef;
+  anchor: Vec3;
+  anchor_b?: Vec3;
+  axis?: Vec3;
+  limit?: [number, number];
+  motor?: { speed: number; max_force: number };
+  soft?: { hertz: number; damping_ratio: number };
+  break_force?: number;
+  length?: number;
+  min?: number;
+  max?: number;
+  max_length?: number;
+  max_swing?: number;
+  twist?: [number, number];
+}
+/** A particle made the point of a body: `point`, or `rope` + `end`. */
+export interface AttachSpec {
+  point?: number;
+  rope?: number;
+  end?: 'start' | 'end';
+  body: string | number;
+}
+/** One entry of `sim.bodiesJson()`, in `bodyPoses()` order. */
+export interface BodyInfo {
+  id: number;
+  kind: BodyKind;
+  shape: BodyShape;
+  mass: number;
+  planar: boolean;
+}
+/** One entry of `sim.jointsJson()`: world anchors and axis, reaction on B over the last step. */
+export interface JointInfo {
+  id: number;
+  type: JointType;
+  a: number | null;
+  b: number | null;
+  anchorA: Vec3;
+  anchorB: Vec3;
+  axis: Vec3;
+  limit: [number, number] | null;
+  motor: { speed: number; maxForce: number } | null;
+  soft: { hertz: number; dampingRatio: number } | null;
+  force: Vec3;
+  torque: Vec3;
+  breakForce: number | null;
+  /** A pointer's drag (not part of the scene). */
+  mouse: boolean;
+  /** Hinges: B's angle about the axis from the creation pose (rad); else null. */
+  angle: number | null;
 }
 
 // ---- the page's globals -----------------------------------------------------------------

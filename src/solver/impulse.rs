@@ -321,13 +321,27 @@ pub fn solve(c: &mut StepContext) {
 
 /// Body-only version for the position-based family: run in their `integrate` stage, so
 /// the bodies have moved (by their joints) before the particles are solved against them.
+///
+/// Body joints need short steps (as Box2D, which defaults to 4 substeps at 60 Hz: at one
+/// substep of 1/60 s a rigid row is a 15 Hz spring and W4's chain flies apart), and the
+/// position-based solvers' substep count is chosen for their ropes (`exact` runs one), so
+/// the bodies here take as many sub-substeps as keep each at most 1/240 s.
 pub fn solve_bodies(c: &mut StepContext) {
     if c.bodies.is_empty() {
         return;
     }
-    integrate_bodies(c);
-    solve(c);
+    let h = c.h;
+    let n = (h * BODY_RATE).ceil().max(1.0) as u32;
+    c.h = h / n as f32;
+    for _ in 0..n {
+        integrate_bodies(c);
+        solve(c);
+    }
+    c.h = h;
 }
+
+/// Sub-substep rate (1/s) of the bodies' joints under the position-based solvers.
+const BODY_RATE: f32 = 240.0;
 
 /// Integrates positions: free particles x ← x + h v (prev ← x), bodies x and q, attached
 /// particles follow their bodies.
