@@ -106,6 +106,13 @@ class Pose {
 }
 
 /**
+ * A capsule's half length (m): `half_length`, the scene format's snake_case, or `halfLength`,
+ * the first spelling of the JSON.
+ * @param {{ half_length?: number, halfLength?: number }} s
+ */
+const halfLengthOf = (s) => s.half_length ?? s.halfLength ?? 0;
+
+/**
  * Whether the body-frame point `l` lies within `slack` (m) of `shape`.
  * @param {BodyInfo['shape']} shape
  * @param {Vec3} l
@@ -114,7 +121,8 @@ class Pose {
 function within(shape, l, slack) {
   if (shape.type === 'sphere') return Math.hypot(l[0], l[1], l[2]) <= shape.radius + slack;
   if (shape.type === 'capsule') {
-    const x = Math.max(-shape.halfLength, Math.min(shape.halfLength, l[0]));
+    const h = halfLengthOf(shape);
+    const x = Math.max(-h, Math.min(h, l[0]));
     return Math.hypot(l[0] - x, l[1], l[2]) <= shape.radius + slack;
   }
   return [0, 1, 2].every((c) => Math.abs(l[c]) <= shape.half[c] + slack);
@@ -204,7 +212,8 @@ export function drawBodies(ctx, sim, cam, o) {
       ctx.stroke();
       tick = P.at([s.radius, 0, 0]);
     } else if (s.type === 'capsule') {
-      const a = P.at([-s.halfLength, 0, 0]), e = P.at([s.halfLength, 0, 0]);
+      const h = halfLengthOf(s);
+      const a = P.at([-h, 0, 0]), e = P.at([h, 0, 0]);
       const ang = Math.atan2(Y(e) - Y(a), X(e) - X(a));
       const r = s.radius * scale;
       ctx.arc(X(e), Y(e), r, ang - Math.PI / 2, ang + Math.PI / 2);
