@@ -3,9 +3,9 @@
 // view x–z; render.js's camera): bodies as outlines with their orientation visible (spheres
 // with a radius line, capsules as stadiums around their axis, boxes as wireframes with a tick
 // along local x), joints as anchors, hinge axes (a ring when the axis points out of the view,
-// a short line when it lies in it), hinge limit arcs, prismatic tracks, springs (soft
-// distance joints, zig-zag) and rope joints (dashed); when paused, each joint's reaction
-// force on its body B as an arrow and a label in newtons.
+// a short line when it lies in it), hinge limit arcs, swing-twist cones, prismatic tracks,
+// springs (soft distance joints, zig-zag) and rope joints (dashed); when paused, each joint's
+// reaction force on its body B as an arrow and a label in newtons.
 //
 // Poses: `sim.refillBodyPoses(frac)` then `sim.bodyPoses()`, a fresh Float32Array view of
 // wasm memory every frame (7 floats per body: px, py, pz, qx, qy, qz, qw), blended `frac` of
@@ -360,6 +360,23 @@ export function drawBodies(ctx, sim, cam, o) {
         ctx.fill();
         ctx.stroke();
       }
+    }
+    if (j.type === 'swingTwist' && j.maxSwing != null && out < 0.7) {
+      // The swing cone, seen from the side: the wedge of directions within maxSwing of the
+      // twist axis (in the view plane), from the anchor.
+      const R = 18;
+      const ax = X(axis) - X([0, 0, 0]), ay = Y(axis) - Y([0, 0, 0]);
+      const a0 = Math.atan2(ay, ax);
+      const sw = Math.min(j.maxSwing, Math.PI);
+      ctx.fillStyle = o.color ? 'rgba(255,255,255,0.06)' : COLOR.limit;
+      ctx.strokeStyle = o.color ?? COLOR.limitEdge;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.moveTo(X(A), Y(A));
+      ctx.arc(X(A), Y(A), R, a0 - sw, a0 + sw);
+      ctx.closePath();
+      ctx.fill();
+      ctx.stroke();
     }
     if (j.type === 'prismatic') {
       // The track: along the axis from the anchor on A, over the limits (or ±20 px).

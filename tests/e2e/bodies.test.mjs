@@ -102,18 +102,19 @@ test('bodies are drawn between fixed steps, with the points: the wrecking ball k
       sim.refillBodyPoses(1);
       const ballNow = Array.from(sim.bodyPoses()).slice(0, 3);
       const d = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-      return { frac, drawnGap: d(end, ball), naiveGap: d(now, ball), speed: d(ballNow, ball), sameTime: !!rec };
+      const radius = JSON.parse(sim.bodiesJson())[0].shape.radius;
+      return { frac, radius, drawnGap: d(end, ball), naiveGap: d(now, ball), speed: d(ballNow, ball), sameTime: !!rec };
     }));
     await page.waitForTimeout(23);
   }
   assert.ok(samples.every((s) => s.frac >= 0 && s.frac <= 1), 'frac in [0, 1]');
   assert.ok(samples.some((s) => s.frac < 0.9), 'some frames fall between steps');
   assert.ok(samples.every((s) => s.sameTime), 'the loop keeps the positions before its last step');
-  // The rope's end is a point of the ball, on its surface (r = 0.3 m), in the drawing too.
-  const worst = Math.max(...samples.map((s) => Math.abs(s.drawnGap - 0.3)));
+  // The rope's end is a point of the ball, on its surface, in the drawing too.
+  const worst = Math.max(...samples.map((s) => Math.abs(s.drawnGap - s.radius)));
   assert.ok(worst < 0.005, `the drawn rope end is ${worst.toFixed(4)} m off the drawn ball's surface`);
   // Without interpolating the points it would be off by up to a step of motion.
-  const naive = Math.max(...samples.map((s) => Math.abs(s.naiveGap - 0.3)));
+  const naive = Math.max(...samples.map((s) => Math.abs(s.naiveGap - s.radius)));
   assert.ok(naive > worst, `naive ${naive.toFixed(4)} m vs interpolated ${worst.toFixed(4)} m`);
   assert.deepEqual(errors, []);
   await context.close();
