@@ -34,7 +34,8 @@ export type SimClass = typeof Bindings.Sim;
  * What pointer input acts on (ui.js): one `Sim`, or the comparison's `SimGroup` (compare.js),
  * which applies each call to every sim of the comparison.
  */
-export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'>;
+export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'
+  | 'bodyCount' | 'pickBody' | 'grabBody' | 'dragBody' | 'releaseBody'>;
 
 export type Vec3 = [x: number, y: number, z: number];
 /** A top-view point `[x, z]`. */
@@ -489,16 +490,23 @@ export interface Scene {
 }
 
 // ---- rigid bodies (src/scene/bodies.rs; src/wasm/bodies.rs) --------------------------------
+/** A body's shape as `bodiesJson()` reports it (a capsule lies along local x). */
 export type BodyShape =
   | { type: 'sphere'; radius: number }
   | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+/** A body's shape in a scene file: the capsule's half length in snake_case (`halfLength`, the
+ * first spelling, is still read; exports write `half_length`). */
+export type SceneBodyShape =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; half_length: number }
   | { type: 'box'; half: Vec3 };
 export type BodyKind = 'dynamic' | 'kinematic' | 'static';
 /** A body in a scene file (or `sim.addBody(json)`). */
 export interface BodySpec {
   name?: string;
   kind?: BodyKind;
-  shape: BodyShape;
+  shape: SceneBodyShape;
   mass?: number;
   pos: Vec3;
   /** Quaternion [x, y, z, w]; or `angle` about z. */
@@ -532,6 +540,8 @@ export interface JointSpec {
   max_length?: number;
   max_swing?: number;
   twist?: [number, number];
+  /** A⁻¹B at zero angle, [x, y, z, w] (exports carry it: a joint saved mid-swing keeps its limits). */
+  ref_rotation?: [number, number, number, number];
 }
 /** A particle made the point of a body: `point`, or `rope` + `end`. */
 export interface AttachSpec {
@@ -567,6 +577,15 @@ export interface JointInfo {
   mouse: boolean;
   /** Hinges: B's angle about the axis from the creation pose (rad); else null. */
   angle: number | null;
+  /** Distance joints: rest length and the range it may take (m). */
+  length?: number;
+  min?: number;
+  max?: number;
+  /** Rope joints: the longest it gets (m). */
+  maxLength?: number;
+  /** Swing-twist joints: the cone's half angle and the twist range (rad). */
+  maxSwing?: number;
+  twist?: [number, number];
 }
 
 // ---- the page's globals -----------------------------------------------------------------
@@ -666,6 +685,14 @@ export interface Overlay {
   cursor: [number, number] | null;
   trails: Trail[];
   paused: boolean;
+  /** Id of the body under the pointer, or −1. */
+  hoverBody: number;
+  /**
+   * How far between the last two fixed steps to draw (0 = the state before the last step,
+   * 1 = the state after it): the page's accumulator over the step, so a display faster than
+   * the step rate draws motion between steps. 1 when paused.
+   */
+  frac: number;
 }
 
 /** render.js `drawSim` options: the overlay, plus the comparison's per-sim styling. */

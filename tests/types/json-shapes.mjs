@@ -112,14 +112,36 @@ for (const [name, text] of Object.entries(scenes)) {
   sim.free();
 }
 
+// A body dragged by a pointer (its mouse joint in jointsJson) and a joint that breaks (the
+// jointBroken event): the wrecking ball grabbed, a weak hinge added to the door.
+{
+  const sim = new Sim();
+  sim.loadScene(scenes['wrecking-ball']);
+  sim.grabBody(1, 0, 3.3, 4.5);
+  for (let i = 0; i < 10; i++) {
+    sim.dragBody(1, 3.3 - 0.05 * i, 4.5);
+    sim.step(H);
+  }
+  sample(sim, 'wrecking-ball dragged');
+  sim.releaseBody(1);
+  sim.loadScene(scenes.door);
+  const flap = JSON.parse(sim.bodiesJson()).find((b) => b.kind === 'dynamic').id;
+  sim.addJoint(JSON.stringify({ type: 'ballSocket', a: null, b: flap, anchor: [1.2, 1.6, 0], break_force: 1 }));
+  for (let i = 0; i < 10; i++) sim.step(H);
+  sample(sim, 'door with a weak joint');
+  sim.free();
+}
+
 for (const [key, text] of lists) take(key.split('/')[0], `${key.split('/')[1]}, last non-empty`, text);
 for (const [label, list] of events) if (list.length) take('SimEvent[]', `${label}: drainEvents(), all`, JSON.stringify(list));
 
 // The check is only as good as its samples: these must have come out non-empty.
-const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]'];
+const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]', 'BodyInfo[]', 'JointInfo[]'];
 const missing = need.filter((t) => !checks.some(([type]) => type === t));
 const nonNull = (type) => checks.some(([t, , text]) => t === type && text !== 'null');
 for (const t of ['CapstanReport | null', 'LeashInfo | null', 'Braid | null']) if (!nonNull(t)) missing.push(t);
+if (!checks.some(([t, , text]) => t === 'SimEvent[]' && text.includes('"jointBroken"'))) missing.push('a jointBroken event');
+if (!checks.some(([t, , text]) => t === 'JointInfo[]' && text.includes('"mouse":true'))) missing.push('a mouse joint');
 if (missing.length) throw new Error(`json-shapes: no sample of ${missing.join(', ')}: the check would prove nothing`);
 
 const ts = [
