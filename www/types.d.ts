@@ -287,6 +287,14 @@ export interface LinkTornEvent {
   b: number;
   stretch: number;
 }
+/** A joint pulled past its `break_force` was removed (it no longer appears in `jointsJson()`). */
+export interface JointBrokenEvent {
+  type: 'jointBroken';
+  /** The joint's id (as `addJoint` returned it and `jointsJson()` listed it). */
+  id: number;
+  /** The reaction force (N) that broke it. */
+  force: number;
+}
 /** One entry of `sim.drainEvents()`. Formed and broken fire exactly once per tangle. */
 export type SimEvent =
   | TangleFormedEvent
@@ -294,7 +302,81 @@ export type SimEvent =
   | TangleBrokenEvent
   | DogsSwappedEvent
   | BraidResyncEvent
-  | LinkTornEvent;
+  | LinkTornEvent
+  | JointBrokenEvent;
+
+// ---- rigid bodies and joints (src/wasm/bodies.rs) ---------------------------------------
+//
+// `sim.bodiesJson()` and `sim.jointsJson()`; JS-side names are camelCase (scene files use
+// snake_case: `BodySpec`, `JointSpec` below). Body and joint ids are stable (they survive
+// other bodies' removal); `bodiesJson()` lists the bodies in the order of the pose buffer
+// (`refillBodyPoses(alpha)`, then `bodyPoses()` or `bodyPosesPtr()`/`bodyPosesLen()`: 7
+// floats per body, px, py, pz, qx, qy, qz, qw).
+
+export type BodyKind = 'dynamic' | 'kinematic' | 'static';
+export type JointType =
+  | 'ballSocket'
+  | 'hinge'
+  | 'prismatic'
+  | 'fixed'
+  | 'distance'
+  | 'rope'
+  | 'angularMotor'
+  | 'swingTwist';
+
+/** A body's shape in its own frame (m): capsules lie along local x. */
+export type BodyShapeInfo =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+
+/** One entry of `sim.bodiesJson()`. */
+export interface BodyInfo {
+  id: number;
+  kind: BodyKind;
+  shape: BodyShapeInfo;
+  /** kg; 0 for static and kinematic bodies. */
+  mass: number;
+  /** Held in the z = 0 plane, turning about z only. */
+  planar: boolean;
+}
+
+/** One entry of `sim.jointsJson()`. */
+export interface JointInfo {
+  id: number;
+  type: JointType;
+  /** Body ids; null = the world. */
+  a: number | null;
+  b: number | null;
+  /** The joint's anchor on A and on B, world coordinates now (m). */
+  anchorA: Vec3;
+  anchorB: Vec3;
+  /** The joint's axis (A's), world coordinates now. */
+  axis: Vec3;
+  /** Hinge (rad) or prismatic (m) limits. */
+  limit: [lo: number, hi: number] | null;
+  /** Hinge, prismatic or angular motor: speed (rad/s or m/s) and force or torque cap (N, N·m). */
+  motor: { speed: number; maxForce: number } | null;
+  soft: { hertz: number; dampingRatio: number } | null;
+  /** Reaction force (N) and torque (N·m, about B's centre) on B over the last step. */
+  force: Vec3;
+  torque: Vec3;
+  /** N; null = unbreakable. */
+  breakForce: number | null;
+  /** A pointer's drag (`grabBody`), not part of the scene. */
+  mouse: boolean;
+  /** Hinges: B's angle about the axis from the reference pose (rad); else null. */
+  angle: number | null;
+  /** Distance joints: rest length and range (m). */
+  length?: number;
+  min?: number;
+  max?: number;
+  /** Rope joints (m). */
+  maxLength?: number;
+  /** Swing-twist joints: cone half-angle and twist range (rad). */
+  maxSwing?: number;
+  twist?: [lo: number, hi: number];
+}
 
 // ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
 //
@@ -304,7 +386,7 @@ export type SimEvent =
 // builders (`ropes`, `grids`, `leash`) that made them.
 
 export type Vec2 = [x: number, y: number];
-export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact';
+export type SolverName = 'classic' | 'pbd' | 'jacobi' | 'xpbd' | 'exact' | 'impulse';
 export type LinkKind = 'distance' | 'rope';
 
 export interface Walls {
@@ -338,6 +420,7 @@ export interface SceneSettings {
   rope_friction?: number;
   rope_dynamic_friction?: number;
   tangle_cap?: number;
+  warm_starting?: boolean;
 }
 
 export interface SceneCamera {
@@ -475,6 +558,73 @@ export interface Scene {
   leash?: LeashSpec;
   rope_points?: number[][];
   leash_points?: LeashPoints;
+  bodies?: BodySpec[];
+  joints?: JointSpec[];
+  attachments?: AttachSpec[];
+}
+
+/** A body's shape in a scene file (or `sim.addBody(json)`). */
+export type BodyShapeSpec =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; half_length: number }
+  | { type: 'box'; half: Vec3 };
+
+/** `bodies[i]` (src/scene/bodies.rs), also `sim.addBody(JSON.stringify(spec))`. */
+export interface BodySpec {
+  /** What joints and attachments call it (unique in the file). */
+  name?: string;
+  kind?: BodyKind;
+  shape: BodyShapeSpec;
+  /** kg (dynamic bodies; default 1). */
+  mass?: number;
+  pos: Vec3;
+  /** Quaternion [x, y, z, w]; or `angle` (rad) about z; not both. */
+  rot?: [x: number, y: number, z: number, w: number];
+  angle?: number;
+  vel?: Vec3;
+  angular_velocity?: Vec3;
+  linear_damping?: number;
+  angular_damping?: number;
+  gravity_scale?: number;
+  planar?: boolean;
+}
+
+/** `joints[i]`, also `sim.addJoint(JSON.stringify(spec))` (there bodies are ids). */
+export interface JointSpec {
+  type: JointType;
+  /** A body's name, or id; null or absent = the world. */
+  a?: string | number | null;
+  b?: string | number | null;
+  /** World anchor (on A; on B too unless `anchor_b`). */
+  anchor: Vec3;
+  anchor_b?: Vec3;
+  /** World axis (default [0, 0, 1]). */
+  axis?: Vec3;
+  /** hinge, prismatic. */
+  limit?: [lo: number, hi: number];
+  /** hinge, prismatic, angularMotor. */
+  motor?: { speed: number; max_force: number };
+  soft?: { hertz: number; damping_ratio: number };
+  break_force?: number;
+  /** distance. */
+  length?: number;
+  min?: number;
+  max?: number;
+  /** rope. */
+  max_length?: number;
+  /** swingTwist. */
+  max_swing?: number;
+  twist?: [lo: number, hi: number];
+  /** A⁻¹·B at zero angle, [x, y, z, w] (exports write it). */
+  ref_rotation?: [x: number, y: number, z: number, w: number];
+}
+
+/** `attachments[i]`: a particle (`point`, or the `end` of `rope`) becomes that point of `body`. */
+export interface AttachSpec {
+  point?: number;
+  rope?: number;
+  end?: 'start' | 'end';
+  body: string | number;
 }
 
 // ---- the page's globals -----------------------------------------------------------------
