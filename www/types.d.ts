@@ -288,10 +288,12 @@ export interface LinkTornEvent {
   b: number;
   stretch: number;
 }
-/** A joint pulled past its `break_force` (N) was removed. */
+/** A joint pulled past its `break_force` was removed (it no longer appears in `jointsJson()`). */
 export interface JointBrokenEvent {
   type: 'jointBroken';
+  /** The joint's id (as `addJoint` returned it and `jointsJson()` listed it). */
   id: number;
+  /** The reaction force (N) that broke it. */
   force: number;
 }
 /** One entry of `sim.drainEvents()`. Formed and broken fire exactly once per tangle. */
@@ -303,6 +305,79 @@ export type SimEvent =
   | BraidResyncEvent
   | LinkTornEvent
   | JointBrokenEvent;
+
+// ---- rigid bodies and joints (src/wasm/bodies.rs) ---------------------------------------
+//
+// `sim.bodiesJson()` and `sim.jointsJson()`; JS-side names are camelCase (scene files use
+// snake_case: `BodySpec`, `JointSpec` below). Body and joint ids are stable (they survive
+// other bodies' removal); `bodiesJson()` lists the bodies in the order of the pose buffer
+// (`refillBodyPoses(alpha)`, then `bodyPoses()` or `bodyPosesPtr()`/`bodyPosesLen()`: 7
+// floats per body, px, py, pz, qx, qy, qz, qw).
+
+export type BodyKind = 'dynamic' | 'kinematic' | 'static';
+export type JointType =
+  | 'ballSocket'
+  | 'hinge'
+  | 'prismatic'
+  | 'fixed'
+  | 'distance'
+  | 'rope'
+  | 'angularMotor'
+  | 'swingTwist';
+
+/** A body's shape in its own frame (m): capsules lie along local x. */
+export type BodyShapeInfo =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+
+/** One entry of `sim.bodiesJson()`. */
+export interface BodyInfo {
+  id: number;
+  kind: BodyKind;
+  shape: BodyShapeInfo;
+  /** kg; 0 for static and kinematic bodies. */
+  mass: number;
+  /** Held in the z = 0 plane, turning about z only. */
+  planar: boolean;
+}
+
+/** One entry of `sim.jointsJson()`. */
+export interface JointInfo {
+  id: number;
+  type: JointType;
+  /** Body ids; null = the world. */
+  a: number | null;
+  b: number | null;
+  /** The joint's anchor on A and on B, world coordinates now (m). */
+  anchorA: Vec3;
+  anchorB: Vec3;
+  /** The joint's axis (A's), world coordinates now. */
+  axis: Vec3;
+  /** Hinge (rad) or prismatic (m) limits. */
+  limit: [lo: number, hi: number] | null;
+  /** Hinge, prismatic or angular motor: speed (rad/s or m/s) and force or torque cap (N, N·m). */
+  motor: { speed: number; maxForce: number } | null;
+  soft: { hertz: number; dampingRatio: number } | null;
+  /** Reaction force (N) and torque (N·m, about B's centre) on B over the last step. */
+  force: Vec3;
+  torque: Vec3;
+  /** N; null = unbreakable. */
+  breakForce: number | null;
+  /** A pointer's drag (`grabBody`), not part of the scene. */
+  mouse: boolean;
+  /** Hinges: B's angle about the axis from the reference pose (rad); else null. */
+  angle: number | null;
+  /** Distance joints: rest length and range (m). */
+  length?: number;
+  min?: number;
+  max?: number;
+  /** Rope joints (m). */
+  maxLength?: number;
+  /** Swing-twist joints: cone half-angle and twist range (rad). */
+  maxSwing?: number;
+  twist?: [lo: number, hi: number];
+}
 
 // ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
 //
@@ -489,28 +564,23 @@ export interface Scene {
   attachments?: AttachSpec[];
 }
 
-// ---- rigid bodies (src/scene/bodies.rs; src/wasm/bodies.rs) --------------------------------
-/** A body's shape as `bodiesJson()` reports it (a capsule lies along local x). */
-export type BodyShape =
-  | { type: 'sphere'; radius: number }
-  | { type: 'capsule'; radius: number; halfLength: number }
-  | { type: 'box'; half: Vec3 };
-/** A body's shape in a scene file: the capsule's half length in snake_case (`halfLength`, the
- * first spelling, is still read; exports write `half_length`). */
-export type SceneBodyShape =
+/** A body's shape in a scene file (or `sim.addBody(json)`). */
+export type BodyShapeSpec =
   | { type: 'sphere'; radius: number }
   | { type: 'capsule'; radius: number; half_length: number }
   | { type: 'box'; half: Vec3 };
-export type BodyKind = 'dynamic' | 'kinematic' | 'static';
-/** A body in a scene file (or `sim.addBody(json)`). */
+
+/** `bodies[i]` (src/scene/bodies.rs), also `sim.addBody(JSON.stringify(spec))`. */
 export interface BodySpec {
+  /** What joints and attachments call it (unique in the file). */
   name?: string;
   kind?: BodyKind;
-  shape: SceneBodyShape;
+  shape: BodyShapeSpec;
+  /** kg (dynamic bodies; default 1). */
   mass?: number;
   pos: Vec3;
-  /** Quaternion [x, y, z, w]; or `angle` about z. */
-  rot?: [number, number, number, number];
+  /** Quaternion [x, y, z, w]; or `angle` (rad) about z; not both. */
+  rot?: [x: number, y: number, z: number, w: number];
   angle?: number;
   vel?: Vec3;
   angular_velocity?: Vec3;
@@ -519,73 +589,43 @@ export interface BodySpec {
   gravity_scale?: number;
   planar?: boolean;
 }
-export type JointType = 'ballSocket' | 'hinge' | 'prismatic' | 'fixed' | 'distance' | 'rope' | 'angularMotor' | 'swingTwist';
-/** A body by scene name, or by id (the API); null = the world. */
-export type BodyRef = string | number | null;
-/** A joint in a scene file (or `sim.addJoint(json)`). */
+
+/** `joints[i]`, also `sim.addJoint(JSON.stringify(spec))` (there bodies are ids). */
 export interface JointSpec {
   type: JointType;
-  a?: BodyRef;
-  b?: BodyRef;
+  /** A body's name, or id; null or absent = the world. */
+  a?: string | number | null;
+  b?: string | number | null;
+  /** World anchor (on A; on B too unless `anchor_b`). */
   anchor: Vec3;
   anchor_b?: Vec3;
+  /** World axis (default [0, 0, 1]). */
   axis?: Vec3;
-  limit?: [number, number];
+  /** hinge, prismatic. */
+  limit?: [lo: number, hi: number];
+  /** hinge, prismatic, angularMotor. */
   motor?: { speed: number; max_force: number };
   soft?: { hertz: number; damping_ratio: number };
   break_force?: number;
+  /** distance. */
   length?: number;
   min?: number;
   max?: number;
+  /** rope. */
   max_length?: number;
+  /** swingTwist. */
   max_swing?: number;
-  twist?: [number, number];
-  /** A⁻¹B at zero angle, [x, y, z, w] (exports carry it: a joint saved mid-swing keeps its limits). */
-  ref_rotation?: [number, number, number, number];
+  twist?: [lo: number, hi: number];
+  /** A⁻¹·B at zero angle, [x, y, z, w] (exports write it). */
+  ref_rotation?: [x: number, y: number, z: number, w: number];
 }
-/** A particle made the point of a body: `point`, or `rope` + `end`. */
+
+/** `attachments[i]`: a particle (`point`, or the `end` of `rope`) becomes that point of `body`. */
 export interface AttachSpec {
   point?: number;
   rope?: number;
   end?: 'start' | 'end';
   body: string | number;
-}
-/** One entry of `sim.bodiesJson()`, in `bodyPoses()` order. */
-export interface BodyInfo {
-  id: number;
-  kind: BodyKind;
-  shape: BodyShape;
-  mass: number;
-  planar: boolean;
-}
-/** One entry of `sim.jointsJson()`: world anchors and axis, reaction on B over the last step. */
-export interface JointInfo {
-  id: number;
-  type: JointType;
-  a: number | null;
-  b: number | null;
-  anchorA: Vec3;
-  anchorB: Vec3;
-  axis: Vec3;
-  limit: [number, number] | null;
-  motor: { speed: number; maxForce: number } | null;
-  soft: { hertz: number; dampingRatio: number } | null;
-  force: Vec3;
-  torque: Vec3;
-  breakForce: number | null;
-  /** A pointer's drag (not part of the scene). */
-  mouse: boolean;
-  /** Hinges: B's angle about the axis from the creation pose (rad); else null. */
-  angle: number | null;
-  /** Distance joints: rest length and the range it may take (m). */
-  length?: number;
-  min?: number;
-  max?: number;
-  /** Rope joints: the longest it gets (m). */
-  maxLength?: number;
-  /** Swing-twist joints: the cone's half angle and the twist range (rad). */
-  maxSwing?: number;
-  twist?: [number, number];
 }
 
 // ---- the page's globals -----------------------------------------------------------------
