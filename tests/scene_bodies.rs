@@ -524,3 +524,71 @@ fn the_body_api_adds_attaches_drags_and_removes() {
     let mid = Vec3::from_slice(&sim.body_poses()[..3]);
     assert!(mid.abs_diff_eq((b.prev_pos[0] + b.pos[0]) / 2.0, 1e-3), "halfway");
 }
+
+/// The crane's winch (a scene file's `winches`): it reels the hook in at its speed, pays it
+/// out, survives export → load with its range, bad winch fields name their path, and
+/// `setWinchSpeed` refuses bad numbers and indices without changing anything.
+#[test]
+fn the_crane_winch_reels_the_hook_in_and_out_and_round_trips() {
+    let mut sim = Sim::new();
+    sim.load_scene_json(&std::fs::read_to_string("www/scenes/crane.json").unwrap()).unwrap();
+    let winches: Value = serde_json::from_str(&sim.winches_json_string()).unwrap();
+    assert_eq!(winches.as_array().unwrap().len(), 1);
+    let len0 = winches[0]["length"].as_f64().unwrap();
+    assert!((len0 - 2.0).abs() < 1e-4, "the crane's rope is 2 m: {len0}");
+    let hook_y = |sim: &Sim| sim.world().bodies.pos[2].y;
+    for _ in 0..60 {
+        sim.world_mut().step(H).unwrap();
+    }
+    let y0 = hook_y(&sim);
+    // Reel in at 0.3 m/s for 2 s: the rope shortens by 0.6 m and the hook rises by about as
+    // much (it swings, so its height is compared after the swing's own motion settles less
+    // than the lift: ±0.1 m).
+    sim.set_winch_speed_checked(0.0, -0.3).unwrap();
+    for _ in 0..120 {
+        sim.world_mut().step(H).unwrap();
+    }
+    let len1: f64 = serde_json::from_str::<Value>(&sim.winches_json_string()).unwrap()[0]["length"].as_f64().unwrap();
+    assert!((len0 - len1 - 0.6).abs() < 0.6 * 0.02, "reeled in 0.6 m within 2 %: {}", len0 - len1);
+    let lift = hook_y(&sim) - y0;
+    assert!((lift - 0.6).abs() < 0.1, "the hook rose {lift} m");
+    // Saved mid-reel, the winch comes back with its speed and the range it measures from.
+    let text = sim.export_scene_json();
+    let back = Scene::from_json(&text).unwrap().build().unwrap();
+    assert_eq!(back.winches.len(), 1);
+    assert_eq!(back.winches[0].speed, -0.3);
+    assert_eq!(back.winches[0].seg0, sim.world().winches[0].seg0);
+    assert_eq!(back.winches[0].max_force, 1500.0);
+    // Pay out again.
+    sim.set_winch_speed_checked(0.0, 0.5).unwrap();
+    for _ in 0..60 {
+        sim.world_mut().step(H).unwrap();
+    }
+    let len2: f64 = serde_json::from_str::<Value>(&sim.winches_json_string()).unwrap()[0]["length"].as_f64().unwrap();
+    assert!((len2 - len1 - 0.5).abs() < 0.5 * 0.02, "paid out 0.5 m within 2 %: {}", len2 - len1);
+
+    // Bad winch fields in a scene name their path and build nothing.
+    let base: Value = serde_json::from_str(&std::fs::read_to_string("www/scenes/crane.json").unwrap()).unwrap();
+    for (ptr, v, path) in [
+        ("/winches/0/rope", json!(3), "winches[0].rope"),
+        ("/winches/0/speed", json!(1e3), "winches[0].speed"),
+        ("/winches/0/speed", Value::Null, "winches[0].speed"),
+        ("/winches/0/max_force", json!(-1), "winches[0].max_force"),
+        ("/winches/0/link_rest", json!(0), "winches[0].link_rest"),
+        ("/winches/0/drum", json!(1), "winches[0]"),
+    ] {
+        let mut bad = base.clone();
+        let (parent, key) = ptr.rsplit_once('/').unwrap();
+        bad.pointer_mut(parent).unwrap().as_object_mut().unwrap().insert(key.to_string(), v);
+        let before = snapshot(&sim);
+        let msg = sim.load_scene_json(&bad.to_string()).expect_err(ptr).to_string();
+        assert!(msg.contains(path), "{ptr}: {msg:?} should name {path}");
+        assert_eq!(snapshot(&sim), before, "{ptr}: a refused scene changes nothing");
+    }
+    for bad in [f64::NAN, f64::INFINITY, 1e3, -101.0] {
+        rejects(&mut sim, "winch speed", |s| s.set_winch_speed_checked(0.0, bad));
+    }
+    for bad in [f64::NAN, -1.0, 1.0, 0.5] {
+        rejects(&mut sim, "winch", |s| s.set_winch_speed_checked(bad, 0.1));
+    }
+}

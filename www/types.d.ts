@@ -75,6 +75,18 @@ export interface WrapEnd {
   mass: number;
 }
 
+/** One entry of `sim.winchesJson()`: a winch paying a rope out or reeling it in. */
+export interface WinchInfo {
+  /** The rope's index in the rope order (-1: its rope is gone). */
+  rope: number;
+  /** m/s; negative reels in. */
+  speed: number;
+  /** N: the tension it reels in against before it stalls. */
+  maxForce: number;
+  /** The rope's rest length now (m). */
+  length: number;
+}
+
 /** `sim.capstanReport()`: the rope lying over an obstacle (or `null`: none does). */
 export interface CapstanReport {
   /** Index of the obstacle the rope lies on. */
@@ -562,6 +574,7 @@ export interface Scene {
   bodies?: BodySpec[];
   joints?: JointSpec[];
   attachments?: AttachSpec[];
+  winches?: WinchSpec[];
 }
 
 /** A body's shape in a scene file (or `sim.addBody(json)`). */
@@ -626,6 +639,17 @@ export interface AttachSpec {
   rope?: number;
   end?: 'start' | 'end';
   body: string | number;
+}
+
+/** `winches[i]` (src/scene/winches.rs): a winch on rope `rope` (its index in the file). */
+export interface WinchSpec {
+  rope: number;
+  /** m/s; negative reels in (default 0). */
+  speed?: number;
+  /** N (default 1e9). */
+  max_force?: number;
+  /** The link rest length its range [¼, 4]× is measured from (exports carry it). */
+  link_rest?: number;
 }
 
 // ---- the page's globals -----------------------------------------------------------------

@@ -19,7 +19,7 @@
 // (the region under the pointer), and gestures act on `app.inputSim()`, which then applies
 // grab / drag / release / cut / lock to every sim of the comparison. Edit mode is off there.
 
-/** @import { CapstanReport, InputSim, LoadedScene, Overlay, Sim, SolverInfo, SolverSupport, Trail } from './types.js' */
+/** @import { CapstanReport, InputSim, LoadedScene, Overlay, Sim, SolverInfo, SolverSupport, Trail, WinchInfo } from './types.js' */
 /** @import { App } from './main.js' */
 /** @import { Camera } from './render.js' */
 
@@ -202,6 +202,7 @@ export class Ui {
       strain: /** @type {HTMLInputElement} */ ($('strain')),
       stats: $('stats'), status: $('status'), sceneAbout: $('scene-about'), solverAbout: $('solver-about'),
       frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'),
+      winch: /** @type {HTMLInputElement} */ ($('winch')), winchOut: $('winch-out'), winchRow: $('winch-row'),
     };
     /** @type {SolverInfo[]} */
     this.solverInfo = JSON.parse(app.Sim.solverInfo()); // [{ name, label, about }]
@@ -289,6 +290,7 @@ export class Ui {
     });
     el.subdiv.addEventListener('input', () => { el.subdivOut.textContent = `${el.subdiv.value} new`; });
     el.subdivOut.textContent = `${el.subdiv.value} new`;
+    el.winch.addEventListener('input', () => this.setWinch(Number(el.winch.value)));
 
     el.massWeighted.addEventListener('change', () => {
       app.guard('mass-weighted', () => sim().setMassWeighted(el.massWeighted.checked));
@@ -400,6 +402,33 @@ export class Ui {
     this.syncFromSim();
   }
 
+  /**
+   * The scene's first winch runs at `speed` m/s (negative reels in); the readout shows the
+   * rope's length.
+   * @param {number} speed
+   */
+  setWinch(speed) {
+    const sim = this.app.sim;
+    this.app.guard('winch', () => sim.setWinchSpeed(0, speed));
+    this.showWinch(false);
+  }
+
+  /**
+   * The winch row: shown when the scene has a winch, with its speed and rope length (the
+   * slider is set from the sim only when a scene loads, not while the user holds it).
+   * @param {boolean} [slider]
+   */
+  showWinch(slider = true) {
+    const { el } = this;
+    /** @type {WinchInfo[]} */
+    const winches = this.app.compare ? [] : JSON.parse(this.app.sim.winchesJson());
+    el.winchRow.hidden = winches.length === 0;
+    if (!winches.length) return;
+    const w = winches[0];
+    if (slider) el.winch.value = String(w.speed);
+    el.winchOut.textContent = `${w.speed.toFixed(2)} · rope ${w.length.toFixed(2)} m`;
+  }
+
   /** After a scene loaded: the preset select shows it (or the imported scene's name). */
   /** @param {LoadedScene} scene */
   sceneLoaded(scene) {
@@ -420,6 +449,7 @@ export class Ui {
     }
     this.el.sceneAbout.textContent = scene.description ?? '';
     this.el.sceneAbout.hidden = !scene.description;
+    this.showWinch();
     this.capstan = null;
     this.source = -1;
     this.hover = -1;
@@ -481,6 +511,7 @@ export class Ui {
     if (now - this.lastStats > 250) {
       this.lastStats = now;
       this.renderStats();
+      if (!this.el.winchRow.hidden) this.showWinch(false);
     }
   }
 

@@ -103,6 +103,33 @@ impl Sim {
         self.world.attach(i, id_of(body_id)?)
     }
 
+    /// `setWinchSpeed(i, speed)`: winch `i` (its index in `winchesJson()`) pays out at
+    /// `speed` m/s (negative reels in).
+    pub fn set_winch_speed_checked(&mut self, i: f64, speed: f64) -> Result<()> {
+        let i = error::index("winch", idx(i), self.world.winches.len())?;
+        let speed = error::finite("winch speed", speed as f32)?;
+        self.world.set_winch_speed(i, speed)
+    }
+
+    /// `[{rope, speed, maxForce, length}]` per winch (rope: its index in the rope order;
+    /// length: the rope's rest length now, m).
+    pub fn winches_json_string(&self) -> String {
+        let w = &self.world;
+        let v: Vec<serde_json::Value> = w
+            .winches
+            .iter()
+            .map(|x| {
+                serde_json::json!({
+                    "rope": w.ropes.index_of(x.rope).map_or(-1, |k| k as i64),
+                    "speed": x.speed,
+                    "maxForce": x.max_force,
+                    "length": x.length(&w.ropes, &w.links),
+                })
+            })
+            .collect();
+        serde_json::Value::Array(v).to_string()
+    }
+
     /// `detach(point)`.
     pub fn detach_checked(&mut self, point: f64) -> Result<()> {
         let i = error::index("point", idx(point), self.world.particles.len())?;
@@ -436,6 +463,19 @@ impl Sim {
     #[wasm_bindgen(js_name = detach)]
     pub fn detach(&mut self, point: f64) -> Result<(), JsError> {
         self.detach_checked(point).map_err(js)
+    }
+
+    /// Winch `i` (its index in `winchesJson()`) pays its rope out at `speed` m/s
+    /// (negative reels in, |speed| ≤ 100).
+    #[wasm_bindgen(js_name = setWinchSpeed)]
+    pub fn set_winch_speed(&mut self, i: f64, speed: f64) -> Result<(), JsError> {
+        self.set_winch_speed_checked(i, speed).map_err(js)
+    }
+
+    /// `[{rope, speed, maxForce, length}]` per winch (JSON text).
+    #[wasm_bindgen(js_name = winchesJson)]
+    pub fn winches_json(&self) -> String {
+        self.winches_json_string()
     }
 
     /// `[{id, kind, shape, mass, planar}]` per body, in pose-buffer order (JSON text).

@@ -235,6 +235,36 @@ test('the solver menu switches the wrecking ball to impulse and back', async () 
   await context.close();
 });
 
+test('the crane\'s winch slider reels the hook in and pays it out; other scenes have no winch row', async () => {
+  const { context, page, errors } = await openPage(browser, `${base}?scene=crane`);
+  assert.equal(await page.isVisible('#winch'), true, 'the crane has a winch');
+  const hookY = () => bodyState(page).then((s) => s.pose[7 * 2 + 1]);
+  const length = () => page.evaluate(() => JSON.parse(window.ropelab.sim.winchesJson())[0].length);
+  const slide = (v) => page.evaluate((v) => {
+    const el = /** @type {HTMLInputElement} */ (document.getElementById('winch'));
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, v);
+  await waitSteps(page, 30);
+  const [y0, l0] = [await hookY(), await length()];
+  await slide('-0.5');
+  await waitSteps(page, 60);
+  const [y1, l1] = [await hookY(), await length()];
+  assert.ok(l0 - l1 > 0.3, `the rope shortened (${l0} → ${l1})`);
+  assert.ok(y1 - y0 > 0.2, `the hook rose (${y0} → ${y1})`);
+  assert.match(await page.textContent('#winch-out'), /-0\.50 · rope \d\.\d\d m/);
+  await slide('0.5');
+  await waitSteps(page, 60);
+  assert.ok((await length()) > l1 + 0.3, 'paid out again');
+  await quiet(page);
+  await page.screenshot({ path: join(ARTIFACTS, 'crane-winch.png') });
+  await page.selectOption('#preset', 'door');
+  await page.waitForFunction(() => window.ropelab.preset === 'door');
+  assert.equal(await page.isVisible('#winch'), false, 'the door has no winch');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the comparison runs the bodies under every solver that can, draws them, and drags them', async () => {
   const { context, page, errors } = await openPage(browser, `${base}?scene=wrecking-ball`);
   await page.check('#compare');

@@ -65,6 +65,7 @@ function sample(sim, label) {
   takeList('RopeContact[]', `${label}: ropeContacts()`, sim.ropeContacts());
   takeList('BodyInfo[]', `${label}: bodiesJson()`, sim.bodiesJson());
   takeList('JointInfo[]', `${label}: jointsJson()`, sim.jointsJson());
+  takeList('WinchInfo[]', `${label}: winchesJson()`, sim.winchesJson());
   events.set(label, [...(events.get(label) ?? []), ...JSON.parse(sim.drainEvents())]);
 }
 
@@ -176,7 +177,7 @@ for (const [key, text] of lists) take(key.split('/')[0], `${key.split('/')[1]}, 
 for (const [label, list] of events) if (list.length) take('SimEvent[]', `${label}: drainEvents(), all`, JSON.stringify(list));
 
 // The check is only as good as its samples: these must have come out non-empty.
-const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]', 'BodyInfo[]', 'JointInfo[]'];
+const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]', 'BodyInfo[]', 'JointInfo[]', 'WinchInfo[]'];
 const missing = need.filter((t) => !checks.some(([type]) => type === t));
 const sampled = (type, pattern) => checks.some(([t, , text]) => t === type && pattern.test(text));
 if (!sampled('SimEvent[]', /"type":"jointBroken"/)) missing.push('a jointBroken event');

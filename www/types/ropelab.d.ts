@@ -101,6 +101,10 @@ export class Sim {
   releaseBody(pointer: number): boolean;
   removeJoint(id: number): void;
   /**
+   * `[{rope, speed, maxForce, length}]` per winch (JSON text).
+   */
+  winchesJson(): string;
+  /**
    * Length of the pose buffer in floats (7 per body after `refillBodyPoses`).
    */
   bodyPosesLen(): number;
@@ -113,6 +117,11 @@ export class Sim {
    * call into the sim: refill it, view it, draw, every frame.
    */
   bodyPoses(): Float32Array;
+  /**
+   * Winch `i` (its index in `winchesJson()`) pays its rope out at `speed` m/s
+   * (negative reels in, |speed| ≤ 100).
+   */
+  setWinchSpeed(i: number, speed: number): void;
   /**
    * Refills the pose buffer (7 floats per body: px, py, pz, qx, qy, qz, qw), each pose
    * `alpha` of the way from the start of the last step to its end (dual-quaternion
@@ -572,6 +581,7 @@ export interface InitOutput {
   readonly sim_setWalls: (a: number, b: number, c: number, d: number, e: number) => [number, number];
   readonly sim_setWander: (a: number, b: number) => [number, number];
   readonly sim_setWanderParams: (a: number, b: number, c: number) => [number, number];
+  readonly sim_setWinchSpeed: (a: number, b: number, c: number) => [number, number];
   readonly sim_settings: (a: number) => [number, number];
   readonly sim_settingsSchema: () => [number, number];
   readonly sim_solver: (a: number) => [number, number];
@@ -591,6 +601,7 @@ export interface InitOutput {
   readonly sim_wallFriction: (a: number) => number;
   readonly sim_walls: (a: number) => [number, number];
   readonly sim_wander: (a: number) => number;
+  readonly sim_winchesJson: (a: number) => [number, number];
   readonly __wbindgen_malloc: (a: number, b: number) => number;
   readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
   readonly __wbindgen_exn_store: (a: number) => void;
