@@ -28,7 +28,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::bodies::{BodyDef, BodyKind, Shape};
+use crate::bodies::{BodyDef, BodyKind, Filter, Material, Shape};
 use crate::error::{Result, SimError};
 use crate::ids::Id;
 use crate::joints::{JointDef, JointKind, Motor, SoftDef};
@@ -68,6 +68,28 @@ pub struct BodySpec {
     pub gravity_scale: f32,
     #[serde(default)]
     pub planar: bool,
+    /// Surface (defaults: friction 0.6, restitution 0, rolling friction 0).
+    #[serde(default = "default_friction")]
+    pub friction: f32,
+    #[serde(default)]
+    pub restitution: f32,
+    #[serde(default)]
+    pub rolling_friction: f32,
+    /// Collision filter bits (defaults: group 1, mask all).
+    #[serde(default = "default_group")]
+    pub group: u32,
+    #[serde(default = "default_mask")]
+    pub mask: u32,
+}
+
+fn default_friction() -> f32 {
+    0.6
+}
+fn default_group() -> u32 {
+    1
+}
+fn default_mask() -> u32 {
+    u32::MAX
 }
 
 /// A body named by scene name or by id (the API).
@@ -140,6 +162,9 @@ pub struct JointSpec {
     /// Exports carry it, so a joint saved mid-swing keeps its limits where they were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ref_rotation: Option<Quat>,
+    /// The joined bodies still collide with each other (default: they do not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collide_connected: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -194,6 +219,12 @@ impl BodySpec {
             angular_damping: self.angular_damping,
             gravity_scale: self.gravity_scale,
             planar: self.planar,
+            material: Material {
+                friction: self.friction,
+                restitution: self.restitution,
+                rolling_friction: self.rolling_friction,
+            },
+            filter: Filter { group: self.group, mask: self.mask },
         };
         def.validate().map_err(|e| scene_err(field_of(&e), e.to_string()))?;
         Ok(def)
@@ -221,6 +252,9 @@ fn field_of(e: &SimError) -> &'static str {
         "linear damping" => "linear_damping",
         "angular damping" => "angular_damping",
         "gravity scale" => "gravity_scale",
+        "friction" => "friction",
+        "restitution" => "restitution",
+        "rolling friction" => "rolling_friction",
         _ => "shape",
     }
 }
@@ -278,6 +312,7 @@ impl JointSpec {
             axis: self.axis.unwrap_or(Vec3::Z),
             soft: self.soft.map(|s| SoftDef { hertz: s.hertz, damping_ratio: s.damping_ratio }),
             break_force: self.break_force,
+            collide_connected: self.collide_connected,
         };
         def.validate(&world.bodies).map_err(|e| scene_err(joint_field(&e), e.to_string()))?;
         if let Some(q) = self.ref_rotation {
@@ -457,6 +492,11 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
             angular_damping: b.angular_damping[i],
             gravity_scale: b.gravity_scale[i],
             planar: b.planar[i],
+            friction: b.material[i].friction,
+            restitution: b.material[i].restitution,
+            rolling_friction: b.material[i].rolling_friction,
+            group: b.filter[i].group,
+            mask: b.filter[i].mask,
         })
         .collect();
     let pose = |id: Option<Id>| {
@@ -487,6 +527,7 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
                 max_swing: None,
                 twist: None,
                 ref_rotation: Some(f.q_ref),
+                collide_connected: j.collide_connected[k],
             };
             let m = |m: Option<Motor>| m.map(|m| MotorSpec { speed: m.speed, max_force: m.max_force });
             match j.kind[k] {
