@@ -147,7 +147,7 @@ pub fn collide_boxes(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32)
         face_contact(pa, &a, ha, ia, n, pb, &b, hb, false, speculative, &mut m);
         m.normal = n;
     }
-    let shallow = m.min_separation().is_none_or(|s| s > sep_e + EDGE_BIAS * scale);
+    let shallow = m.min_separation().is_none_or(|s| s > face_sep + EDGE_BIAS * scale);
     if has_edge && shallow && sep_e < speculative {
         let mut e = Manifold::EMPTY;
         edge(&mut e);
