@@ -10,7 +10,6 @@
 //! | `wander`     | step     | the leash dogs' random walk                                   |
 //! | `holdMasses` | step     | held particles become kinematic (or keep mass: soft mouse)    |
 //! | `prepare`    | step     | solver: scratch sized, topology refreshed, links packed       |
-//! | `collide`    | step     | bodies' contacts: broad and narrow phase, patches (`contacts`) |
 //! | `winches`    | substep  | winches pay ropes out or reel them in (rest lengths, repack)  |
 //! | `holds`      | substep  | held particles move toward their pointers                     |
 //! | `integrate`  | substep  | solver: gravity and damping into a predicted position         |
@@ -36,7 +35,6 @@ pub enum Stage {
     Wander,
     HoldMasses,
     Prepare,
-    Collide,
     Winches,
     Holds,
     Integrate,
@@ -51,12 +49,11 @@ pub enum Stage {
 
 /// Every stage in the order a step runs them; the `per_substep` ones form one contiguous
 /// block that runs once per substep.
-pub const STAGES: [Stage; 15] = [
+pub const STAGES: [Stage; 14] = [
     Stage::Ropes,
     Stage::Wander,
     Stage::HoldMasses,
     Stage::Prepare,
-    Stage::Collide,
     Stage::Winches,
     Stage::Holds,
     Stage::Integrate,
@@ -78,7 +75,6 @@ impl Stage {
             Stage::Winches => "winches",
             Stage::HoldMasses => "holdMasses",
             Stage::Prepare => "prepare",
-            Stage::Collide => "collide",
             Stage::Holds => "holds",
             Stage::Integrate => "integrate",
             Stage::BroadPhase => "broadPhase",
