@@ -601,6 +601,13 @@ export interface BodySpec {
   angular_damping?: number;
   gravity_scale?: number;
   planar?: boolean;
+  /** Surface (defaults: friction 0.6, restitution 0, rolling_friction 0 m). */
+  friction?: number;
+  restitution?: number;
+  rolling_friction?: number;
+  /** Collision filter bits (defaults: group 1, mask 0xFFFFFFFF). */
+  group?: number;
+  mask?: number;
 }
 
 /** `joints[i]`, also `sim.addJoint(JSON.stringify(spec))` (there bodies are ids). */
@@ -631,6 +638,8 @@ export interface JointSpec {
   twist?: [lo: number, hi: number];
   /** A⁻¹·B at zero angle, [x, y, z, w] (exports write it). */
   ref_rotation?: [x: number, y: number, z: number, w: number];
+  /** The joined bodies still collide with each other (default false). */
+  collide_connected?: boolean;
 }
 
 /** `attachments[i]`: a particle (`point`, or the `end` of `rope`) becomes that point of `body`. */

@@ -131,7 +131,16 @@ pub struct Patch {
 impl Patch {
     /// A manifold between solver bodies `a` and `b` (poses now), keyed by `key`.
     #[allow(clippy::too_many_arguments)]
-    pub fn new(key: u64, a: u32, b: u32, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), normal: Vec3, points: &[PointIn], mix: Mix) -> Patch {
+    pub fn new(
+        key: u64,
+        a: u32,
+        b: u32,
+        pose_a: (Vec3, Quat),
+        pose_b: (Vec3, Quat),
+        normal: Vec3,
+        points: &[PointIn],
+        mix: Mix,
+    ) -> Patch {
         let count = points.len().min(MAX_POINTS);
         let mut p = Patch {
             key,
@@ -273,7 +282,8 @@ impl Patch {
             self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
         }
         let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
-        let caps = [mix.friction * total, mix.friction * total, mix.friction * self.radius * total, mix.rolling * total];
+        let caps =
+            [mix.friction * total, mix.friction * total, mix.friction * self.radius * total, mix.rolling * total];
         let n = if self.has_rolling { 4 } else { 3 };
         for (f, cap) in self.friction[..n].iter_mut().zip(caps) {
             f.lo = -cap;
