@@ -101,13 +101,21 @@ impl Material {
     }
 
     /// The pair's friction, restitution and rolling resistance.
-    pub fn mix(a: Material, b: Material) -> crate::contacts::patch::Mix {
-        crate::contacts::patch::Mix {
+    pub fn mix(a: Material, b: Material) -> Mix {
+        Mix {
             friction: (a.friction * b.friction).sqrt(),
             restitution: a.restitution.max(b.restitution),
             rolling: a.rolling_friction.max(b.rolling_friction),
         }
     }
+}
+
+/// How a pair's surfaces combine (`Material::mix`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mix {
+    pub friction: f32,
+    pub restitution: f32,
+    pub rolling: f32,
 }
 
 /// Collision filtering: bodies a and b collide when `a.group & b.mask != 0` and

@@ -57,6 +57,7 @@
 
 use glam::{Quat, Vec3};
 
+pub use crate::bodies::Mix;
 use crate::joints::row::{self, Phase, Row, Soft, SolverBodies, Spring};
 
 /// Most points per manifold (a box face on a box face).
@@ -78,14 +79,6 @@ pub struct PointIn {
     pub separation: f32,
     /// Feature id: equal from step to step while the same features touch.
     pub id: u32,
-}
-
-/// How a pair's surfaces combine (per pair: each body's own, mixed by `Material::mix`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Mix {
-    pub friction: f32,
-    pub restitution: f32,
-    pub rolling: f32,
 }
 
 /// One manifold's rows and the state they carry from step to step.
