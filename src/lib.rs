@@ -20,6 +20,7 @@ pub mod bodies;
 pub mod clock;
 pub mod collide;
 pub mod constraints;
+pub mod contacts;
 pub mod dog;
 pub mod dualquat;
 pub mod edit;

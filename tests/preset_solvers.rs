@@ -5,6 +5,9 @@ use glam::Vec3;
 use ropelab::wrap::wrap_report;
 use ropelab::{scene::Scene, Event, SolverKind, World};
 
+/// The presets with rigid bodies (tests/scene_bodies.rs plays them).
+const BODY_PRESETS: [&str; 5] = ["wrecking-ball", "hinge-chain", "door", "ragdoll", "crane"];
+
 fn preset(name: &str) -> World {
     let text = std::fs::read_to_string(format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
     Scene::from_json(&text).unwrap().build().unwrap()
@@ -44,9 +47,14 @@ fn classic_is_refused_where_it_lacks_what_the_scene_needs() {
     capstan.settings.mass_weighted = true;
     assert_eq!(SolverKind::Classic.supports(&capstan), Ok(()));
     for &kind in &SolverKind::ALL[1..] {
-        for name in ["rope", "bridge", "net", "leash", "capstan"] {
+        for name in ["rope", "bridge", "net", "leash", "capstan"].into_iter().chain(BODY_PRESETS) {
             assert_eq!(kind.supports(&preset(name)), Ok(()), "{} {name}", kind.name());
         }
+    }
+    // Classic cannot run rigid bodies.
+    for name in BODY_PRESETS {
+        let why = SolverKind::Classic.supports(&preset(name)).unwrap_err();
+        assert!(why.contains("rigid bodies"), "{name}: {why}");
     }
 }
 

@@ -121,3 +121,52 @@ fn counts_refuse_negatives_and_solvers_say_why_not() {
     let holds = js_sys::Reflect::get(&report, &"holds".into()).unwrap();
     assert_eq!(holds.as_bool(), Some(true));
 }
+
+#[wasm_bindgen_test]
+fn bodies_through_the_js_api_and_bad_ids_throw() {
+    let mut sim = Sim::new();
+    sim.load_scene(include_str!("../www/scenes/wrecking-ball.json")).unwrap();
+    let before = sim.export_scene();
+    for bad in [f64::NAN, f64::INFINITY, -1.0, 0.5, 1e10] {
+        assert!(message(sim.remove_body(bad).unwrap_err()).contains("id"));
+        assert!(message(sim.remove_joint(bad).unwrap_err()).contains("id"));
+        assert!(sim.attach(3.0, bad).is_err());
+        assert!(message(sim.attach(bad, 0.0).unwrap_err()).contains("point"));
+        assert!(message(sim.detach(bad).unwrap_err()).contains("point"));
+        assert!(sim.grab_body(1.0, bad, 0.0, 0.0).is_err());
+    }
+    for bad in [f64::NAN, 0.5, 2e10] {
+        assert!(message(sim.grab_body(bad, 0.0, 3.25, 4.5).unwrap_err()).contains("pointer"));
+        assert!(message(sim.release_body(bad).unwrap_err()).contains("pointer"));
+    }
+    assert!(message(sim.pick_body(f32::NAN, 0.0, None).unwrap_err()).contains("x"));
+    assert!(message(sim.refill_body_poses_js(f32::NAN).unwrap_err()).contains("alpha"));
+    assert!(message(sim.drag_body(7.0, 0.0, 0.0).unwrap_err()).contains("holds no body"));
+    let msg = message(
+        sim.add_body(r#"{"shape": {"type": "sphere", "radius": 0.1}, "mass": 0, "pos": [0, 0, 0]}"#).unwrap_err(),
+    );
+    assert!(msg.contains("body.mass"), "{msg}");
+    let msg = message(sim.add_joint(r#"{"type": "hinge", "a": 0, "b": 0, "anchor": [0, 0, 0]}"#).unwrap_err());
+    assert!(msg.contains("joint.b") && msg.contains("itself"), "{msg}");
+    assert_eq!(sim.export_scene(), before, "nothing changed");
+    // The ball is picked, dragged and let go; the pose buffer is refilled in place.
+    assert_eq!(sim.body_count(), 1);
+    let ball = sim.pick_body(3.25, 4.5, None).unwrap();
+    assert_eq!(ball, 0.0);
+    assert_eq!(sim.pick_body(0.0, 0.0, Some(0.1)).unwrap(), -1.0);
+    sim.grab_body(1.0, ball, 3.25, 4.5).unwrap();
+    sim.drag_body(1.0, 3.0, 4.5).unwrap();
+    sim.step(1.0 / 60.0).unwrap();
+    let joints: js_sys::Array = js_sys::JSON::parse(&sim.joints_json()).unwrap().dyn_into().unwrap();
+    let mouse = js_sys::Reflect::get(&joints.get(0), &"mouse".into()).unwrap();
+    assert_eq!(mouse.as_bool(), Some(true));
+    assert!(sim.release_body(1.0).unwrap());
+    assert_eq!(sim.refill_body_poses_js(0.5).unwrap(), 7);
+    let ptr = sim.body_poses_ptr();
+    assert_eq!(sim.body_poses_len(), 7);
+    let poses = sim.body_poses_view();
+    assert_eq!(poses.length(), 7);
+    assert!((0..7).all(|k| poses.get_index(k).is_finite()));
+    sim.refill_body_poses_js(1.0).unwrap();
+    assert_eq!(sim.body_poses_ptr(), ptr, "refilled in place");
+}

@@ -79,8 +79,9 @@ export const SOLVER_COLORS = {
   jacobi: '#a3e635',
   xpbd: '#ff9f43',
   exact: '#f472b6',
+  impulse: '#c084fc',
 };
-const SPARE_COLORS = ['#c084fc', '#facc15', '#34d399', '#fb7185', '#60a5fa', '#fdba74'];
+const SPARE_COLORS = ['#facc15', '#34d399', '#fb7185', '#60a5fa', '#fdba74'];
 export const DEFAULT_SOLVERS = ['classic', 'pbd', 'xpbd', 'exact'];
 
 /** Newton-pass cap the exact solver gets unless the URL or the table sets one (as in the
@@ -244,6 +245,68 @@ class SimGroup {
     return most;
   }
 
+  /** Bodies in the first sim (every sim loads the same scene). */
+  get bodyCount() {
+    return this.sims[0]?.bodyCount ?? 0;
+  }
+
+  /**
+   * The body under (x, y) in any sim (overlaid view; ids are the same in every sim), or -1.
+   * @param {number} x
+   * @param {number} y
+   * @param {number} margin
+   */
+  pickBody(x, y, margin) {
+    for (const sim of this.sims) {
+      const id = sim.pickBody(x, y, margin);
+      if (id >= 0) return id;
+    }
+    return -1;
+  }
+
+  /**
+   * Grabs body `id` at (x, y) in every sim; throws only if no sim could.
+   * @param {number} pointerId
+   * @param {number} id
+   * @param {number} x
+   * @param {number} y
+   */
+  grabBody(pointerId, id, x, y) {
+    let first = null;
+    let ok = 0;
+    for (const sim of this.sims) {
+      try {
+        sim.grabBody(pointerId, id, x, y);
+        ok++;
+      } catch (e) {
+        first ??= e;
+      }
+    }
+    if (!ok && first) throw first;
+  }
+
+  /**
+   * @param {number} pointerId
+   * @param {number} x
+   * @param {number} y
+   */
+  dragBody(pointerId, x, y) {
+    for (const sim of this.sims) {
+      try {
+        sim.dragBody(pointerId, x, y);
+      } catch {
+        // this sim did not take the grab
+      }
+    }
+  }
+
+  /** @param {number} pointerId */
+  releaseBody(pointerId) {
+    let any = false;
+    for (const sim of this.sims) any = sim.releaseBody(pointerId) || any;
+    return any;
+  }
+
   /** @param {number} index */
   isLocked(index) {
     return this.sims[0].isLocked(index);
@@ -311,18 +374,28 @@ export class Compare {
 
   /**
    * (Re)creates every sim from `text`. All or nothing: if any sim rejects the scene, the new
-   * sims are freed, the old ones kept, and the error is thrown.
+   * sims are freed, the old ones kept, and the error is thrown. A solver that cannot run the
+   * scene (the classic one has no bodies) keeps its sim at the start, stopped, with the
+   * reason in its row.
    */
   /** @param {string} text */
   load(text) {
     /** @type {Sim[]} */
     const created = [];
+    /** @type {(string | null)[]} */
+    const refused = [];
     try {
       for (const slot of this.slots) {
         const sim = new this.app.Sim();
         created.push(sim);
         sim.loadScene(text);
-        sim.setSolver(slot.solver);
+        try {
+          sim.setSolver(slot.solver);
+          refused.push(null);
+        } catch (e) {
+          refused.push(`not for this scene: ${fmtError(e)}`);
+          continue;
+        }
         if (slot.iterations != null) sim.setIterations(slot.iterations);
         // The exact solver's iterations are a cap on Newton passes (it stops once every link
         // is within 8e-5 of its length, ~3 passes a step): a scene's sweep count made for the
@@ -340,11 +413,11 @@ export class Compare {
       slot.us = 0;
       slot.steps = 0;
       slot.timing.clear();
-      slot.error = null;
+      slot.error = refused[k];
       slot.stretch.clear();
       slot.energy.clear();
-      slot.el.row.classList.remove('failed');
-      slot.el.row.title = '';
+      slot.el.row.classList.toggle('failed', !!slot.error);
+      slot.el.row.title = slot.error ? `stopped: ${slot.error}` : '';
     });
     this.text = text;
     this.sample();
@@ -381,7 +454,10 @@ export class Compare {
       const t0 = performance.now();
       let done = 0;
       try {
-        for (; done < n; done++) slot.sim.step(h);
+        for (; done < n; done++) {
+          if (done === n - 1) this.app.renderer.keepPrevious(slot.sim, h); // interpolation's start
+          slot.sim.step(h);
+        }
       } catch (e) {
         slot.error = fmtError(e);
         slot.el.row.classList.add('failed');
@@ -611,7 +687,7 @@ export class Compare {
     }
     const sim = slot.sim;
     let settings = sim ? `${sim.iterations} it × ${sim.substeps} sub` : '';
-    if (slot.error) settings += ' · stopped';
+    if (slot.error) settings += slot.error.startsWith('not for this scene') ? ' · not for this scene' : ' · stopped';
     if (settings && left + ctx.measureText(settings).width <= right - stretchW - 10) {
       ctx.fillStyle = '#8a8a8a';
       ctx.fillText(settings, left, y);
@@ -819,11 +895,24 @@ export function bindComparePanel(app) {
     else app.ui.status(url, 'info', 10000);
   });
 
+  /**
+   * The solvers ticked when the comparison is off: the default ones that can run the loaded
+   * scene, and the impulse solver when it has rigid bodies.
+   */
+  function defaults() {
+    /** @type {{ name: string, ok: boolean }[]} */
+    const support = JSON.parse(app.sim.solverSupport());
+    const ok = (/** @type {string} */ n) => solvers.includes(n) && support.find((v) => v.name === n)?.ok !== false;
+    const names = DEFAULT_SOLVERS.filter(ok);
+    if (app.sim.bodyCount > 0 && ok('impulse')) names.push('impulse');
+    return names;
+  }
+
   /** Panel ← app state. */
   function sync() {
     const c = app.compare;
     toggle.checked = !!c;
-    const names = c ? c.slots.map((s) => s.solver) : DEFAULT_SOLVERS.filter((n) => solvers.includes(n));
+    const names = c ? c.slots.map((s) => s.solver) : defaults();
     for (const ch of checks) ch.checked = names.includes(ch.value);
     const mode = c?.layoutMode ?? app.compareLayout;
     for (const b of layoutButtons) {

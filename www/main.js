@@ -11,6 +11,12 @@
 // steps of H = 1/60 s by `sim.step(H)`. At most MAX_STEPS per frame: a frame that owes more
 // (a background tab, a debugger pause) drops the rest instead of spiralling. In the comparison
 // view (compare.js) the same step count goes to every sim of the comparison instead.
+// Drawing interpolates: what is left in the accumulator after the steps, over H
+// (`stepFraction`), says how far between the last two steps the frame falls, and points
+// (render.js, from a copy of the positions taken before the frame's last step) and bodies
+// (`refillBodyPoses(alpha)`) are drawn there, so a 120 or 144 Hz display, which steps on
+// only some of its frames, shows motion on every frame instead of repeating it. The price:
+// the picture is up to one step (16.7 ms) behind the physics.
 //
 // Scenes: `loadSceneText` is the one way a world is replaced (presets, ?scene= URLs, import,
 // paste, drop: see sceneio.js); a bad scene throws and the current world stays.
@@ -26,7 +32,12 @@ import { TanglePanel } from './tanglepanel.js';
 
 export const H = 1 / 60;
 export const MAX_STEPS = 5;
-const PRESETS = ['rope', 'bridge', 'net', 'leash', 'capstan', 'wrecking-ball', 'hinge-chain', 'door', 'ragdoll', 'crane'];
+/** The preset menu (www/scenes/<name>.json), by group; the first preset loads by default. */
+export const PRESET_GROUPS = [
+  { label: 'ropes', names: ['rope', 'bridge', 'net', 'leash', 'capstan'] },
+  { label: 'rigid bodies', names: ['wrecking-ball', 'hinge-chain', 'door', 'ragdoll', 'crane'] },
+];
+const PRESETS = PRESET_GROUPS.flatMap((g) => g.names);
 
 /**
  * Resolves with trunk's wasm-bindgen exports once the module is initialised.
@@ -60,6 +71,7 @@ export class App {
   /** @param {SimClass} Sim */
   constructor(Sim) {
     this.Sim = Sim;
+    this.presetGroups = PRESET_GROUPS;
     this.sim = new Sim();
     this.canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('view'));
     this.camera = new Camera();
@@ -241,6 +253,7 @@ export class App {
     this.scene = { text, name: sceneName(text, preset ?? 'scene'), description: sceneDescription(text), preset, source, label };
     this.preset = preset;
     this.sceneWalls = this.sim.walls();
+    this.renderer.forgetPrevious(this.sim); // a new world: nothing to interpolate from
     this.acc = 0;
     if (keepSettings) this.ui.applyControls();
     else this.ui.syncFromSim();
@@ -250,6 +263,7 @@ export class App {
       this.compare.frame();
     }
     this.ui.sceneLoaded(this.scene);
+    if (!this.compare) this.comparePanel.sync(); // the default solvers follow the scene
     this.tanglePanel.sceneLoaded({ keepSettings });
     this.updateUrl();
     return this.scene;
@@ -345,6 +359,15 @@ export class App {
     if (full) full.href = this.shareUrl({ embed: false });
   }
 
+  /**
+   * How far between the last two fixed steps this frame falls (0–1): the accumulator's
+   * remainder over H; 1 when paused (draw the state the physics is in).
+   */
+  stepFraction() {
+    if (this.paused) return 1;
+    return Math.min(Math.max(this.acc / H, 0), 1);
+  }
+
   /** @param {boolean} p */
   setPaused(p) {
     this.paused = !!p;
@@ -419,7 +442,10 @@ export class App {
       const p0 = performance.now();
       let done = 0;
       try {
-        for (; done < n; done++) this.sim.step(H);
+        for (; done < n; done++) {
+          if (done === n - 1) this.renderer.keepPrevious(this.sim, H); // interpolation's start
+          this.sim.step(H);
+        }
       } catch (e) {
         this.setPaused(true);
         this.ui.status(`step failed, paused: ${fmtError(e)}`, 'error');

@@ -9,6 +9,12 @@
 // are views of wasm memory that any call into the sim may detach. `draw` makes every sim
 // call it needs first, then builds fresh views, reads them, and drops them; nothing here keeps
 // a view across frames.
+//
+// Interpolation (main.js): the loop hands `keepPrevious(sim)` the positions before each
+// frame's last step (a copy, reused), and the overlay's `frac` says how far past them the
+// frame falls: points are drawn at prev + frac·(now − prev), bodies at the pose
+// `refillBodyPoses(frac)` blends (bodies.js), so a rope end attached to a body stays on it.
+// Held points are drawn where they are now (they follow the pointer without a step's lag).
 
 /** @import { CapstanReport, DrawOptions, Overlay, Rect, Sim, Trail } from './types.js' */
 
@@ -196,8 +202,70 @@ export class Renderer {
     this.dpr = 1;
     /** Bodies drawn in the last frame (for tests). */
     this.bodiesDrawn = 0;
+    /** The `frac` of the last frame drawn (for tests). */
+    this.lastFrac = 1;
+    /**
+     * Per sim: its positions before the last step (`keepPrevious`), the sim time then, and a
+     * reused buffer for the interpolated positions.
+     * @type {WeakMap<Sim, { prev: Float32Array, time: number, h: number, lerp: Float32Array }>}
+     */
+    this.previous = new WeakMap();
     this.cssW = 1;
     this.cssH = 1;
+  }
+
+  /**
+   * Copies `sim`'s positions before a step of `h` (the start of the frame's interpolation).
+   * @param {Sim} sim
+   * @param {number} h
+   */
+  keepPrevious(sim, h) {
+    const time = sim.time;
+    const pos = sim.positions(); // a view: copied, then dropped
+    let rec = this.previous.get(sim);
+    if (!rec || rec.prev.length !== pos.length) {
+      rec = { prev: new Float32Array(pos.length), time, h, lerp: new Float32Array(pos.length) };
+      this.previous.set(sim, rec);
+    }
+    rec.prev.set(pos);
+    rec.time = time;
+    rec.h = h;
+  }
+
+  /**
+   * Drops `sim`'s copy (a new world was loaded into it).
+   * @param {Sim} sim
+   */
+  forgetPrevious(sim) {
+    this.previous.delete(sim);
+  }
+
+  /**
+   * The positions to draw: interpolated `frac` of the way from the copy before the last step
+   * to `pos`, when that copy is of the step just taken (same point count, the sim one step
+   * further: not after a load, an undo or an edit that added or removed points); else `pos`.
+   * Held points stay where they are now.
+   * @param {Sim} sim
+   * @param {Float32Array} pos the view of the positions now
+   * @param {Uint8Array} flags
+   * @param {number} frac
+   * @param {number} time `sim.time` (read before the views were built)
+   * @returns {Float32Array}
+   */
+  interpolated(sim, pos, flags, frac, time) {
+    const rec = this.previous.get(sim);
+    if (!(frac < 1) || !rec || rec.prev.length !== pos.length || Math.abs(time - rec.time - rec.h) > rec.h * 1e-3) return pos;
+    const { prev, lerp } = rec;
+    const t = Math.max(frac, 0);
+    for (let k = 0; k < pos.length; k++) lerp[k] = prev[k] + (pos[k] - prev[k]) * t;
+    for (let i = 0; i < flags.length; i++) {
+      if (flags[i] & FLAG_HELD) {
+        lerp[3 * i] = pos[3 * i];
+        lerp[3 * i + 1] = pos[3 * i + 1];
+        lerp[3 * i + 2] = pos[3 * i + 2];
+      }
+    }
+    return lerp;
   }
 
   /** Matches the backing store to the CSS size × devicePixelRatio. Returns whether it changed. */
@@ -276,9 +344,12 @@ export class Renderer {
       return;
     }
     sim.refreshRender();
-    const pos = sim.positions();
-    const links = sim.links();
+    const time = sim.time;
+    const frac = o.frac ?? 1;
+    this.lastFrac = frac;
     const flags = sim.pointFlags();
+    const pos = this.interpolated(sim, sim.positions(), flags, frac, time);
+    const links = sim.links();
     const strain = o.tintStrain && !o.color ? sim.linkStrain() : null;
     const n = (pos.length / 3) | 0;
     const yOff = top ? 2 : 1; // which coordinate is the view's vertical axis
@@ -389,7 +460,7 @@ export class Renderer {
       ctx.stroke();
     }
     // The views are not used past this point: bodies and joints (they call into the sim).
-    this.bodiesDrawn = drawBodies(ctx, sim, cam, { paused: !!o.paused, top });
+    this.bodiesDrawn = drawBodies(ctx, sim, cam, { paused: !!o.paused, top, frac, hover: o.hoverBody ?? -1, color: o.color ?? null });
     ctx.restore();
   }
 

@@ -169,6 +169,8 @@ export class TanglePanel {
       if (e.type === 'tangleBroken') this.broken.push(e.id);
       const text = this.eventText(e);
       if (!text) continue;
+      // The log is the leash panel's; a broken joint is news in any scene.
+      if (e.type === 'jointBroken') this.app.ui.status(text, 'info', 4000);
       // A tangle slipping and holding in turn flips tight ↔ locked often: its state changes
       // since the last other event of that tangle share one line (latest state, a count).
       if (e.type === 'tangleStateChanged') {
@@ -205,6 +207,7 @@ export class TanglePanel {
       case 'dogsSwapped': return `dogs ${e.dogs.map((d) => d + 1).join(' and ')} swapped (${letterText(e.gen)})`;
       case 'braidResync': return 'braid recounted from where the leashes lie now (dogs swapped faster than one step could follow)';
       case 'linkTorn': return `link ${e.a}–${e.b} tore at ${(e.stretch * 100).toFixed(0)} %`;
+      case 'jointBroken': return `joint #${idText(e.id)} broke at ${e.force.toFixed(0)} N`;
       default: return null;
     }
   }

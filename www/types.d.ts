@@ -34,7 +34,8 @@ export type SimClass = typeof Bindings.Sim;
  * What pointer input acts on (ui.js): one `Sim`, or the comparison's `SimGroup` (compare.js),
  * which applies each call to every sim of the comparison.
  */
-export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'>;
+export type InputSim = Pick<Sim, 'view' | 'pick' | 'grab' | 'dragTo' | 'release' | 'cut' | 'isLocked' | 'toggleLock'
+  | 'bodyCount' | 'pickBody' | 'grabBody' | 'dragBody' | 'releaseBody'>;
 
 export type Vec3 = [x: number, y: number, z: number];
 /** A top-view point `[x, z]`. */
@@ -72,6 +73,18 @@ export interface PointFlagBits {
 export interface WrapEnd {
   point: number;
   mass: number;
+}
+
+/** One entry of `sim.winchesJson()`: a winch paying a rope out or reeling it in. */
+export interface WinchInfo {
+  /** The rope's index in the rope order (-1: its rope is gone). */
+  rope: number;
+  /** m/s; negative reels in. */
+  speed: number;
+  /** N: the tension it reels in against before it stalls. */
+  maxForce: number;
+  /** The rope's rest length now (m). */
+  length: number;
 }
 
 /** `sim.capstanReport()`: the rope lying over an obstacle (or `null`: none does). */
@@ -287,10 +300,12 @@ export interface LinkTornEvent {
   b: number;
   stretch: number;
 }
-/** A joint pulled past its `break_force` (N) was removed. */
+/** A joint pulled past its `break_force` was removed (it no longer appears in `jointsJson()`). */
 export interface JointBrokenEvent {
   type: 'jointBroken';
+  /** The joint's id (as `addJoint` returned it and `jointsJson()` listed it). */
   id: number;
+  /** The reaction force (N) that broke it. */
   force: number;
 }
 /** One entry of `sim.drainEvents()`. Formed and broken fire exactly once per tangle. */
@@ -302,6 +317,79 @@ export type SimEvent =
   | BraidResyncEvent
   | LinkTornEvent
   | JointBrokenEvent;
+
+// ---- rigid bodies and joints (src/wasm/bodies.rs) ---------------------------------------
+//
+// `sim.bodiesJson()` and `sim.jointsJson()`; JS-side names are camelCase (scene files use
+// snake_case: `BodySpec`, `JointSpec` below). Body and joint ids are stable (they survive
+// other bodies' removal); `bodiesJson()` lists the bodies in the order of the pose buffer
+// (`refillBodyPoses(alpha)`, then `bodyPoses()` or `bodyPosesPtr()`/`bodyPosesLen()`: 7
+// floats per body, px, py, pz, qx, qy, qz, qw).
+
+export type BodyKind = 'dynamic' | 'kinematic' | 'static';
+export type JointType =
+  | 'ballSocket'
+  | 'hinge'
+  | 'prismatic'
+  | 'fixed'
+  | 'distance'
+  | 'rope'
+  | 'angularMotor'
+  | 'swingTwist';
+
+/** A body's shape in its own frame (m): capsules lie along local x. */
+export type BodyShapeInfo =
+  | { type: 'sphere'; radius: number }
+  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'box'; half: Vec3 };
+
+/** One entry of `sim.bodiesJson()`. */
+export interface BodyInfo {
+  id: number;
+  kind: BodyKind;
+  shape: BodyShapeInfo;
+  /** kg; 0 for static and kinematic bodies. */
+  mass: number;
+  /** Held in the z = 0 plane, turning about z only. */
+  planar: boolean;
+}
+
+/** One entry of `sim.jointsJson()`. */
+export interface JointInfo {
+  id: number;
+  type: JointType;
+  /** Body ids; null = the world. */
+  a: number | null;
+  b: number | null;
+  /** The joint's anchor on A and on B, world coordinates now (m). */
+  anchorA: Vec3;
+  anchorB: Vec3;
+  /** The joint's axis (A's), world coordinates now. */
+  axis: Vec3;
+  /** Hinge (rad) or prismatic (m) limits. */
+  limit: [lo: number, hi: number] | null;
+  /** Hinge, prismatic or angular motor: speed (rad/s or m/s) and force or torque cap (N, N·m). */
+  motor: { speed: number; maxForce: number } | null;
+  soft: { hertz: number; dampingRatio: number } | null;
+  /** Reaction force (N) and torque (N·m, about B's centre) on B over the last step. */
+  force: Vec3;
+  torque: Vec3;
+  /** N; null = unbreakable. */
+  breakForce: number | null;
+  /** A pointer's drag (`grabBody`), not part of the scene. */
+  mouse: boolean;
+  /** Hinges: B's angle about the axis from the reference pose (rad); else null. */
+  angle: number | null;
+  /** Distance joints: rest length and range (m). */
+  length?: number;
+  min?: number;
+  max?: number;
+  /** Rope joints (m). */
+  maxLength?: number;
+  /** Swing-twist joints: cone half-angle and twist range (rad). */
+  maxSwing?: number;
+  twist?: [lo: number, hi: number];
+}
 
 // ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
 //
@@ -486,23 +574,26 @@ export interface Scene {
   bodies?: BodySpec[];
   joints?: JointSpec[];
   attachments?: AttachSpec[];
+  winches?: WinchSpec[];
 }
 
-// ---- rigid bodies (src/scene/bodies.rs; src/wasm/bodies.rs) --------------------------------
-export type BodyShape =
+/** A body's shape in a scene file (or `sim.addBody(json)`). */
+export type BodyShapeSpec =
   | { type: 'sphere'; radius: number }
-  | { type: 'capsule'; radius: number; halfLength: number }
+  | { type: 'capsule'; radius: number; half_length: number }
   | { type: 'box'; half: Vec3 };
-export type BodyKind = 'dynamic' | 'kinematic' | 'static';
-/** A body in a scene file (or `sim.addBody(json)`). */
+
+/** `bodies[i]` (src/scene/bodies.rs), also `sim.addBody(JSON.stringify(spec))`. */
 export interface BodySpec {
+  /** What joints and attachments call it (unique in the file). */
   name?: string;
   kind?: BodyKind;
-  shape: BodyShape;
+  shape: BodyShapeSpec;
+  /** kg (dynamic bodies; default 1). */
   mass?: number;
   pos: Vec3;
-  /** Quaternion [x, y, z, w]; or `angle` about z. */
-  rot?: [number, number, number, number];
+  /** Quaternion [x, y, z, w]; or `angle` (rad) about z; not both. */
+  rot?: [x: number, y: number, z: number, w: number];
   angle?: number;
   vel?: Vec3;
   angular_velocity?: Vec3;
@@ -510,63 +601,64 @@ export interface BodySpec {
   angular_damping?: number;
   gravity_scale?: number;
   planar?: boolean;
+  /** Surface (defaults: friction 0.6, restitution 0, rolling_friction 0 m). */
+  friction?: number;
+  restitution?: number;
+  rolling_friction?: number;
+  /** Collision filter bits (defaults: group 1, mask 0xFFFFFFFF). */
+  group?: number;
+  mask?: number;
 }
-export type JointType = 'ballSocket' | 'hinge' | 'prismatic' | 'fixed' | 'distance' | 'rope' | 'angularMotor' | 'swingTwist';
-/** A body by scene name, or by id (the API); null = the world. */
-export type BodyRef = string | number | null;
-/** A joint in a scene file (or `sim.addJoint(json)`). */
+
+/** `joints[i]`, also `sim.addJoint(JSON.stringify(spec))` (there bodies are ids). */
 export interface JointSpec {
   type: JointType;
-  a?: BodyRef;
-  b?: BodyRef;
+  /** A body's name, or id; null or absent = the world. */
+  a?: string | number | null;
+  b?: string | number | null;
+  /** World anchor (on A; on B too unless `anchor_b`). */
   anchor: Vec3;
   anchor_b?: Vec3;
+  /** World axis (default [0, 0, 1]). */
   axis?: Vec3;
-  limit?: [number, number];
+  /** hinge, prismatic. */
+  limit?: [lo: number, hi: number];
+  /** hinge, prismatic, angularMotor. */
   motor?: { speed: number; max_force: number };
   soft?: { hertz: number; damping_ratio: number };
   break_force?: number;
+  /** distance. */
   length?: number;
   min?: number;
   max?: number;
+  /** rope. */
   max_length?: number;
+  /** swingTwist. */
   max_swing?: number;
-  twist?: [number, number];
+  twist?: [lo: number, hi: number];
+  /** A⁻¹·B at zero angle, [x, y, z, w] (exports write it). */
+  ref_rotation?: [x: number, y: number, z: number, w: number];
+  /** The joined bodies still collide with each other (default false). */
+  collide_connected?: boolean;
 }
-/** A particle made the point of a body: `point`, or `rope` + `end`. */
+
+/** `attachments[i]`: a particle (`point`, or the `end` of `rope`) becomes that point of `body`. */
 export interface AttachSpec {
   point?: number;
   rope?: number;
   end?: 'start' | 'end';
   body: string | number;
 }
-/** One entry of `sim.bodiesJson()`, in `bodyPoses()` order. */
-export interface BodyInfo {
-  id: number;
-  kind: BodyKind;
-  shape: BodyShape;
-  mass: number;
-  planar: boolean;
-}
-/** One entry of `sim.jointsJson()`: world anchors and axis, reaction on B over the last step. */
-export interface JointInfo {
-  id: number;
-  type: JointType;
-  a: number | null;
-  b: number | null;
-  anchorA: Vec3;
-  anchorB: Vec3;
-  axis: Vec3;
-  limit: [number, number] | null;
-  motor: { speed: number; maxForce: number } | null;
-  soft: { hertz: number; dampingRatio: number } | null;
-  force: Vec3;
-  torque: Vec3;
-  breakForce: number | null;
-  /** A pointer's drag (not part of the scene). */
-  mouse: boolean;
-  /** Hinges: B's angle about the axis from the creation pose (rad); else null. */
-  angle: number | null;
+
+/** `winches[i]` (src/scene/winches.rs): a winch on rope `rope` (its index in the file). */
+export interface WinchSpec {
+  rope: number;
+  /** m/s; negative reels in (default 0). */
+  speed?: number;
+  /** N (default 1e9). */
+  max_force?: number;
+  /** The link rest length its range [¼, 4]× is measured from (exports carry it). */
+  link_rest?: number;
 }
 
 // ---- the page's globals -----------------------------------------------------------------
@@ -666,6 +758,14 @@ export interface Overlay {
   cursor: [number, number] | null;
   trails: Trail[];
   paused: boolean;
+  /** Id of the body under the pointer, or −1. */
+  hoverBody: number;
+  /**
+   * How far between the last two fixed steps to draw (0 = the state before the last step,
+   * 1 = the state after it): the page's accumulator over the step, so a display faster than
+   * the step rate draws motion between steps. 1 when paused.
+   */
+  frac: number;
 }
 
 /** render.js `drawSim` options: the overlay, plus the comparison's per-sim styling. */

@@ -19,7 +19,7 @@
 // (the region under the pointer), and gestures act on `app.inputSim()`, which then applies
 // grab / drag / release / cut / lock to every sim of the comparison. Edit mode is off there.
 
-/** @import { CapstanReport, InputSim, LoadedScene, Overlay, Sim, SolverInfo, SolverSupport, Trail } from './types.js' */
+/** @import { CapstanReport, InputSim, LoadedScene, Overlay, Sim, SolverInfo, SolverSupport, Trail, WinchInfo } from './types.js' */
 /** @import { App } from './main.js' */
 /** @import { Camera } from './render.js' */
 
@@ -116,6 +116,7 @@ function buildSliders(SimClass, section) {
  */
 
 const PICK_PX = 20;       // pick radius in CSS px
+const BODY_PICK_PX = 6;   // a body is picked this close to its outline (CSS px)
 const LINK_PICK_PX = 10;  // link pick distance in CSS px (edit mode)
 const CLICK_PX = 6;       // more motion than this is a drag, not a click
 const CLICK_MS = 400;     // a longer press is not a click
@@ -176,6 +177,7 @@ export class Ui {
     this.pointers = new Map(); // pointerId → gesture state
     this.hover = -1;
     this.hoverLink = -1;
+    this.hoverBody = -1;
     this.source = -1;          // edit mode: the selected point
     /** @type {{ a: Gesture, b: Gesture, d: number, mx: number, my: number } | null} */
     this.pinch = null;         // two touch pointers zooming / panning the view
@@ -200,6 +202,7 @@ export class Ui {
       strain: /** @type {HTMLInputElement} */ ($('strain')),
       stats: $('stats'), status: $('status'), sceneAbout: $('scene-about'), solverAbout: $('solver-about'),
       frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'),
+      winch: /** @type {HTMLInputElement} */ ($('winch')), winchOut: $('winch-out'), winchRow: $('winch-row'),
     };
     /** @type {SolverInfo[]} */
     this.solverInfo = JSON.parse(app.Sim.solverInfo()); // [{ name, label, about }]
@@ -232,6 +235,18 @@ export class Ui {
       this.refreshSolverMenu();
     });
 
+    // The preset menu, by group (main.js PRESET_GROUPS).
+    el.preset.replaceChildren(...app.presetGroups.map(({ label, names }) => {
+      const g = document.createElement('optgroup');
+      g.label = label;
+      for (const name of names) {
+        const o = document.createElement('option');
+        o.value = name;
+        o.textContent = name;
+        g.append(o);
+      }
+      return g;
+    }));
     el.preset.addEventListener('change', () => {
       el.preset.blur();
       if (!el.preset.value) return; // the imported scene's entry
@@ -275,6 +290,7 @@ export class Ui {
     });
     el.subdiv.addEventListener('input', () => { el.subdivOut.textContent = `${el.subdiv.value} new`; });
     el.subdivOut.textContent = `${el.subdiv.value} new`;
+    el.winch.addEventListener('input', () => this.setWinch(Number(el.winch.value)));
 
     el.massWeighted.addEventListener('change', () => {
       app.guard('mass-weighted', () => sim().setMassWeighted(el.massWeighted.checked));
@@ -386,6 +402,33 @@ export class Ui {
     this.syncFromSim();
   }
 
+  /**
+   * The scene's first winch runs at `speed` m/s (negative reels in); the readout shows the
+   * rope's length.
+   * @param {number} speed
+   */
+  setWinch(speed) {
+    const sim = this.app.sim;
+    this.app.guard('winch', () => sim.setWinchSpeed(0, speed));
+    this.showWinch(false);
+  }
+
+  /**
+   * The winch row: shown when the scene has a winch, with its speed and rope length (the
+   * slider is set from the sim only when a scene loads, not while the user holds it).
+   * @param {boolean} [slider]
+   */
+  showWinch(slider = true) {
+    const { el } = this;
+    /** @type {WinchInfo[]} */
+    const winches = this.app.compare ? [] : JSON.parse(this.app.sim.winchesJson());
+    el.winchRow.hidden = winches.length === 0;
+    if (!winches.length) return;
+    const w = winches[0];
+    if (slider) el.winch.value = String(w.speed);
+    el.winchOut.textContent = `${w.speed.toFixed(2)} · rope ${w.length.toFixed(2)} m`;
+  }
+
   /** After a scene loaded: the preset select shows it (or the imported scene's name). */
   /** @param {LoadedScene} scene */
   sceneLoaded(scene) {
@@ -406,10 +449,12 @@ export class Ui {
     }
     this.el.sceneAbout.textContent = scene.description ?? '';
     this.el.sceneAbout.hidden = !scene.description;
+    this.showWinch();
     this.capstan = null;
     this.source = -1;
     this.hover = -1;
     this.hoverLink = -1;
+    this.hoverBody = -1;
     this.lastStats = 0;
     this.undoStack.length = 0;
     this.redoStack.length = 0;
@@ -466,6 +511,7 @@ export class Ui {
     if (now - this.lastStats > 250) {
       this.lastStats = now;
       this.renderStats();
+      if (!this.el.winchRow.hidden) this.showWinch(false);
     }
   }
 
@@ -562,6 +608,8 @@ export class Ui {
       cursor: this.cursor,
       trails: this.trails,
       paused: this.app.paused,
+      hoverBody: this.hoverBody,
+      frac: this.app.stepFraction(),
     };
   }
 
@@ -589,23 +637,32 @@ export class Ui {
   }
 
   /**
-   * Grabs the body under the pointer, if any (single view only: the comparison's sims each
-   * have their own bodies). Returns whether a body was grabbed.
+   * Id of the movable body under the pointer (within a few px of its outline), or -1. Not in
+   * edit mode (it edits points and links).
+   * @param {Where} w
+   */
+  pickBodyAt(w) {
+    if (this.mode === 'edit' || w.view.sim.bodyCount === 0) return -1;
+    const margin = BODY_PICK_PX / w.view.camera.scale;
+    return this.app.guard('pickBody', () => w.view.sim.pickBody(w.x, w.y, margin)) ?? -1;
+  }
+
+  /**
+   * Grabs the body under the pointer, if any, at the point grabbed (a soft mouse joint pulls
+   * that point of the body to the pointer; in the comparison, the same body in every sim).
+   * Returns whether a body was grabbed.
    * @param {PointerEvent} e
    * @param {Gesture} s
    * @param {Where} w
    * @returns {boolean}
    */
   grabBodyAt(e, s, w) {
-    if (this.app.compare || this.mode === 'edit' || !w.view || w.view.sim !== this.app.sim) return false;
-    const sim = this.app.sim;
-    if (sim.bodyCount === 0) return false;
-    const margin = 6 / w.view.camera.scale;
-    const id = this.app.guard('pickBody', () => sim.pickBody(w.x, w.y, margin)) ?? -1;
+    const id = this.pickBodyAt(w);
     if (id < 0) return false;
-    const ok = this.app.guard('grabBody', () => { sim.grabBody(e.pointerId, id, w.x, w.y); return true; });
+    const ok = this.app.guard('grabBody', () => { this.target().grabBody(e.pointerId, id, w.x, w.y); return true; });
     if (!ok) return false;
     s.kind = 'grabBody';
+    this.hoverBody = -1;
     this.canvas.classList.add('dragging');
     return true;
   }
@@ -623,17 +680,17 @@ export class Ui {
     c.addEventListener('pointerup', (e) => this.onUp(e, false));
     c.addEventListener('pointercancel', (e) => this.onUp(e, true));
     c.addEventListener('lostpointercapture', (e) => { if (this.pointers.has(e.pointerId)) this.onUp(e, true); });
-    c.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') { this.hover = -1; this.hoverLink = -1; this.cursor = null; } });
+    c.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') { this.hover = -1; this.hoverLink = -1; this.hoverBody = -1; this.cursor = null; } });
     c.addEventListener('contextmenu', (e) => e.preventDefault());
     // Embedded in a page (?embed=1) the view must not trap the reader: the canvas lets the
-    // browser pan vertically (CSS touch-action: pan-y), a touch that starts on a point stops
-    // that scroll here (so it drags the point), and the wheel zooms only with Ctrl (a pinch
+    // browser pan vertically (CSS touch-action: pan-y), a touch that starts on a point or a
+    // body stops that scroll here (so it drags it), and the wheel zooms only with Ctrl (a pinch
     // on a touchpad sends ctrl+wheel) or after a click into the view, until the pointer leaves.
     c.addEventListener('touchstart', (e) => {
       if (!this.app.embed || e.touches.length !== 1) return;
       const t = e.touches[0];
       const w = this.where(t);
-      if (this.mode === 'cut' || this.pickAt(w) >= 0) e.preventDefault();
+      if (this.mode === 'cut' || this.pickAt(w) >= 0 || this.pickBodyAt(w) >= 0) e.preventDefault();
     }, { passive: false });
     c.addEventListener('pointerleave', (e) => { if (e.pointerType === 'mouse') this.wheelActive = false; });
     window.addEventListener('blur', () => { this.wheelActive = false; });
@@ -675,7 +732,8 @@ export class Ui {
       s.kind = 'press'; // a click nearer a link's middle than its ends subdivides it
       s.link = link;
     } else if (i < 0 && this.grabBodyAt(e, s, w)) {
-      // A body under the pointer (no point nearer): dragged by a soft mouse joint.
+      // A body under the pointer and no point within the pick radius (a rope's end on a
+      // body is grabbed as the point): dragged by a soft mouse joint.
     } else if (i >= 0) {
       const ok = this.app.guard('grab', () => { this.target().grab(e.pointerId, i); return true; });
       if (ok) {
@@ -749,7 +807,7 @@ export class Ui {
     // Coalesced events give the full path of fast swipes (cuts) on browsers that have them.
     const events = s.kind === 'cut' && e.getCoalescedEvents ? e.getCoalescedEvents() : [];
     if (s.kind === 'grabBody') {
-      this.app.guard('drag', () => this.app.sim.dragBody(e.pointerId, w.x, w.y));
+      this.app.guard('drag', () => this.target().dragBody(e.pointerId, w.x, w.y));
     } else if (s.kind === 'grab') {
       this.app.guard('drag', () => this.target().dragTo(e.pointerId, w.x, w.y));
     } else if (s.kind === 'pan') {
@@ -807,10 +865,10 @@ export class Ui {
     this.pointers.delete(e.pointerId);
     clearTimeout(s.timer);
     try { this.canvas.releasePointerCapture(e.pointerId); } catch { /* already released */ }
-    if (![...this.pointers.values()].some((p) => p.kind === 'grab')) this.canvas.classList.remove('dragging');
+    if (![...this.pointers.values()].some((p) => p.kind === 'grab' || p.kind === 'grabBody')) this.canvas.classList.remove('dragging');
     const sim = this.target();
     if (s.kind === 'grab') sim.release(e.pointerId);
-    if (s.kind === 'grabBody') this.app.sim.releaseBody(e.pointerId);
+    if (s.kind === 'grabBody') sim.releaseBody(e.pointerId);
     if (s.kind === 'pinch') {
       // The other finger does nothing more until it lifts.
       if (this.pinch) for (const p of [this.pinch.a, this.pinch.b]) if (p !== s) p.kind = 'none';
@@ -926,7 +984,8 @@ export class Ui {
     this.hoverLink = link >= 0 ? link : this.mode === 'edit' && i < 0 && this.source < 0
       ? nearestLink(this.app.sim, w.x, w.y, LINK_PICK_PX / this.app.camera.scale)
       : -1;
-    this.canvas.classList.toggle('over-point', i >= 0);
+    this.hoverBody = i < 0 && link < 0 ? this.pickBodyAt(w) : -1;
+    this.canvas.classList.toggle('over-point', i >= 0 || this.hoverBody >= 0);
   }
 
   /** Drops every gesture (before a scene replaces the world). */
@@ -934,7 +993,7 @@ export class Ui {
     for (const s of this.pointers.values()) {
       clearTimeout(s.timer);
       if (s.kind === 'grab') this.target().release(s.id);
-      if (s.kind === 'grabBody') this.app.sim.releaseBody(s.id);
+      if (s.kind === 'grabBody') this.target().releaseBody(s.id);
     }
     this.pointers.clear();
     this.pinch = null;
@@ -968,6 +1027,7 @@ export class Ui {
     this.source = -1;
     this.hover = -1;
     this.hoverLink = -1;
+    this.hoverBody = -1;
     this.status(`${redo ? 'redone' : 'undone'} (${from.length} more)`, 'info', 1500);
     return true;
   }

@@ -68,6 +68,75 @@ pub struct BodyDef {
     pub gravity_scale: f32,
     /// Held in the z = 0 plane (translation along z and rotation about x and y locked).
     pub planar: bool,
+    /// Surface: friction, restitution, rolling resistance.
+    pub material: Material,
+    /// Which bodies it collides with.
+    pub filter: Filter,
+}
+
+/// A body's surface. A pair mixes them as Box2D does: friction √(μ_a μ_b), restitution
+/// max(e_a, e_b), rolling resistance max.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material {
+    /// Coulomb friction coefficient (≥ 0; default 0.6).
+    pub friction: f32,
+    /// Coefficient of restitution (0..=1; default 0).
+    pub restitution: f32,
+    /// Rolling resistance (m: resisting torque per newton of normal force; default 0).
+    pub rolling_friction: f32,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material { friction: 0.6, restitution: 0.0, rolling_friction: 0.0 }
+    }
+}
+
+impl Material {
+    pub fn validate(&self) -> Result<()> {
+        error::in_range("friction", self.friction, 0.0, 100.0, "0 ≤ friction ≤ 100")?;
+        error::in_range("restitution", self.restitution, 0.0, 1.0, "0 ≤ restitution ≤ 1")?;
+        error::in_range("rolling friction", self.rolling_friction, 0.0, 10.0, "0 ≤ rolling friction ≤ 10 m")?;
+        Ok(())
+    }
+
+    /// The pair's friction, restitution and rolling resistance.
+    pub fn mix(a: Material, b: Material) -> Mix {
+        Mix {
+            friction: (a.friction * b.friction).sqrt(),
+            restitution: a.restitution.max(b.restitution),
+            rolling: a.rolling_friction.max(b.rolling_friction),
+        }
+    }
+}
+
+/// How a pair's surfaces combine (`Material::mix`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mix {
+    pub friction: f32,
+    pub restitution: f32,
+    pub rolling: f32,
+}
+
+/// Collision filtering: bodies a and b collide when `a.group & b.mask != 0` and
+/// `b.group & a.mask != 0` (Box2D's category and mask bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Filter {
+    pub group: u32,
+    pub mask: u32,
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter { group: 1, mask: u32::MAX }
+    }
+}
+
+impl Filter {
+    #[inline]
+    pub fn collides(self, other: Filter) -> bool {
+        self.group & other.mask != 0 && other.group & self.mask != 0
+    }
 }
 
 impl Default for BodyDef {
@@ -84,6 +153,8 @@ impl Default for BodyDef {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             planar: false,
+            material: Material::default(),
+            filter: Filter::default(),
         }
     }
 }
@@ -131,12 +202,18 @@ impl BodyDef {
         error::in_range("linear damping", self.linear_damping, 0.0, 1000.0, "0 ≤ damping ≤ 1000 1/s")?;
         error::in_range("angular damping", self.angular_damping, 0.0, 1000.0, "0 ≤ damping ≤ 1000 1/s")?;
         error::in_range("gravity scale", self.gravity_scale, -100.0, 100.0, "-100 ≤ gravity scale ≤ 100")?;
-        if self.planar && self.pos.z != 0.0 {
-            return Err(SimError::Invalid("a planar body must start at z = 0".into()));
+        self.material.validate()?;
+        // (Within 1 mm: the lock's rows hold a planar body in z = 0 to about 1e-5 m, and a
+        // scene exported mid-swing must load again; the rows pull it the rest of the way.)
+        if self.planar && self.pos.z.abs() > PLANAR_SLACK {
+            return Err(SimError::Invalid("a planar body must start at z = 0 (within 1 mm)".into()));
         }
         Ok(())
     }
 }
+
+/// How far (m) from z = 0 a planar body may start.
+pub const PLANAR_SLACK: f32 = 1e-3;
 
 /// All bodies, struct of arrays; hot solver state first, then user data. Dense index `i`
 /// is the same in every array.
@@ -165,6 +242,8 @@ pub struct Bodies {
     pub angular_damping: Vec<f32>,
     pub gravity_scale: Vec<f32>,
     pub planar: Vec<bool>,
+    pub material: Vec<Material>,
+    pub filter: Vec<Filter>,
     /// Stable id of each dense entry.
     pub id: Vec<Id>,
     ids: IdPool,
@@ -188,7 +267,9 @@ impl Bodies {
         }
         let i = self.len();
         let id = self.ids.alloc(i).ok_or_else(|| SimError::Invalid("too many bodies".into()))?;
-        let rot = def.rot.normalize();
+        // A quaternion that is unit to rounding is kept bit for bit (so a pose exported and
+        // loaded again is the same pose); others are normalised.
+        let rot = if (def.rot.length_squared() - 1.0).abs() <= 1e-6 { def.rot } else { def.rot.normalize() };
         let dynamic = def.kind == BodyKind::Dynamic;
         let mass = if dynamic { def.mass } else { 0.0 };
         let inertia = if dynamic { def.shape.inertia(mass) } else { Vec3::ZERO };
@@ -210,6 +291,8 @@ impl Bodies {
         self.angular_damping.push(def.angular_damping);
         self.gravity_scale.push(def.gravity_scale);
         self.planar.push(def.planar);
+        self.material.push(def.material);
+        self.filter.push(def.filter);
         self.id.push(id);
         self.version += 1;
         Ok(id)
@@ -245,6 +328,8 @@ impl Bodies {
             angular_damping,
             gravity_scale,
             planar,
+            material,
+            filter,
             id
         );
         self.ids.free(id);

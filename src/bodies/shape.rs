@@ -34,7 +34,9 @@ pub enum Shape {
     /// radius `radius` (m).
     Capsule {
         radius: f32,
-        #[serde(rename = "halfLength")]
+        /// `half_length` in scene files (snake_case as the rest of the format; `halfLength`,
+        /// the first spelling, is still read).
+        #[serde(alias = "halfLength")]
         half_length: f32,
     },
     /// A box with half extents `half` (m) along local x, y, z.

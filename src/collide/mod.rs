@@ -6,9 +6,12 @@
 //! - `contact.rs`: the position-level contact, friction and restitution (derivation on top).
 //!
 //! - `segments.rs`: rope–rope (segment–segment) contacts, owned by the tangle system;
-//! - `rope_contacts.rs`: one substep's rope–rope pairs and multipliers (a step output).
+//! - `rope_contacts.rs`: one substep's rope–rope pairs and multipliers (a step output);
+//! - `narrow/`: the rigid-body narrow phase (manifolds with feature ids between body shapes,
+//!   a ground plane, rope particles and rope segments).
 
 pub mod contact;
+pub mod narrow;
 pub mod rope_contacts;
 pub mod segments;
 pub mod shapes;

@@ -169,6 +169,9 @@ pub struct JointDef {
     pub soft: Option<SoftDef>,
     /// Reaction force (N) above which the joint breaks; `None` = never.
     pub break_force: Option<f32>,
+    /// The two bodies still collide with each other (default: a joint turns their contact
+    /// off, as in Box2D).
+    pub collide_connected: bool,
 }
 
 impl Default for JointDef {
@@ -182,6 +185,7 @@ impl Default for JointDef {
             axis: Vec3::Z,
             soft: None,
             break_force: None,
+            collide_connected: false,
         }
     }
 }
@@ -220,6 +224,7 @@ pub struct Joints {
     pub frames: Vec<Frames>,
     pub soft: Vec<Option<SoftDef>>,
     pub break_force: Vec<f32>,
+    pub collide_connected: Vec<bool>,
     /// Accumulated row impulses from the last step (warm starting).
     pub accum: Vec<[f32; MAX_ROWS]>,
     /// Reaction force (N) and torque (N·m, about B's centre) on B over the last step.
@@ -377,6 +382,7 @@ impl Joints {
         self.frames.push(frames);
         self.soft.push(def.soft);
         self.break_force.push(def.break_force.unwrap_or(f32::INFINITY));
+        self.collide_connected.push(def.collide_connected);
         self.accum.push([0.0; MAX_ROWS]);
         self.force.push(Vec3::ZERO);
         self.torque.push(Vec3::ZERO);
@@ -397,7 +403,7 @@ impl Joints {
         macro_rules! swap_remove {
             ($($f:ident),*) => { $( self.$f.swap_remove(i); )* };
         }
-        swap_remove!(kind, a, b, frames, soft, break_force, accum, force, torque, id, transient);
+        swap_remove!(kind, a, b, frames, soft, break_force, collide_connected, accum, force, torque, id, transient);
         self.ids.free(id);
         if i != last {
             self.ids.moved(self.id[i], i);

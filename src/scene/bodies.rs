@@ -1,26 +1,34 @@
 //! Bodies, joints and attachments in scene files (and in `Sim.addBody` / `addJoint`):
 //!
 //! ```text
-//! "bodies": [{"name": "ball", "kind": "dynamic", "shape": {"type": "sphere", "radius": 0.2},
-//!             "mass": 100, "pos": [x, y, z], "angle": 0.3 | "rot": [x, y, z, w],
+//! "bodies": [{"name": "ball", "kind": "dynamic" | "kinematic" | "static",
+//!             "shape": {"type": "sphere", "radius": 0.2}
+//!                    | {"type": "capsule", "radius": 0.05, "half_length": 0.2}  (along local x)
+//!                    | {"type": "box", "half": [hx, hy, hz]},
+//!             "mass": 100, "pos": [x, y, z], "angle": 0.3 (about z) | "rot": [x, y, z, w],
 //!             "vel": [..], "angular_velocity": [..], "linear_damping": 0, "angular_damping": 0,
 //!             "gravity_scale": 1, "planar": true}],
 //! "joints": [{"type": "hinge", "a": "frame" | 3 | null (the world), "b": "door",
 //!             "anchor": [x, y, z], "anchor_b": [..], "axis": [0, 0, 1],
 //!             "limit": [lo, hi], "motor": {"speed": 1, "max_force": 50},
 //!             "soft": {"hertz": 5, "damping_ratio": 0.7}, "break_force": 500,
-//!             "length": .., "min": .., "max": .., "max_length": .., "max_swing": .., "twist": [lo, hi]}],
-//! "attachments": [{"point": 12, "body": "ball"} | {"rope": 0, "end": "end", "body": "ball"}]
+//!             "length": .., "min": .., "max": .., "max_length": .., "max_swing": .., "twist": [lo, hi],
+//!             "ref_rotation": [x, y, z, w]}],
+//! "attachments": [{"point": 12, "body": "ball"} | {"rope": 0, "end": "start" | "end", "body": "ball"}]
 //! ```
 //!
-//! Joint types: `ballSocket`, `hinge`, `prismatic`, `fixed`, `distance`, `rope`,
-//! `angularMotor`, `swingTwist`. Anchors and axes are world coordinates in the pose the
-//! bodies are given in. Errors name the JSON path (`joints[2].limit`, `bodies[0].mass`).
+//! Every field but `shape` and `pos` (bodies), `type` and `anchor` (joints) and `body`
+//! (attachments) is optional. Joint types: `ballSocket`, `hinge` and `prismatic` (`limit`,
+//! `motor`), `fixed`, `distance` (`length`, `min`, `max`), `rope` (`max_length`),
+//! `angularMotor` (`motor`), `swingTwist` (`max_swing`, `twist`); a per-kind field on another
+//! type is an error. Anchors and axes are world coordinates in the pose the bodies are given
+//! in. An attached particle becomes the point of the body where it lies. Errors name the
+//! JSON path (`joints[2].limit`, `bodies[0].shape.radius`) and build nothing.
 
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::bodies::{BodyDef, BodyKind, Shape};
+use crate::bodies::{BodyDef, BodyKind, Filter, Material, Shape};
 use crate::error::{Result, SimError};
 use crate::ids::Id;
 use crate::joints::{JointDef, JointKind, Motor, SoftDef};
@@ -60,14 +68,58 @@ pub struct BodySpec {
     pub gravity_scale: f32,
     #[serde(default)]
     pub planar: bool,
+    /// Surface (defaults: friction 0.6, restitution 0, rolling friction 0).
+    #[serde(default = "default_friction")]
+    pub friction: f32,
+    #[serde(default)]
+    pub restitution: f32,
+    #[serde(default)]
+    pub rolling_friction: f32,
+    /// Collision filter bits (defaults: group 1, mask all).
+    #[serde(default = "default_group")]
+    pub group: u32,
+    #[serde(default = "default_mask")]
+    pub mask: u32,
+}
+
+fn default_friction() -> f32 {
+    0.6
+}
+fn default_group() -> u32 {
+    1
+}
+fn default_mask() -> u32 {
+    u32::MAX
 }
 
 /// A body named by scene name or by id (the API).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BodyRef {
     Id(u32),
     Name(String),
+}
+
+impl<'de> Deserialize<'de> for BodyRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = BodyRef;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a body name (string) or a body id (whole number ≥ 0)")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<BodyRef, E> {
+                Ok(BodyRef::Name(v.to_string()))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<BodyRef, E> {
+                u32::try_from(v).map(BodyRef::Id).map_err(|_| E::custom(format!("{v} is not a body id")))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<BodyRef, E> {
+                u32::try_from(v).map(BodyRef::Id).map_err(|_| E::custom(format!("{v} is not a body id")))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,6 +156,15 @@ pub struct JointSpec {
     pub max_swing: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twist: Option<[f32; 2]>,
+    /// B's rotation relative to A (A⁻¹·B, a quaternion [x, y, z, w]) at which the joint's
+    /// angles are zero: a hinge's angle and limits, the swing cone's centre and the twist, the
+    /// orientation a weld or a slider holds. Default: the rotations the bodies are given in.
+    /// Exports carry it, so a joint saved mid-swing keeps its limits where they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_rotation: Option<Quat>,
+    /// The joined bodies still collide with each other (default: they do not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub collide_connected: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -158,33 +219,44 @@ impl BodySpec {
             angular_damping: self.angular_damping,
             gravity_scale: self.gravity_scale,
             planar: self.planar,
+            material: Material {
+                friction: self.friction,
+                restitution: self.restitution,
+                rolling_friction: self.rolling_friction,
+            },
+            filter: Filter { group: self.group, mask: self.mask },
         };
         def.validate().map_err(|e| scene_err(field_of(&e), e.to_string()))?;
         Ok(def)
     }
 }
 
-/// The scene field a body error is about (best effort, for the JSON path).
+/// The scene field a body error is about (for the JSON path: `bodies[2].shape.radius`).
 fn field_of(e: &SimError) -> &'static str {
-    let s = e.to_string();
-    for (needle, field) in [
-        ("mass", "mass"),
-        ("position", "pos"),
-        ("angular velocity", "angular_velocity"),
-        ("velocity", "vel"),
-        ("rotation", "rot"),
-        ("linear damping", "linear_damping"),
-        ("angular damping", "angular_damping"),
-        ("gravity", "gravity_scale"),
-        ("planar", "planar"),
-        ("radius", "shape"),
-        ("half", "shape"),
-    ] {
-        if s.contains(needle) {
-            return field;
-        }
+    let what = match e {
+        SimError::NotFinite { what } | SimError::OutOfRange { what, .. } => *what,
+        SimError::Invalid(s) if s.contains("rotation") => return "rot",
+        SimError::Invalid(s) if s.contains("planar") => return "planar",
+        _ => return "shape",
+    };
+    match what {
+        "sphere radius" | "capsule radius" => "shape.radius",
+        "capsule half length" => "shape.half_length",
+        "box half extent x" => "shape.half[0]",
+        "box half extent y" => "shape.half[1]",
+        "box half extent z" => "shape.half[2]",
+        "body mass" => "mass",
+        "body position" => "pos",
+        "body velocity" => "vel",
+        "body angular velocity" => "angular_velocity",
+        "linear damping" => "linear_damping",
+        "angular damping" => "angular_damping",
+        "gravity scale" => "gravity_scale",
+        "friction" => "friction",
+        "restitution" => "restitution",
+        "rolling friction" => "rolling_friction",
+        _ => "shape",
     }
-    "shape"
 }
 
 /// Resolves a body reference against the scene's names (or ids).
@@ -210,6 +282,7 @@ impl JointSpec {
             r.as_ref().map(|r| resolve(world, names, r).map_err(|e| scene_err(field, e.to_string()))).transpose()
         };
         let (a, b) = (body("a", &self.a)?, body("b", &self.b)?);
+        self.check_fields()?;
         let motor = self.motor.map(|m| Motor { speed: m.speed, max_force: m.max_force });
         let need =
             |field: &'static str, v: Option<f32>| v.ok_or_else(|| scene_err(field, "required for this joint type"));
@@ -228,15 +301,7 @@ impl JointSpec {
                 max_swing: need("max_swing", self.max_swing)?,
                 twist: self.twist.unwrap_or([-0.5, 0.5]),
             },
-            other => {
-                return Err(scene_err(
-                    "type",
-                    format!(
-                    "unknown joint type {other:?} (ballSocket, hinge, prismatic, fixed, distance, rope, angularMotor, \
-                         swingTwist)"
-                ),
-                ))
-            }
+            other => return Err(scene_err("type", format!("unknown joint type {other:?} ({})", KINDS.join(", ")))),
         };
         let def = JointDef {
             kind,
@@ -247,40 +312,113 @@ impl JointSpec {
             axis: self.axis.unwrap_or(Vec3::Z),
             soft: self.soft.map(|s| SoftDef { hertz: s.hertz, damping_ratio: s.damping_ratio }),
             break_force: self.break_force,
+            collide_connected: self.collide_connected,
         };
         def.validate(&world.bodies).map_err(|e| scene_err(joint_field(&e), e.to_string()))?;
+        if let Some(q) = self.ref_rotation {
+            if !q.is_finite() || q.length_squared() < 1e-12 {
+                return Err(scene_err("ref_rotation", "must be a finite, non-zero quaternion"));
+            }
+        }
         Ok(def)
+    }
+
+    /// Adds the joint to `world` (errors name the field; nothing changes on error).
+    pub fn add(&self, world: &mut World, names: &[(String, Id)]) -> Result<Id> {
+        let def = self.def(world, names)?;
+        let id = world.add_joint(&def)?;
+        if let Some(q) = self.ref_rotation {
+            // The frames as `Joints::add` would have made them had B been at rotation
+            // q_A·ref when the joint was made.
+            let k = world.joints.index(id)?;
+            let f = &mut world.joints.frames[k];
+            f.q_ref = q.normalize();
+            f.axis_b = f.q_ref.inverse() * f.axis_a;
+        }
+        Ok(id)
     }
 }
 
-fn joint_field(e: &SimError) -> &'static str {
-    let s = e.to_string();
-    for (needle, field) in [
-        ("anchor b", "anchor_b"),
-        ("anchor", "anchor"),
-        ("axis", "axis"),
-        ("limit", "limit"),
-        ("motor", "motor"),
-        ("hertz", "soft"),
-        ("damping", "soft"),
-        ("break", "break_force"),
-        ("swing", "max_swing"),
-        ("twist", "twist"),
-        ("rope max", "max_length"),
-        ("distance", "length"),
-        ("itself", "b"),
-        ("body", "b"),
-    ] {
-        if s.contains(needle) {
-            return field;
+/// The scene field a joint error is about (for the JSON path: `joints[3].motor.max_force`).
+impl JointSpec {
+    /// A per-kind field given to a joint type that does not use it is an error (a
+    /// `max_length` on a hinge is a typo or a wrong type, not something to ignore).
+    fn check_fields(&self) -> Result<()> {
+        let uses: &[&str] = match self.ty.as_str() {
+            "hinge" | "prismatic" => &["limit", "motor"],
+            "distance" => &["length", "min", "max"],
+            "rope" => &["max_length"],
+            "angularMotor" => &["motor"],
+            "swingTwist" => &["max_swing", "twist"],
+            _ => &[],
+        };
+        let given = [
+            ("limit", self.limit.is_some()),
+            ("motor", self.motor.is_some()),
+            ("length", self.length.is_some()),
+            ("min", self.min.is_some()),
+            ("max", self.max.is_some()),
+            ("max_length", self.max_length.is_some()),
+            ("max_swing", self.max_swing.is_some()),
+            ("twist", self.twist.is_some()),
+        ];
+        match given.into_iter().find(|&(field, on)| on && !uses.contains(&field)) {
+            Some((field, _)) if KINDS.contains(&self.ty.as_str()) => {
+                Err(scene_err(field, format!("a {} joint does not take {field}", self.ty)))
+            }
+            _ => Ok(()),
         }
     }
-    "type"
+}
+
+/// The joint types of the format.
+const KINDS: [&str; 8] =
+    ["ballSocket", "hinge", "prismatic", "fixed", "distance", "rope", "angularMotor", "swingTwist"];
+
+fn joint_field(e: &SimError) -> &'static str {
+    let what = match e {
+        SimError::NotFinite { what } | SimError::OutOfRange { what, .. } => *what,
+        SimError::Invalid(s) => {
+            return [
+                ("twist limit", "twist"),
+                ("anchor b", "anchor_b"),
+                ("anchor", "anchor"),
+                ("axis", "axis"),
+                ("limit", "limit"),
+                ("distance min", "min"),
+                ("itself", "b"),
+                ("at least one body", "b"),
+            ]
+            .into_iter()
+            .find(|(needle, _)| s.contains(needle))
+            .map_or("type", |(_, field)| field)
+        }
+        SimError::BadIndex { .. } => return "b",
+        _ => return "type",
+    };
+    match what {
+        "joint hertz" => "soft.hertz",
+        "joint damping ratio" => "soft.damping_ratio",
+        "break force" => "break_force",
+        "hinge limit" | "slide limit" => "limit",
+        "motor speed" => "motor.speed",
+        "motor max force" => "motor.max_force",
+        "distance length" => "length",
+        "distance min" => "min",
+        "distance max" => "max",
+        "rope max length" => "max_length",
+        "max swing" => "max_swing",
+        "twist limit" => "twist",
+        _ => "type",
+    }
 }
 
 impl AttachSpec {
     /// The particle this attachment names.
     pub fn point(&self, world: &World) -> Result<usize> {
+        if self.end.is_some() && self.rope.is_none() {
+            return Err(scene_err("end", "only with rope (a point is named by point alone)"));
+        }
         match (self.point, self.rope) {
             (Some(p), None) => {
                 if (p as usize) < world.particles.len() {
@@ -321,8 +459,7 @@ pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &
         names.push((if b.name.is_empty() { format!("#{i}") } else { b.name.clone() }, id));
     }
     for (i, j) in joints.iter().enumerate() {
-        let def = j.def(w, &names).map_err(at(format!("joints[{i}]")))?;
-        w.add_joint(&def).map_err(at(format!("joints[{i}]")))?;
+        j.add(w, &names).map_err(at(format!("joints[{i}]")))?;
     }
     for (i, a) in attach.iter().enumerate() {
         let p = a.point(w).map_err(at(format!("attachments[{i}]")))?;
@@ -333,9 +470,10 @@ pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &
     Ok(())
 }
 
-/// The world's bodies, joints and attachments as scene specs (bodies named `b<slot>`;
-/// joints re-anchored at their current world anchors, so a hinge's angle and a slider's
-/// travel are measured from the exported pose).
+/// The world's bodies, joints and attachments as scene specs (bodies named `b<id>`; joints
+/// at their current world anchors on A and on B, with the reference rotation they measure
+/// their angles from, so a joint exported mid-swing comes back with its limits, cone and
+/// slide travel where they were).
 pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
     let b = &w.bodies;
     let name = |id: Id| format!("b{}", id.0);
@@ -354,6 +492,11 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
             angular_damping: b.angular_damping[i],
             gravity_scale: b.gravity_scale[i],
             planar: b.planar[i],
+            friction: b.material[i].friction,
+            restitution: b.material[i].restitution,
+            rolling_friction: b.material[i].rolling_friction,
+            group: b.filter[i].group,
+            mask: b.filter[i].mask,
         })
         .collect();
     let pose = |id: Option<Id>| {
@@ -383,6 +526,8 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
                 max_length: None,
                 max_swing: None,
                 twist: None,
+                ref_rotation: Some(f.q_ref),
+                collide_connected: j.collide_connected[k],
             };
             let m = |m: Option<Motor>| m.map(|m| MotorSpec { speed: m.speed, max_force: m.max_force });
             match j.kind[k] {

@@ -78,6 +78,7 @@ impl Scene {
         }
         w.sync_ropes();
         super::bodies::build(&mut w, &self.bodies, &self.joints, &self.attachments)?;
+        super::winches::build(&mut w, &self.winches)?;
         let solver = w.settings.solver;
         solver
             .supports(&w)

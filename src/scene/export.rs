@@ -14,6 +14,7 @@ impl Scene {
             bodies,
             joints,
             attachments,
+            winches: super::winches::export(world),
             version: SCENE_VERSION,
             name: name.to_string(),
             description: String::new(),

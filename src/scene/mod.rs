@@ -17,6 +17,7 @@ mod build;
 mod export;
 mod schema;
 mod validate;
+pub mod winches;
 
 pub use schema::*;
 

@@ -60,6 +60,9 @@ pub struct Scene {
     pub joints: Vec<super::bodies::JointSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<super::bodies::AttachSpec>,
+    /// Winches paying ropes out or reeling them in (`scene::winches`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub winches: Vec<super::winches::WinchSpec>,
 }
 
 /// The leash scene builder: a hand (a locked particle, draggable) holding one leash per dog;

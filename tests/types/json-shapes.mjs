@@ -65,6 +65,7 @@ function sample(sim, label) {
   takeList('RopeContact[]', `${label}: ropeContacts()`, sim.ropeContacts());
   takeList('BodyInfo[]', `${label}: bodiesJson()`, sim.bodiesJson());
   takeList('JointInfo[]', `${label}: jointsJson()`, sim.jointsJson());
+  takeList('WinchInfo[]', `${label}: winchesJson()`, sim.winchesJson());
   events.set(label, [...(events.get(label) ?? []), ...JSON.parse(sim.drainEvents())]);
 }
 
@@ -112,12 +113,79 @@ for (const [name, text] of Object.entries(scenes)) {
   sim.free();
 }
 
+// A body dragged by a pointer (its mouse joint in jointsJson) and a joint that breaks (the
+// jointBroken event): the wrecking ball grabbed, a weak hinge added to the door.
+{
+  const sim = new Sim();
+  sim.loadScene(scenes['wrecking-ball']);
+  sim.grabBody(1, 0, 3.3, 4.5);
+  for (let i = 0; i < 10; i++) {
+    sim.dragBody(1, 3.3 - 0.05 * i, 4.5);
+    sim.step(H);
+  }
+  sample(sim, 'wrecking-ball dragged');
+  sim.releaseBody(1);
+  sim.loadScene(scenes.door);
+  const flap = JSON.parse(sim.bodiesJson()).find((b) => b.kind === 'dynamic').id;
+  sim.addJoint(JSON.stringify({ type: 'ballSocket', a: null, b: flap, anchor: [1.2, 1.6, 0], break_force: 1 }));
+  for (let i = 0; i < 10; i++) sim.step(H);
+  sample(sim, 'door with a weak joint');
+  sim.free();
+}
+
+// Rigid bodies through the API: every joint type (with its per-kind fields), a drag (a mouse
+// joint), an attached point, and a joint that breaks at once (a jointBroken event).
+{
+  const sim = new Sim();
+  sim.loadScene(JSON.stringify({
+    version: 1, name: 'bodies', settings: { solver: 'impulse', substeps: 8, iterations: 2 },
+    ropes: [{ from: [0, 2, 0], to: [1, 2, 0], points: 5, lock_start: true }],
+  }));
+  const body = (shape, pos, extra = {}) => sim.addBody(JSON.stringify({ shape, pos, mass: 1, ...extra }));
+  const box = body({ type: 'box', half: [0.2, 0.1, 0.1] }, [1.2, 2, 0]);
+  const cap = body({ type: 'capsule', radius: 0.05, half_length: 0.2 }, [1.6, 2, 0], { angle: 0.3 });
+  const post = body({ type: 'sphere', radius: 0.1 }, [0, 3, 0], { kind: 'static' });
+  const ball = body({ type: 'sphere', radius: 0.1 }, [3, 3, 0], { mass: 3 });
+  const arm = body({ type: 'box', half: [0.3, 0.05, 0.05] }, [2.4, 3, 0], { planar: true });
+  const joint = (spec) => sim.addJoint(JSON.stringify(spec));
+  joint({ type: 'hinge', a: box, b: cap, anchor: [1.4, 2, 0], limit: [-1, 1], motor: { speed: 1, max_force: 5 },
+    soft: { hertz: 30, damping_ratio: 1 } });
+  joint({ type: 'distance', a: post, b: box, anchor: [0, 3, 0], anchor_b: [1.2, 2, 0], min: 0.5, max: 2 });
+  joint({ type: 'rope', a: post, b: ball, anchor: [0, 3, 0], anchor_b: [3, 3, 0], max_length: 3.2 });
+  joint({ type: 'prismatic', b: arm, anchor: [2.4, 3, 0], axis: [1, 0, 0], limit: [-0.5, 0.5],
+    motor: { speed: -0.2, max_force: 50 } });
+  joint({ type: 'swingTwist', a: arm, b: ball, anchor: [2.7, 3, 0], axis: [1, 0, 0], max_swing: 0.8, twist: [-0.3, 0.4] });
+  joint({ type: 'ballSocket', a: post, b: cap, anchor: [1.6, 2, 0], break_force: 1 });
+  const tag = body({ type: 'sphere', radius: 0.05 }, [1.2, 2.2, 0], { mass: 0.2 });
+  joint({ type: 'fixed', a: box, b: tag, anchor: [1.2, 2.1, 0] });
+  joint({ type: 'angularMotor', a: post, b: arm, anchor: [2.4, 3, 0], motor: { speed: 0.5, max_force: 1 } });
+  joint({ type: 'ballSocket', b: ball, anchor: [3, 3.1, 0] });
+  sim.attach(4, box);
+  sim.grabBody(1, ball, 3, 3);
+  for (let i = 0; i < 60; i++) {
+    sim.dragBody(1, 3, 3 + i / 60);
+    sim.step(H);
+    if (i % 20 === 0) sample(sim, 'bodies');
+  }
+  sim.releaseBody(1);
+  sample(sim, 'bodies');
+  take('Scene', 'bodies: exportScene()', sim.exportScene());
+  sim.free();
+}
+
 for (const [key, text] of lists) take(key.split('/')[0], `${key.split('/')[1]}, last non-empty`, text);
 for (const [label, list] of events) if (list.length) take('SimEvent[]', `${label}: drainEvents(), all`, JSON.stringify(list));
 
 // The check is only as good as its samples: these must have come out non-empty.
-const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]'];
+const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]', 'BodyInfo[]', 'JointInfo[]', 'WinchInfo[]'];
 const missing = need.filter((t) => !checks.some(([type]) => type === t));
+const sampled = (type, pattern) => checks.some(([t, , text]) => t === type && pattern.test(text));
+if (!sampled('SimEvent[]', /"type":"jointBroken"/)) missing.push('a jointBroken event');
+if (!sampled('JointInfo[]', /"mouse":true/)) missing.push('a mouse joint');
+if (!sampled('BodyInfo[]', /"halfLength"/)) missing.push('a capsule');
+for (const t of ['ballSocket', 'hinge', 'prismatic', 'fixed', 'distance', 'rope', 'angularMotor', 'swingTwist']) {
+  if (!sampled('JointInfo[]', new RegExp(`"type":"${t}"`))) missing.push(`a ${t} joint`);
+}
 const nonNull = (type) => checks.some(([t, , text]) => t === type && text !== 'null');
 for (const t of ['CapstanReport | null', 'LeashInfo | null', 'Braid | null']) if (!nonNull(t)) missing.push(t);
 if (missing.length) throw new Error(`json-shapes: no sample of ${missing.join(', ')}: the check would prove nothing`);

@@ -83,24 +83,33 @@ export class Sim {
    */
   crossings(): string;
   /**
-   * `[{id, kind, shape, mass, planar}]` per body, in pose-buffer order.
+   * `[{id, kind, shape, mass, planar}]` per body, in pose-buffer order (JSON text).
    */
   bodiesJson(): string;
   /**
-   * Every joint's world anchors, axis, limits, motor and reaction force and torque.
+   * Every joint's world anchors, axis, limits, motor, softness and reaction force and
+   * torque over the last step (JSON text; the fields are listed on `joints_json_string`).
    */
   jointsJson(): string;
   /**
-   * Removes a body, its joints and its attachments.
+   * Removes a body, its joints (a drag on it too) and its attachments.
    */
   removeBody(id: number): void;
   /**
-   * Lets go of the body the pointer holds; false if it held none.
+   * Lets go of the body the pointer holds (its joint is removed); false if it held none.
    */
   releaseBody(pointer: number): boolean;
   removeJoint(id: number): void;
   /**
-   * Pointer to the pose buffer in wasm memory.
+   * `[{rope, speed, maxForce, length}]` per winch (JSON text).
+   */
+  winchesJson(): string;
+  /**
+   * Length of the pose buffer in floats (7 per body after `refillBodyPoses`).
+   */
+  bodyPosesLen(): number;
+  /**
+   * Pointer to the pose buffer in wasm memory (f32s; `bodyPosesLen()` of them).
    */
   bodyPosesPtr(): number;
   /**
@@ -109,36 +118,53 @@ export class Sim {
    */
   bodyPoses(): Float32Array;
   /**
-   * Refills the pose buffer (7 floats per body) for drawing, interpolated by `alpha`
-   * (0 = the start of the last step, 1 = now; pass `sim.alpha` from the fixed-step
-   * clock). Returns the buffer's length in floats; view it with `bodyPosesPtr()`.
+   * Winch `i` (its index in `winchesJson()`) pays its rope out at `speed` m/s
+   * (negative reels in, |speed| ≤ 100).
+   */
+  setWinchSpeed(i: number, speed: number): void;
+  /**
+   * Refills the pose buffer (7 floats per body: px, py, pz, qx, qy, qz, qw), each pose
+   * `alpha` of the way from the start of the last step to its end (dual-quaternion
+   * blend; pass `sim.alpha` from the fixed-step clock, 0 ≤ alpha ≤ 1). Returns the
+   * buffer's length in floats. No allocation once the buffer has grown to the bodies.
    */
   refillBodyPoses(alpha: number): number;
   /**
-   * Makes point `point` the point of body `body` where it lies (`{point, body}` or
-   * `{rope, end, body}` as JSON).
+   * Makes point `point` the point of body `bodyId` where it lies now (it moves with the
+   * body; its mass is the body's until `detach`).
    */
-  attach(json: string): void;
+  attach(point: number, body_id: number): void;
+  /**
+   * Frees an attached point (it keeps its place and gets its own mass back).
+   */
   detach(point: number): void;
   /**
-   * Adds a body (scene-format JSON: `{shape, mass, pos, angle | rot, kind, planar, …}`);
-   * returns its id.
+   * Adds a body (a scene file's `bodies[i]` as JSON: `{shape, mass, pos, angle | rot,
+   * kind, vel, angular_velocity, linear_damping, angular_damping, gravity_scale,
+   * planar}`); returns its id. Throws under the classic solver (it cannot run bodies).
    */
   addBody(json: string): number;
   /**
-   * Adds a joint (scene-format JSON with bodies as ids or null for the world: `{type:
-   * "hinge", a: 0, b: 1, anchor: [x, y, z], axis, limit, motor, soft, …}`); returns its id.
+   * Adds a joint (a scene file's `joints[i]` as JSON, bodies as ids or null for the world:
+   * `{type: "hinge", a: 0, b: 1, anchor: [x, y, z], axis, limit, motor: {speed,
+   * max_force}, soft: {hertz, damping_ratio}, break_force, …}`); returns its id.
    */
   addJoint(json: string): number;
+  /**
+   * Moves the pointer's end of its drag joint to the view point `(x, y)`.
+   */
   dragBody(pointer: number, x: number, y: number): void;
   /**
-   * Pointer grabs body `id` at `(x, y)` (a soft mouse joint to that point of the body).
+   * Pointer `pointer` grabs body `id` at the view point `(x, y)`: a soft ball-socket (5 Hz,
+   * damping ratio 0.7) from the pointer to that point of the body, until `releaseBody`.
+   * A pointer holding a body already lets go of it first.
    */
   grabBody(pointer: number, id: number, x: number, y: number): void;
   /**
-   * Id of the movable body under `(x, y)` (view plane, m), or -1.
+   * Id of the dynamic body whose projected outline is under `(x, y)` (view coordinates,
+   * m, as `pick`), or within `margin` m of it (default 0); -1 for none.
    */
-  pickBody(x: number, y: number, margin: number): number;
+  pickBody(x: number, y: number, margin?: number | null): number;
   /**
    * Replaces the world with a JSON scene. Throws (naming the JSON path) and keeps the
    * current world if the scene is invalid.
@@ -464,6 +490,7 @@ export interface InitOutput {
   readonly sim_bodiesJson: (a: number) => [number, number];
   readonly sim_bodyCount: (a: number) => number;
   readonly sim_bodyPoses: (a: number) => any;
+  readonly sim_bodyPosesLen: (a: number) => number;
   readonly sim_bodyPosesPtr: (a: number) => number;
   readonly sim_braid: (a: number, b: number) => [number, number];
   readonly sim_braidCrossings: (a: number) => [number, number];
@@ -512,10 +539,10 @@ export interface InitOutput {
   readonly sim_pointFlagBits: () => [number, number];
   readonly sim_pointFlags: (a: number) => any;
   readonly sim_positions: (a: number) => any;
-  readonly sim_refillBodyPoses: (a: number, b: number) => number;
+  readonly sim_refillBodyPoses: (a: number, b: number) => [number, number, number];
   readonly sim_refreshRender: (a: number) => void;
   readonly sim_release: (a: number, b: number) => number;
-  readonly sim_releaseBody: (a: number, b: number) => number;
+  readonly sim_releaseBody: (a: number, b: number) => [number, number, number];
   readonly sim_removeBody: (a: number, b: number) => [number, number];
   readonly sim_removeJoint: (a: number, b: number) => [number, number];
   readonly sim_removePoint: (a: number, b: number) => [number, number];
@@ -554,6 +581,7 @@ export interface InitOutput {
   readonly sim_setWalls: (a: number, b: number, c: number, d: number, e: number) => [number, number];
   readonly sim_setWander: (a: number, b: number) => [number, number];
   readonly sim_setWanderParams: (a: number, b: number, c: number) => [number, number];
+  readonly sim_setWinchSpeed: (a: number, b: number, c: number) => [number, number];
   readonly sim_settings: (a: number) => [number, number];
   readonly sim_settingsSchema: () => [number, number];
   readonly sim_solver: (a: number) => [number, number];
@@ -573,6 +601,7 @@ export interface InitOutput {
   readonly sim_wallFriction: (a: number) => number;
   readonly sim_walls: (a: number) => [number, number];
   readonly sim_wander: (a: number) => number;
+  readonly sim_winchesJson: (a: number) => [number, number];
   readonly __wbindgen_malloc: (a: number, b: number) => number;
   readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
   readonly __wbindgen_exn_store: (a: number) => void;

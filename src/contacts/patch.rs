@@ -1,0 +1,370 @@
+//! One contact manifold between two solver bodies as the 001 seed's *contact patch*: one
+//! penetration row per contact point, and patch friction (two tangent rows at the patch
+//! centroid, a twist row about the normal, an optional rolling row), all friction bounds
+//! coupled to the patch's total normal impulse.
+//!
+//! ## Penetration rows (the seed's `contact_setup`, with Box2D v3's soft step)
+//! For a point with levers r_a, r_b (world, from each centre of mass to the contact point)
+//! and normal n (from A to B), the separation s = n·(p_b − p_a) must stay ≥ 0. Its rate is
+//! ṡ = n·(v_b + ω_b × r_b − v_a − ω_a × r_a), which is the plane family's Jacobian
+//! J = [−n, n × r_a, n, r_b × n] (`Row::set_axis`), effective mass 1/(J M⁻¹ Jᵀ) and clamp
+//! λ ∈ [0, ∞): contacts push, never pull.
+//!
+//! The seed drives penetration out with Baumgarte, b = −(β/h)·max(depth − slop, 0), and
+//! bakes restitution into the same bias. Both are what Box2D v3 stopped doing, and so does
+//! this file:
+//! - **Speculative** (s > 0): the row lets the gap close within the substep and no more,
+//!   b = s/h, rigid. A fast body meets a thin one in the step it would cross it, because the
+//!   manifold is made with a margin that covers the step's motion (`Contacts`).
+//! - **Penetrating** (s ≤ 0), biased solve: a stiff spring (30 Hz capped at a quarter of the
+//!   substep rate, damping ratio 10, pushing out at most 3 m/s — Box2D v3's
+//!   `contactHertz`, `contactDampingRatio`, `contactPushMaxVelocity`). Relax pass: rigid, no
+//!   bias, so the push-out velocity does not stay in the bodies (the stack does not pop).
+//! - **Restitution** is not in the bias (a bias restitution fights the position correction
+//!   and depends on the iteration count): after relax, a pass sets the normal velocity of
+//!   each point that was approaching faster than the threshold to −e·(its velocity before
+//!   the solve), keeping λ ≥ 0 (Box2D's `b2ApplyRestitution`).
+//!
+//! The separation during a step is re-measured from the bodies' motion since the manifold
+//! was made (Box2D v3's "relative anchors"): with the levers rotated by each body's rotation
+//! since then, s = n·(Δx_b − Δx_a + r_b − r_a) + (s₀ − n·(r_b₀ − r_a₀)), so one collision
+//! pass per step serves every substep.
+//!
+//! ## Patch friction (the seed's `patch_setup` / `patch_solve`)
+//! Per manifold (not per point): with t₁, t₂ spanning the contact plane and c_a, c_b the
+//! levers to the points' centroid,
+//! - tangent rows J_k = [−t_k, t_k × c_a, t_k, c_b × t_k], λ_k ∈ [−μ Λ, μ Λ];
+//! - twist row J = [0, −n, 0, n] (ω_b − ω_a about n), λ ∈ [−μ ρ Λ, μ ρ Λ], ρ the patch
+//!   radius: the mean lever of a uniform pressure over the patch, (2/3)√(A/π) for a patch
+//!   of area A (a disc's), and for a line contact (two points) half the points' mean
+//!   distance from the centroid (a uniform line's mean lever is a quarter of its length);
+//! - rolling row (only when μ_roll > 0 and the bodies roll): J = [0, −a, 0, a] with a the
+//!   direction of the tangential relative spin at the step's start, λ ∈ [−μ_roll Λ, μ_roll Λ]
+//!   (μ_roll in m: a rolling resistance lever, as a torque per unit normal force);
+//!
+//! where Λ = Σλ_n is re-summed from the patch's normal rows before the friction rows are
+//! solved, in every sweep. No bias on friction rows (no position target). Patch rather than
+//! per-point Coulomb: three rows instead of 2N, no four cones fighting under a resting box,
+//! and the twist row gives spinning friction that per-point cones only approximate.
+//!
+//! ## Warm starting (the seed's feature-id matching)
+//! Every point carries the narrow phase's feature id. A new manifold between the same two
+//! bodies takes each point's λ_n from the old point with the same id; a point with no id
+//! match takes the λ of the old point nearest to it within `MATCH_DISTANCE` (the seed's
+//! distance fallback, for ids that change when a contact shifts to a neighbouring feature).
+//! The friction rows' λ carry over when the patch existed last step (their directions are
+//! re-projected onto the new tangent basis).
+
+use glam::{Quat, Vec3};
+
+pub use crate::bodies::Mix;
+use crate::joints::row::{self, Phase, Row, Soft, SolverBodies, Spring};
+
+/// Most points per manifold (a box face on a box face).
+pub const MAX_POINTS: usize = 4;
+/// Box2D v3's contact spring (Hz, capped at a quarter of the substep rate), damping ratio and
+/// largest push-out speed (m/s).
+pub const CONTACT_HERTZ: f32 = 30.0;
+pub const CONTACT_DAMPING_RATIO: f32 = 10.0;
+pub const CONTACT_PUSHOUT: f32 = 3.0;
+/// An old point this close (m) to a new one without the same feature id lends it its impulse.
+pub const MATCH_DISTANCE: f32 = 0.005;
+
+/// One contact point as the narrow phase reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointIn {
+    /// World contact point (m): where the impulse acts.
+    pub point: Vec3,
+    /// Signed distance along the normal (m; negative = overlap).
+    pub separation: f32,
+    /// Feature id: equal from step to step while the same features touch.
+    pub id: u32,
+}
+
+/// One manifold's rows and the state they carry from step to step.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Patch {
+    /// The pair (body ids: A's in the high half, B's in the low; the ground is `u32::MAX`).
+    pub key: u64,
+    /// Solver bodies.
+    pub a: u32,
+    pub b: u32,
+    /// Unit normal from A to B.
+    pub normal: Vec3,
+    pub count: usize,
+    pub ids: [u32; MAX_POINTS],
+    /// Levers (world, at the time the manifold was made) from A's and B's centres.
+    pub r_a: [Vec3; MAX_POINTS],
+    pub r_b: [Vec3; MAX_POINTS],
+    /// s₀ − n·(r_b₀ − r_a₀): the separation at Δx = 0 without the lever term.
+    pub base: [f32; MAX_POINTS],
+    /// Poses when the manifold was made (for Δx and the levers' rotation).
+    pub x_a: Vec3,
+    pub x_b: Vec3,
+    pub q_a: Quat,
+    pub q_b: Quat,
+    /// Normal rows.
+    pub rows: [Row; MAX_POINTS],
+    /// Tangent 1, tangent 2, twist, rolling.
+    pub friction: [Row; 4],
+    pub tangents: [Vec3; 2],
+    pub rolling_axis: Vec3,
+    pub has_rolling: bool,
+    /// Levers to the centroid (world, when made).
+    pub c_a: Vec3,
+    pub c_b: Vec3,
+    pub radius: f32,
+    pub mix: Option<Mix>,
+    /// Normal velocity of each point before the solve (restitution).
+    pub vn0: [f32; MAX_POINTS],
+    /// Largest normal impulse a point took this step (restitution only where it touched).
+    pub max_lambda: [f32; MAX_POINTS],
+}
+
+impl Patch {
+    /// A manifold between solver bodies `a` and `b` (poses now), keyed by `key`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        key: u64,
+        a: u32,
+        b: u32,
+        pose_a: (Vec3, Quat),
+        pose_b: (Vec3, Quat),
+        normal: Vec3,
+        points: &[PointIn],
+        mix: Mix,
+    ) -> Patch {
+        let count = points.len().min(MAX_POINTS);
+        let mut p = Patch {
+            key,
+            a,
+            b,
+            normal,
+            count,
+            x_a: pose_a.0,
+            q_a: pose_a.1,
+            x_b: pose_b.0,
+            q_b: pose_b.1,
+            mix: Some(mix),
+            ..Default::default()
+        };
+        let mut centroid = Vec3::ZERO;
+        for (k, pt) in points.iter().take(count).enumerate() {
+            let (ra, rb) = (pt.point - pose_a.0, pt.point - pose_b.0);
+            p.ids[k] = pt.id;
+            p.r_a[k] = ra;
+            p.r_b[k] = rb;
+            p.base[k] = pt.separation - normal.dot(rb - ra);
+            centroid += pt.point;
+        }
+        if count > 0 {
+            centroid /= count as f32;
+        }
+        p.c_a = centroid - pose_a.0;
+        p.c_b = centroid - pose_b.0;
+        p.radius = patch_radius(&points[..count], centroid, normal);
+        let (t1, t2) = normal.any_orthonormal_pair();
+        p.tangents = [t1, t2];
+        for r in p.rows.iter_mut() {
+            r.lo = 0.0;
+            r.hi = f32::INFINITY;
+        }
+        p
+    }
+
+    /// Takes last step's impulses from `old` (the same pair): normal λ by feature id, else
+    /// from the nearest old point within [`MATCH_DISTANCE`]; friction λ re-projected.
+    pub fn warm_from(&mut self, old: &Patch) {
+        for k in 0..self.count {
+            let by_id = (0..old.count).find(|&j| old.ids[j] == self.ids[k]);
+            let j = by_id.or_else(|| {
+                (0..old.count)
+                    .map(|j| (j, (old.x_a + old.r_a[j]).distance(self.x_a + self.r_a[k])))
+                    .filter(|&(_, d)| d < MATCH_DISTANCE)
+                    .min_by(|x, y| x.1.total_cmp(&y.1))
+                    .map(|(j, _)| j)
+            });
+            if let Some(j) = j {
+                self.rows[k].accum = old.rows[j].accum;
+            }
+        }
+        // Friction impulse as a vector in the old basis, re-projected on the new one.
+        let f = old.tangents[0] * old.friction[0].accum + old.tangents[1] * old.friction[1].accum;
+        self.friction[0].accum = f.dot(self.tangents[0]);
+        self.friction[1].accum = f.dot(self.tangents[1]);
+        self.friction[2].accum = old.friction[2].accum * old.normal.dot(self.normal);
+    }
+
+    /// Separation of point `k` for the poses now.
+    #[inline]
+    pub fn separation(&self, k: usize, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat)) -> f32 {
+        let ra = (pose_a.1 * self.q_a.inverse()) * self.r_a[k];
+        let rb = (pose_b.1 * self.q_b.inverse()) * self.r_b[k];
+        let d = (pose_b.0 - self.x_b) - (pose_a.0 - self.x_a) + rb - ra;
+        self.normal.dot(d) + self.base[k]
+    }
+
+    /// Builds the rows for a substep of length `h` from the poses now (the levers rotated
+    /// with the bodies) and the solver bodies' masses; keeps every λ.
+    pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        let n = self.normal;
+        let (da, db) = (pose_a.1 * self.q_a.inverse(), pose_b.1 * self.q_b.inverse());
+        let spring = Spring::new(CONTACT_HERTZ.min(0.25 / h), CONTACT_DAMPING_RATIO, h);
+        for k in 0..self.count {
+            let (ra, rb) = (da * self.r_a[k], db * self.r_b[k]);
+            let s = self.separation(k, pose_a, pose_b);
+            let row = &mut self.rows[k];
+            row.set_axis(sb, self.a, self.b, n, ra, rb);
+            row.soft = soft(s, h, spring);
+            self.vn0[k] = row.cdot(&sb.v, &sb.w);
+        }
+        let (ca, cb) = (da * self.c_a, db * self.c_b);
+        let [t1, t2] = self.tangents;
+        let [f0, f1, f2, f3] = &mut self.friction;
+        f0.set_axis(sb, self.a, self.b, t1, ca, cb);
+        f1.set_axis(sb, self.a, self.b, t2, ca, cb);
+        f2.set_angular(sb, self.a, self.b, n);
+        // Rolling: about the tangential relative spin at the step's start (first substep).
+        let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
+        if mix.rolling > 0.0 {
+            let (a, b) = (self.a as usize, self.b as usize);
+            let w = sb.w[b] - sb.w[a];
+            let wt = w - n * w.dot(n);
+            if wt.length_squared() > 1e-8 {
+                self.rolling_axis = wt.normalize();
+                self.has_rolling = true;
+            }
+            if self.has_rolling {
+                f3.set_angular(sb, self.a, self.b, self.rolling_axis);
+            }
+        }
+        for f in self.friction.iter_mut() {
+            f.soft = [Soft::RIGID; 2];
+        }
+    }
+
+    /// Re-measures the separations for the relax pass (the bodies have moved): a point that
+    /// is still apart keeps its speculative bias, one that overlaps is solved rigidly.
+    pub fn refresh_relax(&mut self, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        for k in 0..self.count {
+            let s = self.separation(k, pose_a, pose_b);
+            self.rows[k].soft[Phase::Relax as usize] = if s > 0.0 { Soft::target(s / h) } else { Soft::RIGID };
+        }
+    }
+
+    /// Re-applies every λ (warm start) or zeroes them.
+    pub fn warm_start(&mut self, sb: &mut SolverBodies, warm: bool) {
+        let rolling = self.has_rolling;
+        for (i, r) in self.rows[..self.count].iter_mut().chain(self.friction.iter_mut()).enumerate() {
+            if warm && (i != self.count + 3 || rolling) {
+                r.warm_start(&mut sb.v, &mut sb.w);
+            } else {
+                r.accum = 0.0;
+            }
+        }
+        self.max_lambda = [0.0; MAX_POINTS];
+    }
+
+    /// The seed's `patch_solve`: the normal rows, then the friction bounds from their Σλ,
+    /// then the friction rows.
+    pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        let mut total = 0.0;
+        for k in 0..self.count {
+            row::solve(&mut self.rows[k], &mut sb.v, &mut sb.w, phase);
+            total += self.rows[k].accum;
+            self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
+        }
+        let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
+        let caps =
+            [mix.friction * total, mix.friction * total, mix.friction * self.radius * total, mix.rolling * total];
+        let n = if self.has_rolling { 4 } else { 3 };
+        for (f, cap) in self.friction[..n].iter_mut().zip(caps) {
+            f.lo = -cap;
+            f.hi = cap;
+            row::solve(f, &mut sb.v, &mut sb.w, phase);
+        }
+    }
+
+    /// Box2D's restitution pass: points that approached faster than `threshold` (m/s) and
+    /// took an impulse leave at −e times their approach speed.
+    pub fn restitution(&mut self, sb: &mut SolverBodies, threshold: f32) {
+        let e = self.mix.map_or(0.0, |m| m.restitution);
+        if e == 0.0 {
+            return;
+        }
+        for k in 0..self.count {
+            if self.vn0[k] > -threshold || self.max_lambda[k] == 0.0 {
+                continue;
+            }
+            let r = &mut self.rows[k];
+            let vn = r.cdot(&sb.v, &sb.w);
+            let d = -r.mass * (vn + e * self.vn0[k]);
+            let new = (r.accum + d).max(0.0);
+            let d = new - r.accum;
+            r.accum = new;
+            r.apply(&mut sb.v, &mut sb.w, d);
+        }
+    }
+
+    /// Total normal impulse (N·s) over the patch's points.
+    pub fn normal_impulse(&self) -> f32 {
+        self.rows[..self.count].iter().map(|r| r.accum).sum()
+    }
+}
+
+/// The normal row's factors for separation `s` in both phases.
+#[inline]
+fn soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
+    if s > 0.0 {
+        [Soft::target(s / h); 2]
+    } else {
+        let mut biased = spring.on(s);
+        biased.bias = biased.bias.max(-CONTACT_PUSHOUT);
+        [biased, Soft::RIGID]
+    }
+}
+
+/// The patch's twist lever (see the module docs).
+fn patch_radius(points: &[PointIn], centroid: Vec3, n: Vec3) -> f32 {
+    match points.len() {
+        0 | 1 => 0.0,
+        2 => 0.5 * 0.5 * points[0].point.distance(points[1].point),
+        _ => {
+            // Area of the polygon through the points in order around the centroid.
+            let (t1, t2) = n.any_orthonormal_pair();
+            let mut ang: [(f32, Vec3); MAX_POINTS] = [(0.0, Vec3::ZERO); MAX_POINTS];
+            for (k, p) in points.iter().enumerate() {
+                let d = p.point - centroid;
+                ang[k] = (d.dot(t2).atan2(d.dot(t1)), d);
+            }
+            let m = points.len();
+            ang[..m].sort_by(|x, y| x.0.total_cmp(&y.0));
+            let mut area = 0.0;
+            for k in 0..m {
+                let (p, q) = (ang[k].1, ang[(k + 1) % m].1);
+                area += 0.5 * p.cross(q).dot(n);
+            }
+            (2.0 / 3.0) * (area.abs() / std::f32::consts::PI).sqrt()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_square_patch_has_about_its_mean_lever() {
+        // A 1 m square: the exact mean distance from the centre of a uniform square is
+        // 0.3826 m; the disc of the same area gives (2/3)·√(1/π) = 0.3761 m (1.7 % less).
+        let pts: Vec<PointIn> = [(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+            .iter()
+            .enumerate()
+            .map(|(k, &(x, z))| PointIn { point: Vec3::new(x, 0.0, z), separation: 0.0, id: k as u32 })
+            .collect();
+        let r = patch_radius(&pts, Vec3::ZERO, Vec3::Y);
+        assert!((r - 0.3761).abs() < 1e-3, "{r}");
+        let line = [pts[0], pts[1]];
+        assert!((patch_radius(&line, Vec3::new(0.0, 0.0, -0.5), Vec3::Y) - 0.25).abs() < 1e-6);
+    }
+}
