@@ -97,6 +97,7 @@ pub(crate) fn face_index(k: usize, positive: bool) -> u32 {
 /// Face contact on box face (axis k, outward sign): clips the core to the face's rectangle
 /// and adds the ends whose separation is below `speculative`. Returns false when the clip
 /// is empty.
+#[allow(clippy::too_many_arguments)]
 fn face_points(
     p0: Vec3,
     d: Vec3,

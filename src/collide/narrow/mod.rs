@@ -277,48 +277,14 @@ pub fn collide_segment(shape: &Shape, pose: &Pose, p0: Vec3, p1: Vec3, radius: f
     m
 }
 
-/// Closest points of segments `p1`–`q1` and `p2`–`q2` (Ericson, *Real-Time Collision
-/// Detection* §5.1.9), robust for zero-length segments: returns (s, t, c1, c2) with
-/// c1 = p1 + s (q1 − p1), c2 = p2 + t (q2 − p2), s, t ∈ [0, 1]. For parallel segments any
-/// closest pair may come back (the solver-facing callers handle parallel cases themselves).
+/// Closest points of segments `p1`–`q1` and `p2`–`q2`: (s, t, c1, c2) with
+/// c1 = p1 + s (q1 − p1), c2 = p2 + t (q2 − p2), s, t ∈ [0, 1] — the rope–rope contacts'
+/// [`crate::collide::segments::closest_points`] (Ericson §5.1.9, degenerate and parallel
+/// cases handled), in the tuple form this module's callers take.
+#[inline]
 pub(crate) fn closest_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32, Vec3, Vec3) {
-    const EPS: f32 = 1e-14;
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
-    let a = d1.dot(d1);
-    let e = d2.dot(d2);
-    let f = d2.dot(r);
-    let (s, t);
-    if a <= EPS && e <= EPS {
-        s = 0.0;
-        t = 0.0;
-    } else if a <= EPS {
-        s = 0.0;
-        t = (f / e).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(r);
-        if e <= EPS {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let s0 = if denom > 1e-7 * a * e { ((b * f - c * e) / denom).clamp(0.0, 1.0) } else { 0.0 };
-            let t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            } else {
-                t = t0;
-                s = s0;
-            }
-        }
-    }
-    (s, t, p1 + d1 * s, p2 + d2 * t)
+    let c = crate::collide::segments::closest_points(p1, q1, p2, q2);
+    (c.s, c.t, c.pa, c.pb)
 }
 
 /// A unit vector perpendicular to `v` (any, deterministic), or +y for a zero `v`.
