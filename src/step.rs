@@ -10,6 +10,7 @@
 //! | `wander`     | step     | the leash dogs' random walk                                   |
 //! | `holdMasses` | step     | held particles become kinematic (or keep mass: soft mouse)    |
 //! | `prepare`    | step     | solver: scratch sized, topology refreshed, links packed       |
+//! | `collide`    | step     | bodies' contacts: broad and narrow phase, patches (`contacts`) |
 //! | `winches`    | substep  | winches pay ropes out or reel them in (rest lengths, repack)  |
 //! | `holds`      | substep  | held particles move toward their pointers                     |
 //! | `integrate`  | substep  | solver: gravity and damping into a predicted position         |
@@ -35,6 +36,7 @@ pub enum Stage {
     Wander,
     HoldMasses,
     Prepare,
+    Collide,
     Winches,
     Holds,
     Integrate,
@@ -49,11 +51,12 @@ pub enum Stage {
 
 /// Every stage in the order a step runs them; the `per_substep` ones form one contiguous
 /// block that runs once per substep.
-pub const STAGES: [Stage; 14] = [
+pub const STAGES: [Stage; 15] = [
     Stage::Ropes,
     Stage::Wander,
     Stage::HoldMasses,
     Stage::Prepare,
+    Stage::Collide,
     Stage::Winches,
     Stage::Holds,
     Stage::Integrate,
@@ -75,6 +78,7 @@ impl Stage {
             Stage::Winches => "winches",
             Stage::HoldMasses => "holdMasses",
             Stage::Prepare => "prepare",
+            Stage::Collide => "collide",
             Stage::Holds => "holds",
             Stage::Integrate => "integrate",
             Stage::BroadPhase => "broadPhase",

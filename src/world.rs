@@ -241,6 +241,13 @@ impl World {
             }
             Stage::HoldMasses => self.stage_hold_masses(),
             Stage::Prepare => solver::prepare(&mut self.step_context(st)),
+            // The bodies' contacts, once per step (the substeps re-measure their separations).
+            Stage::Collide => {
+                if self.settings.solver != SolverKind::Classic {
+                    let np = self.particles.len();
+                    self.scratch.contacts.collide(&self.bodies, &self.joints, np, st.dt);
+                }
+            }
             Stage::Holds => self.stage_holds(st.h, st.substep, st.substeps),
             Stage::Integrate => solver::integrate(&mut self.step_context(st)),
             Stage::BroadPhase => solver::broad_phase(&mut self.step_context(st)),
@@ -473,6 +480,11 @@ impl World {
         let local = self.bodies.rot[k].inverse() * (self.particles.pos[i] - self.bodies.pos[k]);
         self.attachments.push(Attachment { particle: i as u32, body, local });
         Ok(())
+    }
+
+    /// The bodies' contacts of the last step (patches, begin and end events).
+    pub fn contacts(&self) -> &crate::contacts::Contacts {
+        &self.scratch.contacts
     }
 
     /// Puts a winch on rope `rope` (stable id): `speed` m/s (negative reels in), reeling in

@@ -1,4 +1,262 @@
-//! Contacts between rigid bodies (issue 11): the contact patch rows (`patch`); the broad
-//! and narrow phase that feed them follow.
+//! Contacts between rigid bodies: once per step a broad phase (sweep and prune over the
+//! bodies' bounds) and the narrow phase (`collide::narrow`) make one manifold per touching
+//! (or about to touch) pair, which becomes a [`patch::Patch`] of rows solved with the
+//! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
+//! solvers, `solver::impulse::solve_bodies`).
+//!
+//! - Speculative margin: a pair's manifold keeps points up to
+//!   `SPECULATIVE + (|v_a| + |v_b| + |ω_a| e_a + |ω_b| e_b)·dt` apart (e: the shape's largest
+//!   extent), the distance the two can close in the step, so the speculative rows stop a
+//!   fast body at a thin one instead of letting it tunnel.
+//! - Filtering: a pair collides when their `Filter`s accept each other, at least one is
+//!   dynamic, and no joint joins them (unless that joint has `collide_connected`).
+//! - Warm starting by pair and feature id (`Patch::warm_from`).
+//! - Events: a pair *begins* touching when its manifold first has a point within
+//!   `TOUCH_SLOP` (a speculative point is not a touch), and *ends* when it no longer does;
+//!   `begin`/`end` list them per step with the normal impulse (N·s) the pair took.
 
 pub mod patch;
+
+use glam::{Quat, Vec3};
+
+use crate::bodies::{Bodies, BodyKind, Material, Shape};
+use crate::collide::narrow::{self, Pose};
+use crate::ids::Id;
+use crate::joints::row::{Phase, SolverBodies};
+use crate::joints::Joints;
+use patch::{Patch, PointIn};
+
+/// Base speculative distance (m): Box2D v3's 4 × linear slop.
+pub const SPECULATIVE: f32 = 0.02;
+/// A point within this separation (m) is touching.
+pub const TOUCH_SLOP: f32 = 0.005;
+
+/// A pair that began or stopped touching this step (body ids, A's < B's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactEvent {
+    pub a: Id,
+    pub b: Id,
+    /// Normal impulse (N·s) the pair took in the step (0 for an end).
+    pub impulse: f32,
+}
+
+/// Every body contact: this step's patches and the last step's (warm starting), the broad
+/// phase's reusable memory and the step's events.
+#[derive(Clone, Debug, Default)]
+pub struct Contacts {
+    pub patches: Vec<Patch>,
+    old: Vec<Patch>,
+    /// Body bounds along x: (min x, dense index), sorted each step (nearly sorted already).
+    order: Vec<(f32, u32)>,
+    lo: Vec<Vec3>,
+    hi: Vec<Vec3>,
+    /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
+    joined: Vec<(u32, u32)>,
+    touching: Vec<u64>,
+    old_touching: Vec<u64>,
+    pub begin: Vec<ContactEvent>,
+    pub end: Vec<ContactEvent>,
+    /// Solver index of body 0 (the particle count when the manifolds were made).
+    base: u32,
+}
+
+/// Largest distance (m) of a shape's surface from its centre.
+pub fn extent(shape: &Shape) -> f32 {
+    match *shape {
+        Shape::Sphere { radius } => radius,
+        Shape::Capsule { radius, half_length } => radius + half_length,
+        Shape::Box { half } => half.length(),
+    }
+}
+
+fn bounds(shape: &Shape, x: Vec3, q: Quat) -> (Vec3, Vec3) {
+    let e = match *shape {
+        Shape::Sphere { radius } => Vec3::splat(radius),
+        Shape::Capsule { radius, half_length } => (q * Vec3::X * half_length).abs() + Vec3::splat(radius),
+        Shape::Box { half } => {
+            let m = glam::Mat3::from_quat(q);
+            Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half))
+        }
+    };
+    (x - e, x + e)
+}
+
+#[inline]
+fn key(a: Id, b: Id) -> u64 {
+    ((a.0 as u64) << 32) | b.0 as u64
+}
+
+impl Contacts {
+    /// Forgets every contact (a new scene).
+    pub fn clear(&mut self) {
+        self.patches.clear();
+        self.old.clear();
+        self.touching.clear();
+        self.old_touching.clear();
+        self.begin.clear();
+        self.end.clear();
+    }
+
+    /// The step's manifolds: broad phase, narrow phase, warm starting, events. `np` is the
+    /// number of particles (solver body of dense body k: np + k); `dt` the step.
+    pub fn collide(&mut self, bodies: &Bodies, joints: &Joints, np: usize, dt: f32) {
+        std::mem::swap(&mut self.patches, &mut self.old);
+        self.patches.clear();
+        std::mem::swap(&mut self.touching, &mut self.old_touching);
+        self.touching.clear();
+        self.begin.clear();
+        self.end.clear();
+        self.base = np as u32;
+        let n = bodies.len();
+        if n < 2 {
+            self.events_end();
+            return;
+        }
+        // Bounds, fattened by how far each body can move in the step.
+        self.lo.clear();
+        self.hi.clear();
+        self.order.clear();
+        for k in 0..n {
+            let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);
+            let reach =
+                SPECULATIVE + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
+            self.lo.push(lo - Vec3::splat(reach));
+            self.hi.push(hi + Vec3::splat(reach));
+            self.order.push((lo.x - reach, k as u32));
+        }
+        self.order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        self.joined.clear();
+        for j in 0..joints.len() {
+            if joints.collide_connected[j] {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (joints.a[j], joints.b[j]) {
+                if let (Ok(a), Ok(b)) = (bodies.index(a), bodies.index(b)) {
+                    self.joined.push((a.min(b) as u32, a.max(b) as u32));
+                }
+            }
+        }
+        self.joined.sort_unstable();
+        self.old.sort_unstable_by_key(|p| p.key);
+        for i in 0..n {
+            let a = self.order[i].1 as usize;
+            for j in i + 1..n {
+                let (xb, b) = self.order[j];
+                if xb > self.hi[a].x {
+                    break;
+                }
+                let b = b as usize;
+                if self.lo[a].cmpgt(self.hi[b]).any() || self.lo[b].cmpgt(self.hi[a]).any() {
+                    continue;
+                }
+                let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
+                self.pair(bodies, a, b, dt);
+            }
+        }
+        self.patches.sort_unstable_by_key(|p| p.key);
+        self.touching.sort_unstable();
+        self.events_end();
+    }
+
+    fn events_end(&mut self) {
+        // Ends: touching last step, not now.
+        for &k in &self.old_touching {
+            if self.touching.binary_search(&k).is_err() {
+                self.end.push(ContactEvent { a: Id((k >> 32) as u32), b: Id(k as u32), impulse: 0.0 });
+            }
+        }
+    }
+
+    fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32) {
+        let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
+        if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) {
+            return;
+        }
+        if self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok() {
+            return;
+        }
+        let reach = |k: usize| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k]);
+        let margin = SPECULATIVE + (reach(a) + reach(b)) * dt;
+        let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
+        let m = narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin);
+        if m.count == 0 {
+            return;
+        }
+        let mut pts = [PointIn::default(); patch::MAX_POINTS];
+        let count = m.count.min(patch::MAX_POINTS);
+        for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
+            *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
+        }
+        let k = key(bodies.id[a], bodies.id[b]);
+        let mix = Material::mix(bodies.material[a], bodies.material[b]);
+        let mut p = Patch::new(
+            k,
+            self.base + a as u32,
+            self.base + b as u32,
+            (bodies.pos[a], bodies.rot[a]),
+            (bodies.pos[b], bodies.rot[b]),
+            m.normal,
+            &pts[..count],
+            mix,
+        );
+        if let Ok(j) = self.old.binary_search_by_key(&k, |o| o.key) {
+            p.warm_from(&self.old[j]);
+        }
+        if pts[..count].iter().any(|q| q.separation < TOUCH_SLOP) {
+            self.touching.push(k);
+            if self.old_touching.binary_search(&k).is_err() {
+                self.begin.push(ContactEvent { a: bodies.id[a], b: bodies.id[b], impulse: 0.0 });
+            }
+        }
+        self.patches.push(p);
+    }
+
+    #[inline]
+    fn poses(&self, bodies: &Bodies, p: &Patch) -> ((Vec3, Quat), (Vec3, Quat)) {
+        let (a, b) = ((p.a - self.base) as usize, (p.b - self.base) as usize);
+        ((bodies.pos[a], bodies.rot[a]), (bodies.pos[b], bodies.rot[b]))
+    }
+
+    /// Substep rows from the poses now; warm start (or zero) their impulses.
+    pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool) {
+        for i in 0..self.patches.len() {
+            let (pa, pb) = self.poses(bodies, &self.patches[i]);
+            let p = &mut self.patches[i];
+            p.prepare(sb, pa, pb, h);
+            p.warm_start(sb, warm);
+        }
+    }
+
+    /// One sweep over every patch.
+    #[inline]
+    pub fn sweep(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        for p in self.patches.iter_mut() {
+            p.solve(sb, phase);
+        }
+    }
+
+    /// Before relax: separations re-measured on the moved bodies.
+    pub fn refresh_relax(&mut self, bodies: &Bodies, h: f32) {
+        for i in 0..self.patches.len() {
+            let (pa, pb) = self.poses(bodies, &self.patches[i]);
+            self.patches[i].refresh_relax(pa, pb, h);
+        }
+    }
+
+    /// Box2D's restitution pass.
+    pub fn restitution(&mut self, sb: &mut SolverBodies, threshold: f32) {
+        for p in self.patches.iter_mut() {
+            p.restitution(sb, threshold);
+        }
+    }
+
+    /// After the step: the begin events' impulses.
+    pub fn finish_step(&mut self) {
+        for e in self.begin.iter_mut() {
+            let k = key(e.a, e.b);
+            if let Ok(j) = self.patches.binary_search_by_key(&k, |p| p.key) {
+                e.impulse = self.patches[j].normal_impulse();
+            }
+        }
+    }
+}

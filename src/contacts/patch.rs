@@ -275,13 +275,36 @@ impl Patch {
             self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
         }
         let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
-        let caps =
-            [mix.friction * total, mix.friction * total, mix.friction * self.radius * total, mix.rolling * total];
-        let n = if self.has_rolling { 4 } else { 3 };
-        for (f, cap) in self.friction[..n].iter_mut().zip(caps) {
-            f.lo = -cap;
-            f.hi = cap;
-            row::solve(f, &mut sb.v, &mut sb.w, phase);
+        // Tangent rows: the friction force is one vector in the contact plane, so its bound
+        // is a disc |λ_t| ≤ μΛ, not a box on each row (a box lets a slide that runs
+        // diagonally to t₁, t₂ take up to √2 μΛ: a box on a 30° slope slid a quarter short).
+        let cap = mix.friction * total;
+        let [f0, f1, f2, f3] = &mut self.friction;
+        let d0 = -f0.mass * f0.cdot(&sb.v, &sb.w);
+        f0.accum += d0;
+        f0.apply(&mut sb.v, &mut sb.w, d0);
+        let d1 = -f1.mass * f1.cdot(&sb.v, &sb.w);
+        f1.accum += d1;
+        f1.apply(&mut sb.v, &mut sb.w, d1);
+        let len = (f0.accum * f0.accum + f1.accum * f1.accum).sqrt();
+        if len > cap {
+            let k = if len > 0.0 { cap / len } else { 0.0 };
+            let (c0, c1) = (f0.accum * k, f1.accum * k);
+            f0.apply(&mut sb.v, &mut sb.w, c0 - f0.accum);
+            f1.apply(&mut sb.v, &mut sb.w, c1 - f1.accum);
+            f0.accum = c0;
+            f1.accum = c1;
+        }
+        // Twist and rolling: one row each, a symmetric bound.
+        let twist = mix.friction * self.radius * total;
+        f2.lo = -twist;
+        f2.hi = twist;
+        row::solve(f2, &mut sb.v, &mut sb.w, phase);
+        if self.has_rolling {
+            let roll = mix.rolling * total;
+            f3.lo = -roll;
+            f3.hi = roll;
+            row::solve(f3, &mut sb.v, &mut sb.w, phase);
         }
     }
 

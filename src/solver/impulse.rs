@@ -310,6 +310,7 @@ pub fn solve(c: &mut StepContext) {
     }
     prepare_rows(c);
     let sc = &mut c.sc.impulse;
+    let body_contacts = &mut c.sc.contacts;
     let (rows, sb, contacts) = (&mut sc.rows, &mut sc.bodies, &mut sc.contacts);
     if c.s.warm_starting {
         for row in rows.iter().chain(contacts.iter().flat_map(|k| k.rows.iter())) {
@@ -318,9 +319,11 @@ pub fn solve(c: &mut StepContext) {
     } else {
         rows.iter_mut().chain(contacts.iter_mut().flat_map(|k| k.rows.iter_mut())).for_each(|r| r.accum = 0.0);
     }
+    body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting);
     for _ in 0..c.s.iterations.max(1) {
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
         contact_sweep(contacts, sb, Phase::Solve);
+        body_contacts.sweep(sb, Phase::Solve);
     }
     integrate_positions(c);
     let sc = &mut c.sc.impulse;
@@ -330,12 +333,16 @@ pub fn solve(c: &mut StepContext) {
         let direct = direct_joints(c.s, &c.sc.body_tree);
         body_rows(sc, c.joints, c.bodies, c.p.len(), c.h, &mut rows, true, direct);
         sc.rows = rows;
+        c.sc.contacts.refresh_relax(c.bodies, c.h);
     }
+    let sc = &mut c.sc.impulse;
     for _ in 0..RELAX_ITERATIONS {
         row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
         contact_sweep(&mut sc.contacts, &mut sc.bodies, Phase::Relax);
+        c.sc.contacts.sweep(&mut sc.bodies, Phase::Relax);
     }
     restitution(&mut sc.contacts, &mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
+    c.sc.contacts.restitution(&mut sc.bodies, BODY_RESTITUTION_THRESHOLD);
     write_back(c);
     if with_particles {
         // The dogs' collars and feet and the rope–rope contacts, projected on the positions
@@ -374,6 +381,9 @@ pub fn solve_bodies(c: &mut StepContext) {
     }
     c.h = h;
 }
+
+/// Box2D's restitution threshold (m/s): slower approaches do not bounce.
+const BODY_RESTITUTION_THRESHOLD: f32 = 1.0;
 
 /// Sub-substep rate (1/s) of the bodies' joints under the position-based solvers.
 const BODY_RATE: f32 = 240.0;

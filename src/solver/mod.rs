@@ -74,6 +74,8 @@ use topology::Topology;
 /// Per-solver scratch, kept apart from user-facing definitions.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
+    /// The bodies' contact patches (kept from step to step: warm starting, events).
+    pub contacts: crate::contacts::Contacts,
     /// Particle count the scratch was sized for.
     particles: usize,
     /// Structure derived from the link graph (colouring, trees, tethers, …).

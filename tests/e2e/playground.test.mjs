@@ -322,7 +322,7 @@ describe('desktop, mouse', () => {
     await page.waitForFunction(() => /integrate\s+\d+\.\d\d µs/.test(document.getElementById('stats').innerText),
       null, { timeout: 5000 });
     const open = await page.locator('#stats').innerText();
-    const names = ['ropes', 'wander', 'holdMasses', 'prepare', 'winches', 'holds', 'integrate', 'broadPhase', 'solve',
+    const names = ['ropes', 'wander', 'holdMasses', 'prepare', 'collide', 'winches', 'holds', 'integrate', 'broadPhase', 'solve',
       'velocities', 'forces', 'tearing', 'tangles', 'braid'];
     let at = -1;
     for (const n of names) {

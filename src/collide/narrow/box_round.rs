@@ -19,7 +19,7 @@
 //! 1e-5 m bias) so a capsule lying in a face stays on the face.
 //!
 //! **Points.** With a box face the reference (the closest feature is in a face's region,
-//! |n·e_k| > 1 − 1e-4, and the core within [`PARALLEL_SIN`] of parallel to the face, or the
+//! |n·e_k| > 1 − 1e-6, and the core within [`PARALLEL_SIN`] of parallel to the face, or the
 //! face axis won the SAT), the core is clipped to the face's rectangle (its two other
 //! coordinates within ±h), and each end t of the clipped interval is a point with
 //! separation (outward normal m = ±e_k) s = m·p(t) − h_k − r: a capsule lying on a face gets
@@ -88,6 +88,47 @@ pub(crate) fn box_edge(h: Vec3, k: usize, s: usize) -> (Vec3, Vec3) {
     (c - e, c + e)
 }
 
+/// Closest pair of a segment `p0`–`p1` that does not meet the box [−h, h] and the box:
+/// (squared distance, point on the segment, point on the box). Exact: the ends against the
+/// box (a clamp) and the segment against the 12 edges cover every closest pair.
+pub(crate) fn segment_box_closest(p0: Vec3, p1: Vec3, h: Vec3) -> (f32, Vec3, Vec3) {
+    let (mut best, mut bp, mut bq) = (f32::MAX, p0, p0);
+    let mut regions = [0u8; 2];
+    for (r, p) in regions.iter_mut().zip([p0, p1]) {
+        let q = p.clamp(-h, h);
+        let l2 = (q - p).length_squared();
+        if l2 < best {
+            (best, bp, bq) = (l2, p, q);
+        }
+        // Which of the box's outside regions holds the end (one bit per clamped axis/side).
+        for k in 0..3 {
+            if p[k] > h[k] {
+                *r |= 1 << (2 * k);
+            } else if p[k] < -h[k] {
+                *r |= 2 << (2 * k);
+            }
+        }
+    }
+    // Both ends over the same face (one clamped coordinate, the same): the segment lies in
+    // that face's slab above it, its distance is linear along it, and an end is nearest.
+    if regions[0] == regions[1] && regions[0].count_ones() == 1 {
+        return (best, bp, bq);
+    }
+    if (p1 - p0).length_squared() > 1e-14 {
+        for k in 0..3 {
+            for s in 0..4 {
+                let (a, b) = box_edge(h, k, s);
+                let (_, _, c1, c2) = closest_segments(p0, p1, a, b);
+                let l2 = (c2 - c1).length_squared();
+                if l2 < best {
+                    (best, bp, bq) = (l2, c1, c2);
+                }
+            }
+        }
+    }
+    (best, bp, bq)
+}
+
 /// Face index of outward normal `sign · e_k`.
 #[inline]
 pub(crate) fn face_index(k: usize, positive: bool) -> u32 {
@@ -148,27 +189,7 @@ fn collide_local(p0: Vec3, p1: Vec3, r: f32, h: Vec3, speculative: f32) -> Manif
     let d = p1 - p0;
     let len2 = d.length_squared();
     if !segment_hits_box(p0, d, h) {
-        // Exact closest pair: ends against the box, core against the 12 edges.
-        let (mut best, mut bp, mut bq) = (f32::MAX, p0, p0);
-        for p in [p0, p1] {
-            let q = p.clamp(-h, h);
-            let l2 = (q - p).length_squared();
-            if l2 < best {
-                (best, bp, bq) = (l2, p, q);
-            }
-        }
-        if len2 > 1e-14 {
-            for k in 0..3 {
-                for s in 0..4 {
-                    let (a, b) = box_edge(h, k, s);
-                    let (_, _, c1, c2) = closest_segments(p0, p1, a, b);
-                    let l2 = (c2 - c1).length_squared();
-                    if l2 < best {
-                        (best, bp, bq) = (l2, c1, c2);
-                    }
-                }
-            }
-        }
+        let (best, bp, bq) = segment_box_closest(p0, p1, h);
         let dist = best.sqrt();
         if dist > 1e-9 {
             let sep = dist - r;
@@ -178,7 +199,7 @@ fn collide_local(p0: Vec3, p1: Vec3, r: f32, h: Vec3, speculative: f32) -> Manif
             let n = (bq - bp) / dist;
             // A core lying on a face: two points from the clipped core.
             let k = n.abs().max_position();
-            if len2 > 1e-14 && n[k].abs() > 1.0 - 1e-4 && d[k].abs() < PARALLEL_SIN * len2.sqrt() {
+            if len2 > 1e-14 && n[k].abs() > 1.0 - 1e-6 && d[k].abs() < PARALLEL_SIN * len2.sqrt() {
                 let mut fm = Manifold::EMPTY;
                 if face_points(p0, d, r, h, k, n[k] < 0.0, speculative, &mut fm) && fm.count > 0 {
                     return fm;

@@ -21,7 +21,9 @@
 //!   - `0x02_xxxxxx` round–box ([`box_round`]): one point from the closest features `0xFF`;
 //!     box face `f` (0..6 = +x, −x, +y, −y, +z, −z) with segment end `e` (1, 2):
 //!     `f << 4 | e`; an edge axis `0x80 | k` (box axis k);
-//!   - `0x03_xxxxxx` box–box face contact, `0x04_xxxxxx` box–box edge contact ([`box_box`]);
+//!   - `0x03_xxxxxx` box–box face contact (reference face and the clip feature: an incident
+//!     vertex, an incident edge through a side plane, or a reference-face corner), `0x0400_xxxx` box–box edge contact (the two edges),
+//!     `0x0401_xxxx` box–box closest pair of boxes apart ([`box_box`]);
 //!   - `0x05_xxxxxx` plane–round (segment end 1, 2), `0x06_xxxxxx` plane–box (vertex + 1)
 //!     ([`plane`]).
 //!

@@ -46,14 +46,17 @@ pub fn collide_plane_box(plane: &Plane, pose: &Pose, half: Vec3, speculative: f3
     let mut seps = [0.0f32; 8];
     let mut ids = [0u32; 8];
     let mut count = 0;
+    let base = plane.distance(pose.pos);
     for v in 0..8u32 {
         let local = Vec3::new(
             if v & 1 != 0 { half.x } else { -half.x },
             if v & 2 != 0 { half.y } else { -half.y },
             if v & 4 != 0 { half.z } else { -half.z },
         );
-        let w = pose.apply(local);
-        let s = plane.distance(w);
+        // The centre's height plus the vertex's offset (precision far from the origin).
+        let r = pose.rot * local;
+        let w = pose.pos + r;
+        let s = base + n.dot(r);
         if s < speculative {
             pts[count] = w - n * (0.5 * s);
             seps[count] = s;

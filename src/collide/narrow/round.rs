@@ -5,7 +5,9 @@
 //! the closest points of the cores (Ericson's segment–segment routine, robust for
 //! zero-length segments) and d = |c₂ − c₁|:
 //!
-//! - normal n = (c₂ − c₁)/d, from A to B;
+//! - normal n = (c₂ − c₁)/d, from A to B (for closest points inside both cores of skew
+//!   cores, the common perpendicular d̂_A × d̂_B, oriented the same way: exact when the cores
+//!   nearly cross and c₂ − c₁ is mostly rounding);
 //! - separation s = d − r_A − r_B;
 //! - point midway between the surfaces: c₁ + n (r_A + s/2) (A's surface is c₁ + n r_A,
 //!   B's is c₂ − n r_B = c₁ + n (d − r_B); their mean is c₁ + n (r_A + d − r_B)/2).
@@ -37,7 +39,10 @@ const TAG: u32 = 0x0100_0000;
 /// A = core `p0`–`p1` radius `ra`; B = core `q0`–`q1` radius `rb`.
 pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, speculative: f32) -> Manifold {
     let mut m = Manifold::EMPTY;
-    let (_, _, c1, c2) = closest_segments(p0, p1, q0, q1);
+    // Relative to A's first end (precision far from the origin), back to world at the end.
+    let o = p0;
+    let (p0, p1, q0, q1) = (Vec3::ZERO, p1 - o, q0 - o, q1 - o);
+    let (s, t, c1, c2) = closest_segments(p0, p1, q0, q1);
     let d = c2 - c1;
     let dist = d.length();
     let rr = ra + rb;
@@ -47,10 +52,20 @@ pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, s
     }
     let da = p1 - p0;
     let db = q1 - q0;
-    let n = if dist > 1e-9 {
+    let c = da.cross(db);
+    let interior = s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;
+    let n = if interior && c.length_squared() > 1e-6 * da.length_squared() * db.length_squared() {
+        // Closest points inside both cores of skew cores: the common perpendicular, exact
+        // even when the cores nearly cross (c₂ − c₁ is then mostly rounding).
+        let c = c.normalize();
+        if c.dot(d) < 0.0 {
+            -c
+        } else {
+            c
+        }
+    } else if dist > 1e-9 {
         d / dist
     } else {
-        let c = da.cross(db);
         if c.length_squared() > 1e-18 {
             c.normalize()
         } else if da.length_squared() > 1e-18 {
@@ -81,7 +96,7 @@ pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, s
                     let b = q0 + db * t;
                     let gap = (b - a).dot(n) - rr;
                     if gap < speculative {
-                        m.push(a + n * (ra + 0.5 * gap), gap, TAG | (2 + k as u32));
+                        m.push(o + a + n * (ra + 0.5 * gap), gap, TAG | (2 + k as u32));
                     }
                 }
                 if m.count > 0 {
@@ -90,6 +105,6 @@ pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, s
             }
         }
     }
-    m.push(c1 + n * (ra + 0.5 * sep), sep, TAG | 1);
+    m.push(o + c1 + n * (ra + 0.5 * sep), sep, TAG | 1);
     m
 }
