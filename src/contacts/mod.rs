@@ -112,6 +112,14 @@ impl Contacts {
             self.events_end();
             return;
         }
+        // Room (in the emptied lists) for four patches per body or twice last step's count, a
+        // no-op once there, so that pairs coming and going do not grow the lists a step at a time (the
+        // step does not allocate).
+        let room = (4 * n).max(2 * self.old.len());
+        self.touching.reserve(room);
+        self.patches.reserve(room);
+        self.begin.reserve(room);
+        self.end.reserve(room);
         // Bounds, fattened by how far each body can move in the step.
         self.lo.clear();
         self.hi.clear();
