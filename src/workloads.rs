@@ -255,6 +255,8 @@ fn add_body_chain(w: &mut World) {
             shape: Shape::Sphere { radius: 0.04 },
             mass: 1.0,
             pos: Vec3::new(0.1 * i as f32, 0.0, 0.0),
+            // WORKLOADS.md: no collisions (the peers' collision groups match nothing).
+            filter: crate::bodies::Filter { group: 0, mask: 0 },
             ..Default::default()
         };
         let id = w.add_body(&def).expect("valid workload body");

@@ -195,6 +195,22 @@ impl Contacts {
         for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
             *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
         }
+        // Between planar bodies (or a planar body and an immovable one) the contact is the
+        // 2D one: normal in the plane, points on it, so it pushes no body out of z = 0 and
+        // leaves the planar lock nothing to undo.
+        let flat = |k: usize| bodies.planar[k] || !dynamic(k);
+        let mut normal = m.normal;
+        let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
+        if planar {
+            let n2 = Vec3::new(normal.x, normal.y, 0.0);
+            if n2.length_squared() < 1e-6 {
+                return;
+            }
+            normal = n2.normalize();
+            for q in pts[..count].iter_mut() {
+                q.point.z = 0.0;
+            }
+        }
         let k = key(bodies.id[a], bodies.id[b]);
         let mix = Material::mix(bodies.material[a], bodies.material[b]);
         let mut p = Patch::new(
@@ -203,10 +219,13 @@ impl Contacts {
             self.base + b as u32,
             (bodies.pos[a], bodies.rot[a]),
             (bodies.pos[b], bodies.rot[b]),
-            m.normal,
+            normal,
             &pts[..count],
             mix,
         );
+        if planar {
+            p.make_planar();
+        }
         if let Ok(j) = self.old.binary_search_by_key(&k, |o| o.key) {
             p.warm_from(&self.old[j]);
         }

@@ -119,6 +119,8 @@ pub struct Patch {
     pub vn0: [f32; MAX_POINTS],
     /// Largest normal impulse a point took this step (restitution only where it touched).
     pub max_lambda: [f32; MAX_POINTS],
+    /// A 2D contact (between planar bodies): one tangent row in the plane, no twist.
+    pub planar: bool,
 }
 
 impl Patch {
@@ -172,6 +174,16 @@ impl Patch {
         p
     }
 
+    /// Makes this the 2D contact of planar bodies (normal in the z = 0 plane): the friction
+    /// is the one in-plane tangent, t₁ = ẑ × n; there is no twist or rolling about an
+    /// in-plane axis (either would tip the bodies out of their plane, for the planar lock
+    /// to undo).
+    pub fn make_planar(&mut self) {
+        self.planar = true;
+        self.tangents = [Vec3::Z.cross(self.normal).normalize_or_zero(), Vec3::Z];
+        self.radius = 0.0;
+    }
+
     /// Takes last step's impulses from `old` (the same pair): normal λ by feature id, else
     /// from the nearest old point within [`MATCH_DISTANCE`]; friction λ re-projected.
     pub fn warm_from(&mut self, old: &Patch) {
@@ -204,21 +216,24 @@ impl Patch {
         self.normal.dot(d) + self.base[k]
     }
 
-    /// Builds the rows for a substep of length `h` from the poses now (the levers rotated
-    /// with the bodies) and the solver bodies' masses; keeps every λ.
+    /// Builds the rows for a substep of length `h` from the poses now and the solver bodies'
+    /// masses; keeps every λ. The Jacobians keep the levers of the manifold (world frame, as
+    /// Box2D v3's fixed anchors): the contact point stays where the bodies touch, not on the
+    /// material point that was there (a rolling ball's would turn up its side within the
+    /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
+    /// follows the material points (`separation`).
     pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
         let n = self.normal;
-        let (da, db) = (pose_a.1 * self.q_a.inverse(), pose_b.1 * self.q_b.inverse());
         let spring = Spring::new(CONTACT_HERTZ.min(0.25 / h), CONTACT_DAMPING_RATIO, h);
         for k in 0..self.count {
-            let (ra, rb) = (da * self.r_a[k], db * self.r_b[k]);
+            let (ra, rb) = (self.r_a[k], self.r_b[k]);
             let s = self.separation(k, pose_a, pose_b);
             let row = &mut self.rows[k];
             row.set_axis(sb, self.a, self.b, n, ra, rb);
             row.soft = soft(s, h, spring);
             self.vn0[k] = row.cdot(&sb.v, &sb.w);
         }
-        let (ca, cb) = (da * self.c_a, db * self.c_b);
+        let (ca, cb) = (self.c_a, self.c_b);
         let [t1, t2] = self.tangents;
         let [f0, f1, f2, f3] = &mut self.friction;
         f0.set_axis(sb, self.a, self.b, t1, ca, cb);
@@ -281,8 +296,15 @@ impl Patch {
         let cap = mix.friction * total;
         let [f0, f1, f2, f3] = &mut self.friction;
         let d0 = -f0.mass * f0.cdot(&sb.v, &sb.w);
+        let before0 = f0.accum;
         f0.accum += d0;
         f0.apply(&mut sb.v, &mut sb.w, d0);
+        if self.planar {
+            f0.accum = f0.accum.clamp(-cap, cap);
+            let applied = f0.accum - before0;
+            f0.apply(&mut sb.v, &mut sb.w, applied - d0);
+            return;
+        }
         let d1 = -f1.mass * f1.cdot(&sb.v, &sb.w);
         f1.accum += d1;
         f1.apply(&mut sb.v, &mut sb.w, d1);
