@@ -49,9 +49,9 @@ fn steps(w: &mut World, n: usize) {
 /// (Box2D v3's: a 30 Hz spring, ζ = 10, per contact point) a resting contact is a spring of
 /// stiffness m_eff·ω² per point, so contact j of the tower, carrying the (10 − j) boxes above
 /// it on 4 points, settles compressed by s_j = F/(m_eff ω²) with F = (10 − j)·m·g/4 and
-/// 1/m_eff = K = J M⁻¹ Jᵀ (4 kg⁻¹ on the ground, 8 kg⁻¹ between two boxes: 1/m + 3/m each,
+/// 1/m_eff = K = J M⁻¹ Jᵀ (4 kg⁻¹ on the ground, where ω is doubled, 8 kg⁻¹ between two boxes: 1/m + 3/m each,
 /// the corner lever's rotational term being 6·(0.5² + 0.5²) = 3). Summed up the tower that is
-/// 27.6 mm at the top: no 30 Hz contact can hold a 10-box tower within 1 mm, so the test
+/// 25.5 mm at the top: no 30 Hz contact can hold a 10-box tower within 1 mm, so the test
 /// checks the physics of the model instead: every layer's compression equals its spring's
 /// (within 2 %; measured ≤ 0.8 %), and sideways the tower stays within 1 cm (measured 6.2 mm, set by the
 /// first step's cold start) and comes to rest (|ω| < 10⁻³ rad/s at 10 s).
@@ -76,6 +76,8 @@ fn a_ten_box_tower_stands_ten_seconds() {
     for j in 0..10 {
         let compression = if j == 0 { 0.5 - pos(0).y } else { 1.0 - (pos(j).y - pos(j - 1).y) };
         let k = if j == 0 { 4.0 } else { 8.0 };
+        // (Against the static ground the spring is twice as stiff: Box2D's static softness.)
+        let omega2 = if j == 0 { 4.0 * omega2 } else { omega2 };
         let want = (10 - j) as f32 * G / 4.0 * k / omega2;
         println!("  contact {j}: compressed {compression:.3e} m, spring {want:.3e} m");
         assert!((compression - want).abs() < 0.02 * want, "contact {j}: {compression} vs {want}");
