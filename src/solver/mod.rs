@@ -56,6 +56,7 @@ use glam::{Vec2, Vec3};
 use crate::bodies::attach::Attachment;
 use crate::bodies::Bodies;
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
+use crate::collide::rope_body::RopeFriction;
 use crate::collide::segments::{segment_contact_deltas, ContactParams};
 pub use crate::collide::{RopeContacts, FAT_MARGIN};
 use crate::constraints::distance::{pbd_stiffness, Packed};
@@ -262,6 +263,9 @@ pub fn integrate(c: &mut StepContext) {
         SolverKind::Classic => classic::integrate(c),
         _ => c.integrate(),
     }
+    // The bodies' poses before they move this substep (rope–body friction measures the
+    // slip from them).
+    c.sc.contacts.rope.begin_substep(c.bodies);
     // Bodies move by their joints' rows first; attached particles follow them.
     impulse::solve_bodies(c);
 }
@@ -578,11 +582,29 @@ impl StepContext<'_> {
                 &mut rec,
             );
         }
+        self.rope_body_contacts();
         // Rope–rope contacts last, so the no-crossing guarantee has the last word (the
         // Jacobi solver averages them with its links instead).
         if self.s.solver != SolverKind::Jacobi && self.rope_contacts_on() {
             self.rope_contacts(&mut Direct);
         }
+    }
+
+    /// Rope–body contacts, projected on the particles and the bodies (`collide::rope_body`).
+    pub fn rope_body_contacts(&mut self) {
+        if self.sc.contacts.rope.pairs.is_empty() {
+            return;
+        }
+        let friction = RopeFriction { mu_s: self.s.rope_friction, mu_k: self.s.rope_mu_k() };
+        self.sc.contacts.rope.project(
+            &mut self.p.pos,
+            &self.p.prev,
+            &self.p.inv_mass,
+            self.ropes,
+            self.bodies,
+            friction,
+            self.h,
+        );
     }
 
     /// Rope–rope contacts alone (the impulse solver's particle–shape contacts are rows).
