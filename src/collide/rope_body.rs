@@ -5,7 +5,10 @@
 //! (`narrow::collide_segment`) gives, against a body shape, a unit normal n from the body
 //! to the segment and up to two points p with their separation C (< 0 = penetrating). At a
 //! point the segment's parameter is t ∈ [0, 1] (p projected on i₀i₁) and the body's lever
-//! is r = p − x_body.
+//! is r = x_s(t) − x_body, to the point on the rope's axis (r × n is the same for every
+//! point on the normal, so this only matters for friction: "no slip" is then the rope's
+//! centre line moving with the body, as a rope bends about its centre line, and a rope
+//! of radius ρ on a wheel of radius R turns it at ω = v/(R + ρ)).
 //!
 //! ## The contact as one scalar constraint on three bodies
 //! The contact point of the segment moves as x_s(t) = (1 − t) x₀ + t x₁ and the body's as
@@ -314,7 +317,10 @@ impl RopeBodyContacts {
                 let wt = [(1.0 - t), t];
                 let (wa, wb) = (w[i0] * wt[0], w[i1] * wt[1]);
                 let ws = w[i0] * wt[0] * wt[0] + w[i1] * wt[1] * wt[1];
-                let r = q.point - bodies.pos[k];
+                // The lever to the rope's axis point (r × n is the same for any point on
+                // the normal; for friction this makes "no slip" the rope's centre line
+                // moving with the body, as a rope bends about its centre line).
+                let r = x0.lerp(x1, t) - bodies.pos[k];
                 let gen = |a: Vec3| {
                     let ra = r.cross(a);
                     inv_m + ra.dot(inv_i * ra)
@@ -333,11 +339,12 @@ impl RopeBodyContacts {
                 if st.lambda_n > 0.0 && (mu_s > 0.0 || mu_k > 0.0) {
                     let y = pos[i0].lerp(pos[i1], t);
                     let y0 = prev[i0].lerp(prev[i1], t);
-                    let local = bodies.rot[k].inverse() * (q.point - bodies.pos[k]);
+                    let here = bodies.pos[k] + r;
+                    let local = bodies.rot[k].inverse() * r;
                     let was = self.start_pos[k] + self.start_rot[k] * local;
                     // The body's point moves with the normal correction applied below too;
                     // the slip is measured before it (Gauss–Seidel: next pass sees it).
-                    let d = (y - y0) - (q.point - was);
+                    let d = (y - y0) - (here - was);
                     let dt = d - n * d.dot(n);
                     let len = dt.length();
                     if len > 1e-9 {
@@ -420,7 +427,8 @@ impl RopeBodyContacts {
             let (t1, t2) = n.any_orthonormal_pair();
             for (j, q) in m.points().iter().enumerate().take(2) {
                 let t = param(x0, x1, q.point);
-                let r = q.point - bodies.pos[k];
+                // The lever to the rope's axis point (see `project`).
+                let r = x0.lerp(x1, t) - bodies.pos[k];
                 let mut c = SegRows {
                     key: (s as u64) << 32 | (k as u64) << 1 | j as u64,
                     i0,
