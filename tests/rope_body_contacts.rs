@@ -423,3 +423,126 @@ fn rope_length(c: &Case) -> f32 {
     let pts = over_wheel(Vec3::new(0.0, 2.0, 0.0), 0.21, 1.0, c.step);
     pts.windows(2).map(|p| (p[1] - p[0]).length()).sum()
 }
+
+/// Two-way, rope on body: a 1 m rope (0.2 kg) dropped onto a floating box (1 kg, no
+/// gravity) drapes over it and pushes it down. Nothing else acts on the two but the rope's
+/// weight, so their total vertical momentum must be −m_rope g t, and the box gets the
+/// share the rope gave it.
+#[test]
+fn a_rope_draped_over_a_floating_box_pushes_it_down() {
+    let mut fails = Vec::new();
+    for (solver, substeps, iterations) in [(SolverKind::Xpbd, 20, 2), (SolverKind::Pbd, 20, 2), (SolverKind::Impulse, 8, 8)] {
+        let mut w = World::new(settings(solver, 0.5));
+        w.settings.substeps = substeps;
+        w.settings.iterations = iterations;
+        let boxy = w
+            .add_body(&BodyDef {
+                shape: Shape::Box { half: Vec3::new(0.2, 0.1, 0.2) },
+                mass: 1.0,
+                pos: Vec3::new(0.0, 1.0, 0.0),
+                gravity_scale: 0.0,
+                ..Default::default()
+            })
+            .unwrap();
+        let n = 21;
+        let m_rope = 0.2;
+        let pts: Vec<Vec3> = (0..n).map(|k| Vec3::new(-0.5 + k as f32 / (n - 1) as f32, 1.115, 0.0)).collect();
+        let first = rope(&mut w, &pts, m_rope / n as f32, 0.01);
+        let t = 0.5;
+        let steps = (t / DT).round() as usize;
+        for _ in 0..steps {
+            w.step(DT).unwrap();
+        }
+        let k = w.bodies.index(boxy).unwrap();
+        let p_box = w.bodies.vel[k].y * w.bodies.mass[k];
+        let p_rope: f32 = (first..first + n).map(|i| w.particles.vel[i].y * m_rope / n as f32).sum();
+        let expected = -m_rope * G * steps as f32 * DT;
+        let err = ((p_box + p_rope) - expected).abs() / expected.abs();
+        let drop = 1.0 - w.bodies.pos[k].y;
+        // The rope's ends hang down on both sides of the box (draped).
+        let ends = w.particles.pos[first].y.max(w.particles.pos[first + n - 1].y);
+        println!(
+            "{}: box momentum {p_box:.4} N·s, rope {p_rope:.4}, total {:.4} vs −m g t = {expected:.4} ({:.2} %); box moved down {drop:.4} m; rope ends at y ≤ {ends:.3}",
+            solver.name(),
+            p_box + p_rope,
+            err * 100.0
+        );
+        if !(err < 0.03 && p_box < -0.2 * m_rope * G * t && drop > 0.01 && ends < 0.95) {
+            fails.push(format!("{}: box {p_box}, rope {p_rope}, expected total {expected}, drop {drop}, ends {ends}", solver.name()));
+        }
+    }
+    assert!(fails.is_empty(), "{fails:?}");
+}
+
+/// Two-way, body on rope: a 2 kg box swinging on a hinge (1 m arm) through a hanging rope
+/// pushes it aside: the rope's points move away by more than the box's half width, none
+/// ends up inside the box (deeper than 1 cm), and the box loses speed to the rope.
+#[test]
+fn a_swinging_box_pushes_a_hanging_rope_aside() {
+    let mut fails = Vec::new();
+    for (solver, substeps, iterations) in [(SolverKind::Xpbd, 20, 2), (SolverKind::Impulse, 8, 8)] {
+        let run = |with_rope: bool| {
+            let mut w = World::new(settings(solver, 0.5));
+            w.settings.substeps = substeps;
+            w.settings.iterations = iterations;
+            let pivot = Vec3::new(0.0, 2.6, 0.0);
+            let a = 60f32.to_radians();
+            let half = 0.1;
+            let boxy = w
+                .add_body(&BodyDef {
+                    shape: Shape::Box { half: Vec3::splat(half) },
+                    mass: 2.0,
+                    pos: pivot + Vec3::new(-a.sin(), -a.cos(), 0.0),
+                    rot: glam::Quat::from_rotation_z(-a),
+                    ..Default::default()
+                })
+                .unwrap();
+            w.add_joint(&JointDef {
+                kind: JointKind::Hinge { limit: None, motor: None },
+                b: Some(boxy),
+                anchor: pivot,
+                axis: Vec3::Z,
+                ..Default::default()
+            })
+            .unwrap();
+            let n = 21;
+            let mut first = 0;
+            if with_rope {
+                let pts: Vec<Vec3> = (0..n).map(|k| Vec3::new(0.0, 2.0 - k as f32 * 0.05, 0.0)).collect();
+                first = rope(&mut w, &pts, 0.01, 0.01);
+                w.particles.locked[first] = true;
+                w.particles.refresh_inv_mass(first);
+            }
+            let k = w.bodies.index(boxy).unwrap();
+            let (mut pushed, mut inside, mut speed_at_bottom) = (0.0f32, 0.0f32, 0.0f32);
+            for _ in 0..60 {
+                w.step(DT).unwrap();
+                let (x, q) = (w.bodies.pos[k], w.bodies.rot[k]);
+                if with_rope {
+                    for i in first..first + n {
+                        let p = w.particles.pos[i];
+                        pushed = pushed.max(p.x);
+                        // Depth inside the box (0 outside).
+                        let l = q.inverse() * (p - x);
+                        let d = (Vec3::splat(half) - l.abs()).min_element();
+                        inside = inside.max(d);
+                    }
+                }
+                if x.x.abs() < 0.05 {
+                    speed_at_bottom = speed_at_bottom.max(w.bodies.vel[k].length());
+                }
+            }
+            (pushed, inside, speed_at_bottom, w.bodies.vel[k].length())
+        };
+        let (pushed, inside, v_rope, end_rope) = run(true);
+        let (_, _, v_free, end_free) = run(false);
+        println!(
+            "{}: rope pushed to x = {pushed:.3} m, deepest point inside the box {inside:.4} m; box speed at the bottom {v_rope:.3} m/s with the rope, {v_free:.3} without; after 1 s {end_rope:.3} vs {end_free:.3}",
+            solver.name()
+        );
+        if !(pushed > 0.2 && inside < 0.01 && end_rope < end_free - 0.05) {
+            fails.push(format!("{}: pushed {pushed}, inside {inside}, speed {end_rope} vs {end_free}", solver.name()));
+        }
+    }
+    assert!(fails.is_empty(), "{fails:?}");
+}
