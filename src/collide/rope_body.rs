@@ -224,6 +224,25 @@ fn body_inv(bodies: &Bodies, k: usize) -> (f32, Mat3) {
     }
 }
 
+/// q turned by the small rotation vector `dth`: normalise(q + ½ (dth, 0) q) (the solvers'
+/// rotation update).
+#[inline]
+fn turn(q: Quat, dth: Vec3) -> Quat {
+    let dq = Quat::from_xyzw(dth.x, dth.y, dth.z, 0.0) * q;
+    (q + dq * 0.5).normalize()
+}
+
+/// Largest distance (m) of a body shape's surface from its centre.
+#[inline]
+fn extent(shape: &crate::bodies::Shape) -> f32 {
+    use crate::bodies::Shape;
+    match *shape {
+        Shape::Sphere { radius } => radius,
+        Shape::Capsule { radius, half_length } => radius + half_length,
+        Shape::Box { half } => half.length(),
+    }
+}
+
 /// Parameter of `p` projected on the segment `a`–`b`, in [0, 1].
 #[inline]
 fn param(a: Vec3, b: Vec3, p: Vec3) -> f32 {
@@ -370,7 +389,7 @@ impl RopeBodyContacts {
                     let dx = impulse * inv_m;
                     let dth = inv_i * r.cross(impulse);
                     bodies.pos[k] += dx;
-                    bodies.rot[k] = crate::solver::impulse::integrate_rotation(bodies.rot[k], dth, 1.0);
+                    bodies.rot[k] = turn(bodies.rot[k], dth);
                     bodies.vel[k] += dx * inv_h;
                     bodies.ang_vel[k] += dth * inv_h;
                 }
@@ -415,7 +434,7 @@ impl RopeBodyContacts {
             let (x0, x1) = (pos[i0u], pos[i1u]);
             let closing = sb.v[i0u].length().max(sb.v[i1u].length())
                 + sb.v[b].length()
-                + sb.w[b].length() * crate::contacts::extent(&bodies.shape[k]);
+                + sb.w[b].length() * extent(&bodies.shape[k]);
             let margin = SPECULATIVE + closing * h;
             let pose = Pose::new(bodies.pos[k], bodies.rot[k]);
             let m = narrow::collide_segment(&bodies.shape[k], &pose, x0, x1, radius, margin);
