@@ -4,7 +4,7 @@
 //! against physics: each figure is compared with its closed form.
 
 use glam::Vec3;
-use ropelab::bodies::{BodyDef, BodyKind, Material, Shape};
+use ropelab::bodies::{BodyDef, Material, Shape};
 use ropelab::ids::Id;
 use ropelab::joints::{JointDef, JointKind, Motor};
 use ropelab::links::LinkDef;
@@ -87,18 +87,6 @@ struct Atwood {
 /// Atwood's machine: a sphere wheel (radius 0.2 m, `wheel_mass` kg, friction μ) on a hinge
 /// about z at (0, 2, 0), a 1 cm rope (60 g) over it, weights m1 (left) and m2 (right) as
 /// bodies hanging from the rope's ends; the rope's friction is μ too.
-fn atwood(solver: SolverKind, mu: f32, m1: f32, m2: f32, wheel_mass: f32) -> Atwood {
-    atwood_with(solver, mu, m1, m2, wheel_mass, ROPE_MASS, ROPE_STEP)
-}
-
-/// The rope's mass (kg) and point spacing (m) in the Atwood machines.
-const ROPE_MASS: f32 = 0.1;
-/// The weights and the wheel (kg).
-const M1: f32 = 0.4;
-const M2: f32 = 0.2;
-const WHEEL: f32 = 0.4;
-const ROPE_STEP: f32 = 0.05;
-
 fn atwood_with(solver: SolverKind, mu: f32, m1: f32, m2: f32, wheel_mass: f32, rope_mass: f32, step: f32) -> Atwood {
     let mut w = World::new(settings(solver, mu));
     let c = Vec3::new(0.0, 2.0, 0.0);
@@ -545,4 +533,96 @@ fn a_swinging_box_pushes_a_hanging_rope_aside() {
         }
     }
     assert!(fails.is_empty(), "{fails:?}");
+}
+
+fn scene(name: &str) -> World {
+    let text = std::fs::read_to_string(format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    ropelab::scene::Scene::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}")).build().unwrap()
+}
+
+/// Mass of the rope's own points (not attached to a body) and its length.
+fn rope_mass_and_length(w: &World) -> (f32, f32) {
+    let attached: Vec<u32> = w.attachments.iter().map(|a| a.particle).collect();
+    let m = (0..w.particles.len() as u32).filter(|i| !attached.contains(i)).map(|i| w.particles.mass[i as usize]).sum();
+    let l = w.links.rest.iter().sum();
+    (m, l)
+}
+
+/// The preset `atwood.json` runs as its description says: a = (m₁ − m₂) g / (m₁ + m₂ +
+/// m_rope + I/r²) within 2 %, the rope turning the wheel with it.
+#[test]
+fn the_atwood_preset_accelerates_as_its_description_says() {
+    let w = scene("atwood");
+    let (rope_mass, length) = rope_mass_and_length(&w);
+    let r = 0.2 + w.particles.radius[1];
+    let inertia = w.bodies.inertia[0].z;
+    let (wheel, m1, m2) = (w.bodies.id[0], w.bodies.id[1], w.bodies.id[2]);
+    let mut a = Atwood { w, wheel, m1, m2, r, inertia, rope_mass, per_metre: rope_mass / length };
+    let (predicted, k) = no_slip(&a);
+    let (acc, rim) = run_atwood(&mut a, 0.6, k);
+    println!("atwood.json: a = {acc:.4} m/s², predicted {predicted:.4}; rim/rope {rim:.4}");
+    assert!((acc - predicted).abs() < 0.02 * predicted, "a = {acc}, predicted {predicted}");
+    assert!((rim - 1.0).abs() < 0.02, "rim/rope {rim}");
+}
+
+/// The preset `drum.json`: the load and the rope hanging with it (λ L) pull the rope off
+/// the drum against its brake (the hinge motor's torque cap τ). The load's drive torque is
+/// (m + λ L) g r; a brake above it holds the load, the scene's brake (below it) lets the
+/// load run down, and then the rope turns the drum with it: the rim travels as far as
+/// the load drops (the rope does not slip on the drum). The drop is also compared with
+/// M ẍ = (m + λ L) g + λ g x + λ g r sin(x/r) − τ/r, M = m + m_rope + I/r² (the whole rope
+/// moving at the load's speed; paying out x adds λ x to the hanging side and tilts the
+/// wound arc, now from x/r to π, by λ r² sin(x/r)), and printed; measured at the scene's
+/// settings: +4.7 % (xpbd 20 × 2; the exact solver 4 × 20: +3.7 %), not asserted: at
+/// 60 × 6 the brake acts several times too strongly on this drum with a rope end attached
+/// to it (−73 %), an open problem of the proxy coupling with the hinge motor.
+#[test]
+fn the_drum_preset_unwinds_against_its_brake_and_holds_above_the_load_torque() {
+    let run = |brake: Option<f32>| {
+        let mut w = scene("drum");
+        let (rope_mass, length) = rope_mass_and_length(&w);
+        let (kd, kl) = (0, 1);
+        let r = 0.25 + w.particles.radius[1];
+        let inertia = w.bodies.inertia[kd].x; // about the capsule's axis
+        let m = w.bodies.mass[kl];
+        if let (Some(b), JointKind::Hinge { motor: Some(ref mut mo), .. }) = (brake, &mut w.joints.kind[0]) {
+            mo.max_force = b;
+        }
+        let tau = match w.joints.kind[0] {
+            JointKind::Hinge { motor: Some(mo), .. } => mo.max_force,
+            _ => panic!("the drum's hinge has a motor"),
+        };
+        let mass = m + rope_mass + inertia / (r * r);
+        let lambda = rope_mass / length;
+        let hanging = lambda * (w.bodies.pos[kd].y - w.particles.pos[w.particles.len() - 1].y);
+        let drive = (m + hanging) * G * r;
+        let t_end: f32 = 0.5;
+        let (mut x, mut v) = (0.0f64, 0.0f64);
+        let dt = 1e-5;
+        for _ in 0..(t_end as f64 / dt) as usize {
+            let f = (m + hanging) * G + lambda * G * x as f32 + lambda * G * r * (x as f32 / r).sin() - tau / r;
+            v += (f.max(0.0) / mass) as f64 * dt;
+            x += v * dt;
+        }
+        let y0 = w.bodies.pos[kl].y;
+        let mut turned = 0.0;
+        for _ in 0..(t_end / DT).round() as usize {
+            w.step(DT).unwrap();
+            turned += w.bodies.ang_vel[kd].z * DT;
+        }
+        let drop = y0 - w.bodies.pos[kl].y;
+        println!(
+            "drum.json, brake {tau} N·m (drive {drive:.3} N·m): dropped {drop:.4} m in {t_end} s (equation: {:.4}, {:+.1} %); rim turned {:.4} m",
+            x,
+            (drop / x as f32 - 1.0) * 100.0,
+            turned * r
+        );
+        (drop, turned * r, drive)
+    };
+    let (drop, rim, drive) = run(None);
+    assert!(drop > 0.1, "the load runs down against the scene's brake: {drop}");
+    assert!((rim - drop).abs() < 0.05 * drop, "the rope slipped on the drum: rim {rim}, drop {drop}");
+    // (The load settles by the rope's stretch under xpbd 20 × 2, about 1 % of its 1.2 m.)
+    let (held, held_rim, _) = run(Some(1.3 * drive));
+    assert!(held.abs() < 0.02 && held_rim.abs() < 0.01, "a brake over the drive torque holds: dropped {held}, rim {held_rim}");
 }

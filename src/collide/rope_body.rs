@@ -75,6 +75,7 @@ use glam::{Mat3, Quat, Vec3};
 
 use super::narrow::{self, Pose};
 use super::segments::ContactState;
+use crate::bodies::attach::Attachment;
 use crate::bodies::{Bodies, BodyKind};
 use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 use crate::ropes::Ropes;
@@ -206,6 +207,10 @@ pub struct RopeBodyContacts {
     /// Position solvers: the bodies' poses at the start of the substep.
     start_pos: Vec<Vec3>,
     start_rot: Vec<Quat>,
+    /// Position solvers: the bodies' poses before one projection pass (to move the
+    /// particles attached to them along).
+    pass_pos: Vec<Vec3>,
+    pass_rot: Vec<Quat>,
     /// Impulse solver: this substep's rows and the last substep's (warm starting).
     rows: Vec<SegRows>,
     old_rows: Vec<SegRows>,
@@ -294,9 +299,42 @@ impl RopeBodyContacts {
 
     /// One projection pass over every pair (see the module docs): particles in `pos`
     /// (substep start `prev`, inverse masses `w`), bodies moved and their velocities
-    /// updated by Δx/h.
+    /// updated by Δx/h. A particle attached to a body (a proxy, `bodies::attach`) moves
+    /// with its body's point: otherwise the proxies' transfer would read the body's turn
+    /// as the proxy pulling it back, a brake growing with the substep count.
     #[allow(clippy::too_many_arguments)]
     pub fn project(
+        &mut self,
+        pos: &mut [Vec3],
+        prev: &[Vec3],
+        w: &[f32],
+        ropes: &Ropes,
+        bodies: &mut Bodies,
+        attach: &[Attachment],
+        friction: RopeFriction,
+        h: f32,
+    ) {
+        if self.pairs.is_empty() || self.states.len() != self.pairs.len() || self.start_pos.len() != bodies.len() {
+            return;
+        }
+        if !attach.is_empty() {
+            self.pass_pos.clear();
+            self.pass_pos.extend_from_slice(&bodies.pos);
+            self.pass_rot.clear();
+            self.pass_rot.extend_from_slice(&bodies.rot);
+        }
+        self.project_pass(pos, prev, w, ropes, bodies, friction, h);
+        for a in attach {
+            let (i, Ok(k)) = (a.particle as usize, bodies.index(a.body)) else { continue };
+            if i < pos.len() && k < self.pass_pos.len() {
+                let was = self.pass_pos[k] + self.pass_rot[k] * a.local;
+                pos[i] += bodies.world_point(k, a.local) - was;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn project_pass(
         &mut self,
         pos: &mut [Vec3],
         prev: &[Vec3],
@@ -306,9 +344,6 @@ impl RopeBodyContacts {
         friction: RopeFriction,
         h: f32,
     ) {
-        if self.pairs.is_empty() || self.states.len() != self.pairs.len() || self.start_pos.len() != bodies.len() {
-            return;
-        }
         let inv_h = 1.0 / h;
         let inv_h2 = inv_h * inv_h;
         for (pair, state) in self.pairs.iter().zip(self.states.iter_mut()) {

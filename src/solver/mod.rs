@@ -602,6 +602,7 @@ impl StepContext<'_> {
             &self.p.inv_mass,
             self.ropes,
             self.bodies,
+            self.attach,
             friction,
             self.h,
         );
