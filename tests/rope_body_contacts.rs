@@ -626,3 +626,30 @@ fn the_drum_preset_unwinds_against_its_brake_and_holds_above_the_load_torque() {
     let (held, held_rim, _) = run(Some(1.3 * drive));
     assert!(held.abs() < 0.02 && held_rim.abs() < 0.01, "a brake over the drive torque holds: dropped {held}, rim {held_rim}");
 }
+
+/// Bad input is refused and changes nothing: a NaN friction on a body or on the rope, a
+/// NaN in the Atwood preset.
+#[test]
+fn nan_friction_and_nan_scenes_are_refused() {
+    let mut w = scene("atwood");
+    let before = (w.bodies.len(), w.settings.rope_friction);
+    let bad = BodyDef { material: Material { friction: f32::NAN, ..Default::default() }, ..Default::default() };
+    assert!(w.add_body(&bad).is_err());
+    let err = w.set_setting("rope_friction", ropelab::settings::table::SettingValue::Num(f64::NAN));
+    assert!(err.is_err(), "NaN rope friction accepted");
+    assert_eq!((w.bodies.len(), w.settings.rope_friction), before);
+    // The preset with a NaN (as JSON's closest thing, a string) in the wheel's friction,
+    // and with an infinite weight.
+    let text = std::fs::read_to_string(format!("{}/www/scenes/atwood.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let nan = text.replacen("\"friction\": 1.0}", "\"friction\": \"NaN\"}", 1);
+    assert_ne!(nan, text);
+    assert!(ropelab::scene::Scene::from_json(&nan).and_then(|s| s.build()).is_err());
+    let inf = text.replacen("\"mass\": 0.15", "\"mass\": 1e999", 1);
+    assert_ne!(inf, text);
+    assert!(ropelab::scene::Scene::from_json(&inf).and_then(|s| s.build()).is_err());
+    // The world still steps as before.
+    for _ in 0..10 {
+        w.step(DT).unwrap();
+    }
+    assert!(w.bodies.pos.iter().all(|p| p.is_finite()));
+}
