@@ -4,7 +4,7 @@
 //! against physics: each figure is compared with its closed form.
 
 use glam::Vec3;
-use ropelab::bodies::{BodyDef, Material, Shape};
+use ropelab::bodies::{BodyDef, BodyKind, Material, Shape};
 use ropelab::ids::Id;
 use ropelab::joints::{JointDef, JointKind, Motor};
 use ropelab::links::LinkDef;
@@ -652,4 +652,72 @@ fn nan_friction_and_nan_scenes_are_refused() {
         w.step(DT).unwrap();
     }
     assert!(w.bodies.pos.iter().all(|p| p.is_finite()));
+}
+
+/// One broad phase: the rope–body pairs come from the bodies' sweep and prune (segments'
+/// and bodies' bounds in one sorted list). Every segment touching a body at the start of a
+/// step (by the narrow phase itself) is among that step's pairs, the list is pruned (far
+/// fewer pairs than segments × bodies), and a segment attached to a body is not paired
+/// with it.
+#[test]
+fn rope_body_pairs_from_the_shared_sweep_miss_no_touching_segment() {
+    use ropelab::collide::narrow::{collide_segment, Pose};
+    for solver in [SolverKind::Xpbd, SolverKind::Impulse] {
+        let mut w = World::new(settings(solver, 0.5));
+        let shapes = [
+            (Shape::Box { half: Vec3::new(0.3, 0.1, 0.2) }, Vec3::new(-0.8, 0.5, 0.0), BodyKind::Static),
+            (Shape::Sphere { radius: 0.2 }, Vec3::new(0.0, 0.4, 0.0), BodyKind::Static),
+            (Shape::Capsule { radius: 0.1, half_length: 0.3 }, Vec3::new(0.8, 0.5, 0.0), BodyKind::Static),
+            (Shape::Box { half: Vec3::splat(0.1) }, Vec3::new(0.3, 0.9, 0.0), BodyKind::Dynamic),
+        ];
+        for (shape, pos, kind) in shapes {
+            w.add_body(&BodyDef { shape, pos, kind, ..Default::default() }).unwrap();
+        }
+        // Bodies the rope never comes near.
+        for k in 0..8 {
+            let pos = Vec3::new(-2.0 + 0.5 * k as f32, -3.0, 0.0);
+            w.add_body(&BodyDef { shape: Shape::Box { half: Vec3::splat(0.1) }, pos, kind: BodyKind::Static, ..Default::default() })
+                .unwrap();
+        }
+        let pts: Vec<Vec3> = (0..41).map(|k| Vec3::new(-1.2 + 0.06 * k as f32, 1.0 + 0.1 * (k as f32 * 0.7).sin(), 0.0)).collect();
+        let first = rope(&mut w, &pts, 0.005, 0.01);
+        let end = w.add_body(&BodyDef { pos: pts[40] + Vec3::X * 0.1, ..Default::default() }).unwrap();
+        w.attach(first + 40, end).unwrap();
+        let kend = w.bodies.index(end).unwrap();
+        let (mut touching, mut max_pairs) = (0, 0);
+        for _ in 0..90 {
+            let before: Vec<(usize, usize)> = {
+                let segs = w.ropes.segs();
+                let mut v = Vec::new();
+                for (s, &[i, j]) in segs.iter().enumerate() {
+                    for k in 0..w.bodies.len() {
+                        if k == kend {
+                            continue;
+                        }
+                        let pose = Pose::new(w.bodies.pos[k], w.bodies.rot[k]);
+                        let (p, q) = (w.particles.pos[i as usize], w.particles.pos[j as usize]);
+                        // Touching: within 5 mm (a resolved contact rests at about 0).
+                        let m = collide_segment(&w.bodies.shape[k], &pose, p, q, 0.01, 0.005);
+                        if m.count > 0 {
+                            v.push((s, k));
+                        }
+                    }
+                }
+                v
+            };
+            w.step(DT).unwrap();
+            let pairs = w.contacts().rope.pairs();
+            for &(s, k) in &before {
+                assert!(pairs.contains(&[s as u32, k as u32]), "{}: touching segment {s} / body {k} not paired", solver.name());
+            }
+            let last = w.ropes.segs().len() - 1;
+            assert!(!pairs.contains(&[last as u32, kend as u32]), "the attached segment is paired with its body");
+            touching += before.len();
+            max_pairs = max_pairs.max(pairs.len());
+        }
+        let all = w.ropes.segs().len() * w.bodies.len();
+        println!("{}: {touching} touching segment–body instances over 90 steps, at most {max_pairs} pairs of {all} possible", solver.name());
+        assert!(touching > 100, "the rope lay on the bodies");
+        assert!(max_pairs * 3 < all, "pruned: {max_pairs} of {all}");
+    }
 }
