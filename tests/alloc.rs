@@ -211,9 +211,15 @@ fn rope_body_contacts_step_does_not_allocate_after_warm_up() {
     for solver in [SolverKind::Xpbd, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Impulse, SolverKind::Exact] {
         let mut w = World::new(Settings { solver, substeps: 4, iterations: 4, ..Settings::default() });
         let c = Vec3::new(0.0, 2.0, 0.0);
-        let wheel = w.add_body(&BodyDef { shape: BodyShape::Sphere { radius: 0.2 }, pos: c, ..Default::default() }).unwrap();
-        w.add_joint(&JointDef { kind: JointKind::Hinge { limit: None, motor: None }, b: Some(wheel), anchor: c, ..Default::default() })
-            .unwrap();
+        let wheel =
+            w.add_body(&BodyDef { shape: BodyShape::Sphere { radius: 0.2 }, pos: c, ..Default::default() }).unwrap();
+        w.add_joint(&JointDef {
+            kind: JointKind::Hinge { limit: None, motor: None },
+            b: Some(wheel),
+            anchor: c,
+            ..Default::default()
+        })
+        .unwrap();
         let mut pts = vec![];
         for k in 0..10 {
             pts.push(Vec3::new(-0.21, 1.5 + 0.05 * k as f32, 0.0));
@@ -229,7 +235,13 @@ fn rope_body_contacts_step_does_not_allocate_after_warm_up() {
         for (k, &p) in pts.iter().enumerate() {
             // Heavy end points as the weights (a particle attached to a body changes its
             // proxy mass every step, which repacks the links: not this test's subject).
-            let mass = if k == 0 { 0.3 } else if k == n - 1 { 0.2 } else { 0.01 };
+            let mass = if k == 0 {
+                0.3
+            } else if k == n - 1 {
+                0.2
+            } else {
+                0.01
+            };
             w.add_particle(&ParticleDef { pos: p, mass, radius: 0.01, ..Default::default() }).unwrap();
             if k > 0 {
                 w.add_link(&LinkDef { a: k as u32 - 1, b: k as u32, ..Default::default() }).unwrap();

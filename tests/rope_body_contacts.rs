@@ -115,8 +115,13 @@ fn atwood_with(solver: SolverKind, mu: f32, m1: f32, m2: f32, wheel_mass: f32, r
     let length: f32 = pts.windows(2).map(|p| (p[1] - p[0]).length()).sum();
     let last = first + pts.len() - 1;
     let weight = |w: &mut World, p: Vec3, m: f32| {
-        w.add_body(&BodyDef { shape: Shape::Sphere { radius: 0.05 }, mass: m, pos: p - Vec3::Y * 0.05, ..Default::default() })
-            .unwrap()
+        w.add_body(&BodyDef {
+            shape: Shape::Sphere { radius: 0.05 },
+            mass: m,
+            pos: p - Vec3::Y * 0.05,
+            ..Default::default()
+        })
+        .unwrap()
     };
     let a = weight(&mut w, pts[0], m1);
     let b = weight(&mut w, pts[pts.len() - 1], m2);
@@ -129,6 +134,7 @@ fn atwood_with(solver: SolverKind, mu: f32, m1: f32, m2: f32, wheel_mass: f32, r
 /// Least-squares a₀ of x(t) = x₀ + v₀ t + a₀ (cosh(√k t) − 1)/k over the samples: the
 /// motion under ẍ = a₀ + k x (a₀ the acceleration at x = 0, k the growth the rope's
 /// weight shifting to the heavy side adds; k → 0 gives ½ a₀ t²).
+#[allow(clippy::needless_range_loop)] // (3 × 3 elimination: indices read best)
 fn fit_acceleration(ts: &[f32], ys: &[f32], k: f32) -> f32 {
     let k = k as f64;
     let basis = |t: f64| if k > 1e-9 { ((k.sqrt() * t).cosh() - 1.0) / k } else { 0.5 * t * t };
@@ -306,7 +312,10 @@ fn atwood_at_low_friction_slips_and_the_wheel_lags() {
         );
         let nearer_frictionless = (acc - frictionless).abs() < (acc - grip).abs();
         if !(nearer_frictionless && acc < frictionless && rim < 0.8 && (rim_high - 1.0).abs() < 0.03) {
-            fails.push(format!("{}: a = {acc}, grip {grip}, frictionless {frictionless}, rim/rope {rim}", heavy.solver.name()));
+            fails.push(format!(
+                "{}: a = {acc}, grip {grip}, frictionless {frictionless}, rim/rope {rim}",
+                heavy.solver.name()
+            ));
         }
     }
     assert!(fails.is_empty(), "{fails:?}");
@@ -348,8 +357,13 @@ fn capstan(c: &Case, mu: f32, ratio: f32) -> (f32, f32, f32) {
     let hold = c.m2;
     let load = ratio * (hold + hang) - hang;
     let weight = |w: &mut World, p: Vec3, m: f32| {
-        w.add_body(&BodyDef { shape: Shape::Sphere { radius: 0.05 }, mass: m, pos: p - Vec3::Y * 0.05, ..Default::default() })
-            .unwrap()
+        w.add_body(&BodyDef {
+            shape: Shape::Sphere { radius: 0.05 },
+            mass: m,
+            pos: p - Vec3::Y * 0.05,
+            ..Default::default()
+        })
+        .unwrap()
     };
     let a = weight(&mut w, pts[0], load);
     let b = weight(&mut w, pts[pts.len() - 1], hold);
@@ -397,7 +411,10 @@ fn capstan_on_a_held_drum_holds_below_e_mu_theta_and_slips_above() {
                 let terr = (torque.abs() - expected).abs() / expected;
                 println!("   expected brake torque {expected:.4} N·m ({:.1} %)", terr * 100.0);
                 if drop.abs() > 0.02 || terr > 0.05 {
-                    fails.push(format!("{}: ratio {r} should hold: drop {drop}, torque {torque} vs {expected}", c.solver.name()));
+                    fails.push(format!(
+                        "{}: ratio {r} should hold: drop {drop}, torque {torque} vs {expected}",
+                        c.solver.name()
+                    ));
                 }
             } else if drop < 0.2 {
                 fails.push(format!("{}: ratio {r} should slip: drop {drop}", c.solver.name()));
@@ -419,7 +436,9 @@ fn rope_length(c: &Case) -> f32 {
 #[test]
 fn a_rope_draped_over_a_floating_box_pushes_it_down() {
     let mut fails = Vec::new();
-    for (solver, substeps, iterations) in [(SolverKind::Xpbd, 20, 2), (SolverKind::Pbd, 20, 2), (SolverKind::Impulse, 8, 8)] {
+    for (solver, substeps, iterations) in
+        [(SolverKind::Xpbd, 20, 2), (SolverKind::Pbd, 20, 2), (SolverKind::Impulse, 8, 8)]
+    {
         let mut w = World::new(settings(solver, 0.5));
         w.settings.substeps = substeps;
         w.settings.iterations = iterations;
@@ -456,7 +475,10 @@ fn a_rope_draped_over_a_floating_box_pushes_it_down() {
             err * 100.0
         );
         if !(err < 0.03 && p_box < -0.2 * m_rope * G * t && drop > 0.01 && ends < 0.95) {
-            fails.push(format!("{}: box {p_box}, rope {p_rope}, expected total {expected}, drop {drop}, ends {ends}", solver.name()));
+            fails.push(format!(
+                "{}: box {p_box}, rope {p_rope}, expected total {expected}, drop {drop}, ends {ends}",
+                solver.name()
+            ));
         }
     }
     assert!(fails.is_empty(), "{fails:?}");
@@ -624,7 +646,10 @@ fn the_drum_preset_unwinds_against_its_brake_and_holds_above_the_load_torque() {
     assert!((rim - drop).abs() < 0.05 * drop, "the rope slipped on the drum: rim {rim}, drop {drop}");
     // (The load settles by the rope's stretch under xpbd 20 × 2, about 1 % of its 1.2 m.)
     let (held, held_rim, _) = run(Some(1.3 * drive));
-    assert!(held.abs() < 0.02 && held_rim.abs() < 0.01, "a brake over the drive torque holds: dropped {held}, rim {held_rim}");
+    assert!(
+        held.abs() < 0.02 && held_rim.abs() < 0.01,
+        "a brake over the drive torque holds: dropped {held}, rim {held_rim}"
+    );
 }
 
 /// Bad input is refused and changes nothing: a NaN friction on a body or on the rope, a
@@ -676,10 +701,16 @@ fn rope_body_pairs_from_the_shared_sweep_miss_no_touching_segment() {
         // Bodies the rope never comes near.
         for k in 0..8 {
             let pos = Vec3::new(-2.0 + 0.5 * k as f32, -3.0, 0.0);
-            w.add_body(&BodyDef { shape: Shape::Box { half: Vec3::splat(0.1) }, pos, kind: BodyKind::Static, ..Default::default() })
-                .unwrap();
+            w.add_body(&BodyDef {
+                shape: Shape::Box { half: Vec3::splat(0.1) },
+                pos,
+                kind: BodyKind::Static,
+                ..Default::default()
+            })
+            .unwrap();
         }
-        let pts: Vec<Vec3> = (0..41).map(|k| Vec3::new(-1.2 + 0.06 * k as f32, 1.0 + 0.1 * (k as f32 * 0.7).sin(), 0.0)).collect();
+        let pts: Vec<Vec3> =
+            (0..41).map(|k| Vec3::new(-1.2 + 0.06 * k as f32, 1.0 + 0.1 * (k as f32 * 0.7).sin(), 0.0)).collect();
         let first = rope(&mut w, &pts, 0.005, 0.01);
         let end = w.add_body(&BodyDef { pos: pts[40] + Vec3::X * 0.1, ..Default::default() }).unwrap();
         w.attach(first + 40, end).unwrap();
@@ -708,7 +739,11 @@ fn rope_body_pairs_from_the_shared_sweep_miss_no_touching_segment() {
             w.step(DT).unwrap();
             let pairs = w.contacts().rope.pairs();
             for &(s, k) in &before {
-                assert!(pairs.contains(&[s as u32, k as u32]), "{}: touching segment {s} / body {k} not paired", solver.name());
+                assert!(
+                    pairs.contains(&[s as u32, k as u32]),
+                    "{}: touching segment {s} / body {k} not paired",
+                    solver.name()
+                );
             }
             let last = w.ropes.segs().len() - 1;
             assert!(!pairs.contains(&[last as u32, kend as u32]), "the attached segment is paired with its body");
@@ -716,7 +751,10 @@ fn rope_body_pairs_from_the_shared_sweep_miss_no_touching_segment() {
             max_pairs = max_pairs.max(pairs.len());
         }
         let all = w.ropes.segs().len() * w.bodies.len();
-        println!("{}: {touching} touching segment–body instances over 90 steps, at most {max_pairs} pairs of {all} possible", solver.name());
+        println!(
+            "{}: {touching} touching segment–body instances over 90 steps, at most {max_pairs} pairs of {all} possible",
+            solver.name()
+        );
         assert!(touching > 100, "the rope lay on the bodies");
         assert!(max_pairs * 3 < all, "pruned: {max_pairs} of {all}");
     }

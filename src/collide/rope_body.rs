@@ -174,17 +174,15 @@ impl SegRows {
         // Normal: λ ≥ 0.
         let s = self.soft[phase as usize];
         let cd = self.cdot(0, v, w);
-        let new = (self.accum[0] - self.mass[0] * s.mass_scale * (cd + s.bias) - s.impulse_scale * self.accum[0])
-            .max(0.0);
+        let new =
+            (self.accum[0] - self.mass[0] * s.mass_scale * (cd + s.bias) - s.impulse_scale * self.accum[0]).max(0.0);
         let d = new - self.accum[0];
         self.accum[0] = new;
         self.apply(0, v, w, d);
         // Tangents: the pair clamped to the disc |λ_t| ≤ μ λ_n.
         let cap = self.mu * self.accum[0];
-        let want = [
-            self.accum[1] - self.mass[1] * self.cdot(1, v, w),
-            self.accum[2] - self.mass[2] * self.cdot(2, v, w),
-        ];
+        let want =
+            [self.accum[1] - self.mass[1] * self.cdot(1, v, w), self.accum[2] - self.mass[2] * self.cdot(2, v, w)];
         let len2 = want[0] * want[0] + want[1] * want[1];
         let scale = if len2 > cap * cap { cap / len2.sqrt() } else { 1.0 };
         for k in 1..3 {

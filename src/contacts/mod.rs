@@ -23,10 +23,10 @@ use crate::bodies::attach::Attachment;
 use crate::bodies::{Bodies, BodyKind, Filter, Material, Shape};
 use crate::collide::narrow::{self, Pose};
 use crate::collide::rope_body::RopeBodyContacts;
-use crate::ropes::Ropes;
 use crate::ids::Id;
 use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
+use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
 
 /// Base speculative distance (m): Box2D v3's 4 × linear slop.
@@ -168,9 +168,9 @@ impl Contacts {
             for a in r.attach {
                 if let Ok(k) = bodies.index(a.body) {
                     for (s, ends) in r.ropes.segs.iter().enumerate() {
-                        for e in 0..2 {
-                            if ends[e] == a.particle {
-                                self.seg_attached[s][e] = k as u32;
+                        for (slot, &end) in self.seg_attached[s].iter_mut().zip(ends.iter()) {
+                            if end == a.particle {
+                                *slot = k as u32;
                             }
                         }
                     }
