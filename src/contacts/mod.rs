@@ -4,6 +4,14 @@
 //! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
 //! solvers, `solver::impulse::solve_bodies`).
 //!
+//! - One sweep for bodies and ropes: the rope segments' bounds (grown by the rope's radius
+//!   and how far a point can move in the step) go into the same sorted list as the bodies'.
+//!   A body–body overlap goes to the narrow phase here; a segment–body overlap becomes a
+//!   rope–body pair (`collide::rope_body`, solved per substep by the rope's solver);
+//!   segment–segment overlaps are skipped: rope–rope pairs are the per-substep swept
+//!   broad phase's (`collide::rope_contacts`, which reuses its pairs while the ropes move
+//!   little). With no bodies nothing is sorted.
+//!
 //! - Speculative margin: a pair's manifold keeps points up to
 //!   `SPECULATIVE + (|v_a| + |v_b| + |ω_a| e_a + |ω_b| e_b)·dt` apart (e: the shape's largest
 //!   extent), the distance the two can close in the step, so the speculative rows stop a

@@ -13,9 +13,10 @@
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
 //! | `prepareBodyRows`     | the joints' and 2D locks' rows again, from the moved poses     |
 //! | `relax`               | one sweep, rigid rows rigid and without bias                   |
-//! | (contacts)            | particles' walls, obstacles and rope–rope contacts, projected  |
-//! |                       | on positions as the other solvers do (body contacts are the    |
-//! |                       | next issue's rows)                                             |
+//! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
+//! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
+//! |                       | and relax; rope–rope contacts are projected on positions after |
+//! |                       | the step as the other solvers do                               |
 //! | `storeImpulses`       | per step: joints keep their rows' λ (warm start by joint id),  |
 //! |                       | reaction forces, link tensions, breakable joints (`forces`)    |
 //!

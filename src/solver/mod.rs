@@ -29,6 +29,11 @@
 //! | `xpbd`    | XPBD with compliance (m/N) and multipliers    | `iterations` sweeps          |
 //! | `exact`   | direct linear-time solve of the link forest   | ≤ `iterations` Newton passes |
 //!
+//! Rope–body contacts (`collide::rope_body`: rope segments against body shapes, two-way,
+//! with Coulomb friction) are projected in every iteration of `pbd`, `xpbd`, `jacobi` and
+//! `exact` (after the obstacles, before the rope–rope contacts), moving the particles and
+//! the bodies; under `impulse` they are velocity rows.
+//!
 //! Rope–rope contacts (`collide::segments`) run for `pbd`, `xpbd` and `jacobi` in every
 //! iteration. The `exact` solver runs them (and the other contacts) before each direct solve
 //! and once more after the last, so contacts have the last word there too and the
