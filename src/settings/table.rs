@@ -414,7 +414,7 @@ pub const SETTINGS: &[Setting] = &[
         key: "rope_friction",
         label: "rope friction μs",
         unit: "",
-        doc: "Rope–rope static friction (also the μ of the tangles' capstan lock test, and the rope's side of the rope–body friction √(μs μ_body)).",
+        doc: "Rope–rope static friction (also the μ of the tangles' capstan lock test).",
         kind: real(0.0, 100.0),
         slider: None,
         get: |s| n32(s.rope_friction),
