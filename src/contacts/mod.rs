@@ -73,6 +73,8 @@ pub struct Contacts {
     pub rope: RopeBodyContacts,
     /// Per segment: its ends attached to bodies (dense indices, `u32::MAX` = none).
     seg_attached: Vec<[u32; 2]>,
+    /// Per segment: how far (m) its surface can move toward a body in the step.
+    seg_reach: Vec<f32>,
 }
 
 /// What the broad phase needs of the ropes: the particles' positions and velocities, the
@@ -185,6 +187,7 @@ impl Contacts {
                 }
             }
             let np = r.pos.len().min(r.vel.len());
+            self.seg_reach.clear();
             for (s, &[i, j]) in r.ropes.segs.iter().enumerate() {
                 let (i, j) = (i as usize, j as usize);
                 let (lo, hi, reach) = if i < np && j < np {
@@ -198,6 +201,7 @@ impl Contacts {
                 self.lo.push(lo - Vec3::splat(reach));
                 self.hi.push(hi + Vec3::splat(reach));
                 self.order.push((lo.x - reach, (n + s) as u32));
+                self.seg_reach.push(reach - r.ropes.seg_radius[s]);
             }
         }
         let total = self.order.len();
@@ -231,7 +235,20 @@ impl Contacts {
                     if self.seg_attached[s].contains(&(k as u32)) || !bodies.filter[k].collides(ROPE_FILTER) {
                         continue;
                     }
-                    self.rope.pairs.push([s as u32, k as u32]);
+                    // Kept when the segment can reach the body's surface in the step (the
+                    // narrow phase with both reaches as its margin), not just its box.
+                    if let Some(r) = rope {
+                        let [i, j] = r.ropes.segs[s];
+                        let reach = self.seg_reach[s]
+                            + SPECULATIVE
+                            + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
+                        let pose = Pose::new(bodies.pos[k], bodies.rot[k]);
+                        let (p, q) = (r.pos[i as usize], r.pos[j as usize]);
+                        let radius = r.ropes.seg_radius[s];
+                        if narrow::collide_segment(&bodies.shape[k], &pose, p, q, radius, reach).count > 0 {
+                            self.rope.pairs.push([s as u32, k as u32]);
+                        }
+                    }
                     continue;
                 }
                 let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
