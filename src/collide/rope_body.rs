@@ -64,7 +64,10 @@
 //! ## Pairs
 //! The candidate (segment, body) pairs come once per step from the bodies' broad phase: the
 //! segments' boxes go into the same sorted sweep as the bodies' (`contacts::Contacts::collide`),
-//! fattened by how far the segment and the body can move in the step. A segment with an end
+//! fattened by how far the segment and the body can move in the step; an overlap becomes a
+//! pair when the narrow phase, with both reaches as its margin, finds the segment within
+//! reach of the body's surface (the rope–rope pairs keep their own per-substep swept sweep,
+//! `rope_contacts`, which reuses its pairs while the ropes move little). A segment with an end
 //! attached to the body is skipped (the rope starts at the body's surface), and so are
 //! bodies whose filter rejects group 1 (ropes collide as group 1). No bodies: no pairs and
 //! nothing here runs, so rope-only scenes are untouched bit for bit.
