@@ -10,7 +10,8 @@
 //! | `wander`     | step     | the leash dogs' random walk                                   |
 //! | `holdMasses` | step     | held particles become kinematic (or keep mass: soft mouse)    |
 //! | `prepare`    | step     | solver: scratch sized, topology refreshed, links packed       |
-//! | `collide`    | step     | bodies' contacts: broad and narrow phase, patches (`contacts`) |
+//! | `collide`    | step     | bodies' contacts: broad and narrow phase, patches (`contacts`); |
+//! |              |          | rope–body pairs from the same sweep                           |
 //! | `winches`    | substep  | winches pay ropes out or reel them in (rest lengths, repack)  |
 //! | `holds`      | substep  | held particles move toward their pointers                     |
 //! | `integrate`  | substep  | solver: gravity and damping into a predicted position         |

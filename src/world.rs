@@ -243,9 +243,18 @@ impl World {
             Stage::Prepare => solver::prepare(&mut self.step_context(st)),
             // The bodies' contacts, once per step (the substeps re-measure their separations).
             Stage::Collide => {
-                if self.settings.solver != SolverKind::Classic {
+                if self.settings.solver == SolverKind::Classic {
+                    self.scratch.contacts.rope.clear();
+                } else {
                     let np = self.particles.len();
-                    self.scratch.contacts.collide(&self.bodies, &self.joints, np, st.dt);
+                    let rope = crate::contacts::RopeInput {
+                        pos: &self.particles.pos,
+                        vel: &self.particles.vel,
+                        ropes: &self.ropes,
+                        attach: &self.attachments,
+                        gravity: self.settings.gravity.length(),
+                    };
+                    self.scratch.contacts.collide(&self.bodies, &self.joints, np, st.dt, Some(rope));
                 }
             }
             Stage::Holds => self.stage_holds(st.h, st.substep, st.substeps),

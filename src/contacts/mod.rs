@@ -4,6 +4,14 @@
 //! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
 //! solvers, `solver::impulse::solve_bodies`).
 //!
+//! - One sweep for bodies and ropes: the rope segments' bounds (grown by the rope's radius
+//!   and how far a point can move in the step) go into the same sorted list as the bodies'.
+//!   A body–body overlap goes to the narrow phase here; a segment–body overlap becomes a
+//!   rope–body pair (`collide::rope_body`, solved per substep by the rope's solver);
+//!   segment–segment overlaps are skipped: rope–rope pairs are the per-substep swept
+//!   broad phase's (`collide::rope_contacts`, which reuses its pairs while the ropes move
+//!   little). With no bodies nothing is sorted.
+//!
 //! - Speculative margin: a pair's manifold keeps points up to
 //!   `SPECULATIVE + (|v_a| + |v_b| + |ω_a| e_a + |ω_b| e_b)·dt` apart (e: the shape's largest
 //!   extent), the distance the two can close in the step, so the speculative rows stop a
@@ -19,11 +27,14 @@ pub mod patch;
 
 use glam::{Quat, Vec3};
 
-use crate::bodies::{Bodies, BodyKind, Material, Shape};
+use crate::bodies::attach::Attachment;
+use crate::bodies::{Bodies, BodyKind, Filter, Material, Shape};
 use crate::collide::narrow::{self, Pose};
+use crate::collide::rope_body::RopeBodyContacts;
 use crate::ids::Id;
 use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
+use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
 
 /// Base speculative distance (m): Box2D v3's 4 × linear slop.
@@ -58,7 +69,29 @@ pub struct Contacts {
     pub end: Vec<ContactEvent>,
     /// Solver index of body 0 (the particle count when the manifolds were made).
     base: u32,
+    /// Rope–body contacts: their pairs come from the same sweep as the bodies' pairs.
+    pub rope: RopeBodyContacts,
+    /// Per segment: its ends attached to bodies (dense indices, `u32::MAX` = none).
+    seg_attached: Vec<[u32; 2]>,
+    /// Per segment: how far (m) its surface can move toward a body in the step.
+    seg_reach: Vec<f32>,
 }
+
+/// What the broad phase needs of the ropes: the particles' positions and velocities, the
+/// ropes' segments, the attachments, and the gravity (m/s²) to bound how far a particle
+/// can move in the step.
+#[derive(Clone, Copy)]
+pub struct RopeInput<'a> {
+    pub pos: &'a [Vec3],
+    pub vel: &'a [Vec3],
+    pub ropes: &'a Ropes,
+    pub attach: &'a [Attachment],
+    pub gravity: f32,
+}
+
+/// The rope's collision filter: group 1, every mask (a body whose mask leaves out bit 1
+/// lets ropes through).
+pub const ROPE_FILTER: Filter = Filter { group: 1, mask: u32::MAX };
 
 /// Largest distance (m) of a shape's surface from its centre.
 pub fn extent(shape: &Shape) -> f32 {
@@ -95,20 +128,32 @@ impl Contacts {
         self.old_touching.clear();
         self.begin.clear();
         self.end.clear();
+        self.rope.clear();
     }
 
     /// The step's manifolds: broad phase, narrow phase, warm starting, events. `np` is the
     /// number of particles (solver body of dense body k: np + k); `dt` the step.
-    pub fn collide(&mut self, bodies: &Bodies, joints: &Joints, np: usize, dt: f32) {
+    ///
+    /// One sweep and prune over one sorted list of bounds, bodies' and (given `rope`) rope
+    /// segments': body–body overlaps go to the narrow phase (patches), segment–body overlaps
+    /// become the rope–body pairs (`collide::rope_body`). Segment–segment overlaps are left
+    /// to the rope–rope broad phase, which runs per substep on swept boxes
+    /// (`collide::rope_contacts`). With no bodies nothing is sorted and there are no pairs.
+    pub fn collide(&mut self, bodies: &Bodies, joints: &Joints, np: usize, dt: f32, rope: Option<RopeInput>) {
         std::mem::swap(&mut self.patches, &mut self.old);
         self.patches.clear();
         std::mem::swap(&mut self.touching, &mut self.old_touching);
         self.touching.clear();
         self.begin.clear();
         self.end.clear();
+        self.rope.pairs.clear();
         self.base = np as u32;
         let n = bodies.len();
-        if n < 2 {
+        let segs = match rope {
+            Some(r) if n > 0 => r.ropes.segs.len(),
+            _ => 0,
+        };
+        if n < 2 && segs == 0 {
             self.events_end();
             return;
         }
@@ -132,7 +177,43 @@ impl Contacts {
             self.hi.push(hi + Vec3::splat(reach));
             self.order.push((lo.x - reach, k as u32));
         }
-        self.order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+        // Rope segments (entry n + s): the segment's box grown by its radius, the
+        // speculative distance and twice the distance its faster end can cover in the step
+        // (its speed and the gravity's g·dt², doubled for what the links and the mouse add).
+        if let (Some(r), true) = (rope, segs > 0) {
+            self.seg_attached.clear();
+            self.seg_attached.resize(segs, [u32::MAX; 2]);
+            for a in r.attach {
+                if let Ok(k) = bodies.index(a.body) {
+                    for (s, ends) in r.ropes.segs.iter().enumerate() {
+                        for (slot, &end) in self.seg_attached[s].iter_mut().zip(ends.iter()) {
+                            if end == a.particle {
+                                *slot = k as u32;
+                            }
+                        }
+                    }
+                }
+            }
+            let np = r.pos.len().min(r.vel.len());
+            self.seg_reach.clear();
+            for (s, &[i, j]) in r.ropes.segs.iter().enumerate() {
+                let (i, j) = (i as usize, j as usize);
+                let (lo, hi, reach) = if i < np && j < np {
+                    let (a, b) = (r.pos[i], r.pos[j]);
+                    let speed = r.vel[i].length().max(r.vel[j].length());
+                    let reach = r.ropes.seg_radius[s] + SPECULATIVE + 2.0 * (speed + r.gravity * dt) * dt;
+                    (a.min(b), a.max(b), reach)
+                } else {
+                    (Vec3::splat(f32::INFINITY), Vec3::splat(f32::INFINITY), 0.0)
+                };
+                self.lo.push(lo - Vec3::splat(reach));
+                self.hi.push(hi + Vec3::splat(reach));
+                self.order.push((lo.x - reach, (n + s) as u32));
+                self.seg_reach.push(reach - r.ropes.seg_radius[s]);
+            }
+        }
+        let total = self.order.len();
+        self.order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
         self.joined.clear();
         for j in 0..joints.len() {
             if joints.collide_connected[j] {
@@ -146,21 +227,43 @@ impl Contacts {
         }
         self.joined.sort_unstable();
         self.old.sort_unstable_by_key(|p| p.key);
-        for i in 0..n {
+        for i in 0..total {
             let a = self.order[i].1 as usize;
-            for j in i + 1..n {
+            for j in i + 1..total {
                 let (xb, b) = self.order[j];
                 if xb > self.hi[a].x {
                     break;
                 }
                 let b = b as usize;
-                if self.lo[a].cmpgt(self.hi[b]).any() || self.lo[b].cmpgt(self.hi[a]).any() {
+                if (a >= n && b >= n) || self.lo[a].cmpgt(self.hi[b]).any() || self.lo[b].cmpgt(self.hi[a]).any() {
+                    continue;
+                }
+                if a >= n || b >= n {
+                    let (s, k) = if a >= n { (a - n, b) } else { (b - n, a) };
+                    if self.seg_attached[s].contains(&(k as u32)) || !bodies.filter[k].collides(ROPE_FILTER) {
+                        continue;
+                    }
+                    // Kept when the segment can reach the body's surface in the step (the
+                    // narrow phase with both reaches as its margin), not just its box.
+                    if let Some(r) = rope {
+                        let [i, j] = r.ropes.segs[s];
+                        let reach = self.seg_reach[s]
+                            + SPECULATIVE
+                            + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
+                        let pose = Pose::new(bodies.pos[k], bodies.rot[k]);
+                        let (p, q) = (r.pos[i as usize], r.pos[j as usize]);
+                        let radius = r.ropes.seg_radius[s];
+                        if narrow::collide_segment(&bodies.shape[k], &pose, p, q, radius, reach).count > 0 {
+                            self.rope.pairs.push([s as u32, k as u32]);
+                        }
+                    }
                     continue;
                 }
                 let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
                 self.pair(bodies, a, b, dt);
             }
         }
+        self.rope.pairs.sort_unstable();
         self.patches.sort_unstable_by_key(|p| p.key);
         self.touching.sort_unstable();
         self.events_end();

@@ -104,7 +104,8 @@ pub struct Settings {
     /// particles' radii, Coulomb friction, swept crossing test so they never tunnel).
     pub rope_collisions: bool,
     /// Rope–rope static friction coefficient μs (also the μ of the tangles' capstan lock
-    /// test).
+    /// test, and the rope's side of the rope–body friction: against a body of friction μ_b
+    /// the pair's is √(μs μ_b), `collide::rope_body`).
     pub rope_friction: f32,
     /// Rope–rope dynamic friction coefficient μk; omitted = `rope_friction`.
     #[serde(skip_serializing_if = "Option::is_none")]

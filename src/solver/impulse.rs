@@ -13,9 +13,10 @@
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
 //! | `prepareBodyRows`     | the joints' and 2D locks' rows again, from the moved poses     |
 //! | `relax`               | one sweep, rigid rows rigid and without bias                   |
-//! | (contacts)            | particles' walls, obstacles and rope–rope contacts, projected  |
-//! |                       | on positions as the other solvers do (body contacts are the    |
-//! |                       | next issue's rows)                                             |
+//! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
+//! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
+//! |                       | and relax; rope–rope contacts are projected on positions after |
+//! |                       | the step as the other solvers do                               |
 //! | `storeImpulses`       | per step: joints keep their rows' λ (warm start by joint id),  |
 //! |                       | reaction forces, link tensions, breakable joints (`forces`)    |
 //!
@@ -320,10 +321,16 @@ pub fn solve(c: &mut StepContext) {
         rows.iter_mut().chain(contacts.iter_mut().flat_map(|k| k.rows.iter_mut())).for_each(|r| r.accum = 0.0);
     }
     body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting);
+    if with_particles {
+        body_contacts.rope.warm_start(sb, c.s.warm_starting);
+    }
     for _ in 0..c.s.iterations.max(1) {
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
         contact_sweep(contacts, sb, Phase::Solve);
         body_contacts.sweep(sb, Phase::Solve);
+        if with_particles {
+            body_contacts.rope.sweep(sb, Phase::Solve);
+        }
     }
     integrate_positions(c);
     let sc = &mut c.sc.impulse;
@@ -340,6 +347,12 @@ pub fn solve(c: &mut StepContext) {
         row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
         contact_sweep(&mut sc.contacts, &mut sc.bodies, Phase::Relax);
         c.sc.contacts.sweep(&mut sc.bodies, Phase::Relax);
+        if with_particles {
+            c.sc.contacts.rope.sweep(&mut sc.bodies, Phase::Relax);
+        }
+    }
+    if with_particles {
+        c.sc.contacts.rope.finish_rows(c.h);
     }
     restitution(&mut sc.contacts, &mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
     c.sc.contacts.restitution(&mut sc.bodies, BODY_RESTITUTION_THRESHOLD);
@@ -582,6 +595,8 @@ fn prepare_rows(c: &mut StepContext) {
             );
         }
         build_contacts(sc, c.p, c.obstacles, c.s, h);
+        let friction = crate::collide::rope_body::RopeFriction { mu_s: c.s.rope_friction, mu_k: c.s.rope_mu_k() };
+        c.sc.contacts.rope.build_rows(&sc.bodies, pos, c.ropes, bodies, np, friction, h);
         if super::soft_holds(c.s) {
             for (n, hold) in c.holds.iter().enumerate() {
                 let i = hold.particle as usize;

@@ -29,6 +29,11 @@
 //! | `xpbd`    | XPBD with compliance (m/N) and multipliers    | `iterations` sweeps          |
 //! | `exact`   | direct linear-time solve of the link forest   | ≤ `iterations` Newton passes |
 //!
+//! Rope–body contacts (`collide::rope_body`: rope segments against body shapes, two-way,
+//! with Coulomb friction) are projected in every iteration of `pbd`, `xpbd`, `jacobi` and
+//! `exact` (after the obstacles, before the rope–rope contacts), moving the particles and
+//! the bodies; under `impulse` they are velocity rows.
+//!
 //! Rope–rope contacts (`collide::segments`) run for `pbd`, `xpbd` and `jacobi` in every
 //! iteration. The `exact` solver runs them (and the other contacts) before each direct solve
 //! and once more after the last, so contacts have the last word there too and the
@@ -56,6 +61,7 @@ use glam::{Vec2, Vec3};
 use crate::bodies::attach::Attachment;
 use crate::bodies::Bodies;
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
+use crate::collide::rope_body::RopeFriction;
 use crate::collide::segments::{segment_contact_deltas, ContactParams};
 pub use crate::collide::{RopeContacts, FAT_MARGIN};
 use crate::constraints::distance::{pbd_stiffness, Packed};
@@ -262,6 +268,9 @@ pub fn integrate(c: &mut StepContext) {
         SolverKind::Classic => classic::integrate(c),
         _ => c.integrate(),
     }
+    // The bodies' poses before they move this substep (rope–body friction measures the
+    // slip from them).
+    c.sc.contacts.rope.begin_substep(c.bodies);
     // Bodies move by their joints' rows first; attached particles follow them.
     impulse::solve_bodies(c);
 }
@@ -578,11 +587,30 @@ impl StepContext<'_> {
                 &mut rec,
             );
         }
+        self.rope_body_contacts();
         // Rope–rope contacts last, so the no-crossing guarantee has the last word (the
         // Jacobi solver averages them with its links instead).
         if self.s.solver != SolverKind::Jacobi && self.rope_contacts_on() {
             self.rope_contacts(&mut Direct);
         }
+    }
+
+    /// Rope–body contacts, projected on the particles and the bodies (`collide::rope_body`).
+    pub fn rope_body_contacts(&mut self) {
+        if self.sc.contacts.rope.pairs.is_empty() {
+            return;
+        }
+        let friction = RopeFriction { mu_s: self.s.rope_friction, mu_k: self.s.rope_mu_k() };
+        self.sc.contacts.rope.project(
+            &mut self.p.pos,
+            &self.p.prev,
+            &self.p.inv_mass,
+            self.ropes,
+            self.bodies,
+            self.attach,
+            friction,
+            self.h,
+        );
     }
 
     /// Rope–rope contacts alone (the impulse solver's particle–shape contacts are rows).

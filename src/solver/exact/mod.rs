@@ -140,7 +140,11 @@ pub fn solve(c: &mut StepContext) {
         || !c.sc.topo.pins.is_empty()
         || !c.holds.is_empty()
         || !c.dogs.is_empty();
-    let iterative = gradual || !c.obstacles.is_empty() || c.s.walls.is_some() || c.out.rope.active;
+    let iterative = gradual
+        || !c.obstacles.is_empty()
+        || c.s.walls.is_some()
+        || c.out.rope.active
+        || !c.sc.contacts.rope.pairs.is_empty();
     c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
     // Warm start from the multipliers of the last substep if it was this step's or the
     // last one's (not after a pause under another solver) and the tree converged in it;
