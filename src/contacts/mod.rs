@@ -64,6 +64,10 @@ pub struct Contacts {
     /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
     joined: Vec<(u32, u32)>,
     touching: Vec<u64>,
+    /// The step's body pairs from the sweep (key, dense a, dense b), sorted by key before
+    /// the narrow phase, so the patches come out in key order without moving them (a patch
+    /// is about 1 KB: sorting the patches was a tenth of W6's step in memmove).
+    candidates: Vec<(u64, u32, u32)>,
     old_touching: Vec<u64>,
     pub begin: Vec<ContactEvent>,
     pub end: Vec<ContactEvent>,
@@ -162,6 +166,8 @@ impl Contacts {
         // step does not allocate).
         let room = (4 * n).max(2 * self.old.len());
         self.touching.reserve(room);
+        self.candidates.clear();
+        self.candidates.reserve(room);
         self.patches.reserve(room);
         self.begin.reserve(room);
         self.end.reserve(room);
@@ -226,7 +232,8 @@ impl Contacts {
             }
         }
         self.joined.sort_unstable();
-        self.old.sort_unstable_by_key(|p| p.key);
+        // (`old` is last step's `patches`, already in key order.)
+        self.candidates.clear();
         for i in 0..total {
             let a = self.order[i].1 as usize;
             for j in i + 1..total {
@@ -260,11 +267,15 @@ impl Contacts {
                     continue;
                 }
                 let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
-                self.pair(bodies, a, b, dt);
+                self.candidates.push((key(bodies.id[a], bodies.id[b]), a as u32, b as u32));
             }
         }
+        self.candidates.sort_unstable();
+        for c in 0..self.candidates.len() {
+            let (_, a, b) = self.candidates[c];
+            self.pair(bodies, a as usize, b as usize, dt);
+        }
         self.rope.pairs.sort_unstable();
-        self.patches.sort_unstable_by_key(|p| p.key);
         self.touching.sort_unstable();
         self.events_end();
     }

@@ -121,6 +121,8 @@ pub struct Patch {
     pub max_lambda: [f32; MAX_POINTS],
     /// A 2D contact (between planar bodies): one tangent row in the plane, no twist.
     pub planar: bool,
+    /// The Jacobians are built (the step's first substep did it).
+    pub prepared: bool,
 }
 
 impl Patch {
@@ -216,14 +218,45 @@ impl Patch {
         self.normal.dot(d) + self.base[k]
     }
 
-    /// Builds the rows for a substep of length `h` from the poses now and the solver bodies'
-    /// masses; keeps every λ. The Jacobians keep the levers of the manifold (world frame, as
+    /// Builds the rows for a substep of length `h`: the Jacobians and effective masses on
+    /// the step's first call, the normal rows' softness from the poses now on every call;
+    /// keeps every λ. The Jacobians keep the levers of the manifold (world frame, as
     /// Box2D v3's fixed anchors): the contact point stays where the bodies touch, not on the
     /// material point that was there (a rolling ball's would turn up its side within the
     /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
     /// follows the material points (`separation`).
     pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
         let n = self.normal;
+        if !self.prepared {
+            // Once per step (Box2D v3's `b2PrepareContactsTask`): the Jacobians and effective
+            // masses from the manifold's levers and the inertia at the step's start.
+            self.prepared = true;
+            for k in 0..self.count {
+                self.rows[k].set_axis(sb, self.a, self.b, n, self.r_a[k], self.r_b[k]);
+            }
+            let (ca, cb) = (self.c_a, self.c_b);
+            let [t1, t2] = self.tangents;
+            let [f0, f1, f2, f3] = &mut self.friction;
+            f0.set_axis(sb, self.a, self.b, t1, ca, cb);
+            f1.set_axis(sb, self.a, self.b, t2, ca, cb);
+            f2.set_angular(sb, self.a, self.b, n);
+            // Rolling: about the tangential relative spin at the step's start.
+            let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
+            if mix.rolling > 0.0 {
+                let (a, b) = (self.a as usize, self.b as usize);
+                let w = sb.w[b] - sb.w[a];
+                let wt = w - n * w.dot(n);
+                if wt.length_squared() > 1e-8 {
+                    self.rolling_axis = wt.normalize();
+                    self.has_rolling = true;
+                    f3.set_angular(sb, self.a, self.b, self.rolling_axis);
+                }
+            }
+            for f in self.friction.iter_mut() {
+                f.soft = [Soft::RIGID; 2];
+            }
+        }
+        // Every substep: the separation now sets each normal row's bias and softness.
         // Against an immovable body the spring is twice as stiff (Box2D v3's
         // `staticSoftness`): nothing on the other side gives, so the same 30 Hz would sink
         // a load four times deeper into the ground than into another box.
@@ -231,35 +264,10 @@ impl Patch {
         let hz = CONTACT_HERTZ.min(0.25 / h) * if immovable { 2.0 } else { 1.0 };
         let spring = Spring::new(hz, CONTACT_DAMPING_RATIO, h);
         for k in 0..self.count {
-            let (ra, rb) = (self.r_a[k], self.r_b[k]);
             let s = self.separation(k, pose_a, pose_b);
             let row = &mut self.rows[k];
-            row.set_axis(sb, self.a, self.b, n, ra, rb);
             row.soft = soft(s, h, spring);
             self.vn0[k] = row.cdot(&sb.v, &sb.w);
-        }
-        let (ca, cb) = (self.c_a, self.c_b);
-        let [t1, t2] = self.tangents;
-        let [f0, f1, f2, f3] = &mut self.friction;
-        f0.set_axis(sb, self.a, self.b, t1, ca, cb);
-        f1.set_axis(sb, self.a, self.b, t2, ca, cb);
-        f2.set_angular(sb, self.a, self.b, n);
-        // Rolling: about the tangential relative spin at the step's start (first substep).
-        let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
-        if mix.rolling > 0.0 {
-            let (a, b) = (self.a as usize, self.b as usize);
-            let w = sb.w[b] - sb.w[a];
-            let wt = w - n * w.dot(n);
-            if wt.length_squared() > 1e-8 {
-                self.rolling_axis = wt.normalize();
-                self.has_rolling = true;
-            }
-            if self.has_rolling {
-                f3.set_angular(sb, self.a, self.b, self.rolling_axis);
-            }
-        }
-        for f in self.friction.iter_mut() {
-            f.soft = [Soft::RIGID; 2];
         }
     }
 
