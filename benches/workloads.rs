@@ -62,7 +62,7 @@ fn protocol_lines() {
         for config in BenchConfig::all().into_iter().filter(|c| workload.runs_under(c.solver)) {
             let runs: Vec<_> =
                 (0..5).map(|_| run_protocol_with(&mut config.build(workload), now, |w| workload.stretch(w))).collect();
-            println!("{}", format_line(&format!("ropelab-{}", config.name()), workload.name(), &median(&runs)));
+            println!("{}", workload.line(&format!("ropelab-{}", config.name()), &median(&runs)));
         }
     }
     let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut ropelab::workloads::leash_world(), now)).collect();

@@ -235,7 +235,8 @@ impl Sim {
     }
 }
 
-/// Runs a BENCHMARKS.md workload (`"W1"` … `"W5"`, or `"leash"`: the leash scene preset
+/// Runs a BENCHMARKS.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
+/// line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
 /// with collisions, tangles and the braid) with `solver` (a solver name, or
 /// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
 /// with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
@@ -252,10 +253,10 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
         (config.leash(), "leash", None)
     } else {
         let wl = Workload::from_name(workload)
-            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)")))?;
+            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)")))?;
         if !wl.runs_under(config.solver) {
             return Err(JsError::new(&format!(
-                "the {} solver cannot run {} (it has no rigid bodies)",
+                "the {} solver does not run {}",
                 config.name(),
                 wl.name()
             )));
@@ -278,5 +279,9 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
     }
-    Ok(crate::benchmark::format_line(&format!("ropelab-{}", config.name()), name, &result))
+    let engine = format!("ropelab-{}", config.name());
+    Ok(match wl {
+        Some(wl) => wl.line(&engine, &result),
+        None => crate::benchmark::format_line(&engine, name, &result),
+    })
 }
