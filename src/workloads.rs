@@ -34,8 +34,7 @@ pub enum Workload {
 }
 
 impl Workload {
-    pub const ALL: [Workload; 6] =
-        [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5, Workload::W6];
+    pub const ALL: [Workload; 6] = [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5, Workload::W6];
 
     pub fn name(self) -> &'static str {
         match self {

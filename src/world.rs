@@ -71,6 +71,8 @@ pub struct World {
     /// Tangles between ropes (lifecycle and events).
     pub tangles: TangleStage,
     pub events: Vec<Event>,
+    /// Body contact begin/end events of every step since the last drain (for JS).
+    pub contact_log: crate::contacts::ContactLog,
     /// Simulated time (s).
     pub time: f64,
     /// Number of completed `step` calls.
@@ -196,6 +198,14 @@ impl World {
             } else {
                 self.run_timed(STAGES[k], &mut st);
                 k += 1;
+            }
+        }
+        // The step's contact events, with the impulses the new pairs took, into the log.
+        if self.settings.solver != SolverKind::Classic {
+            let c = &mut self.scratch.contacts;
+            c.finish_step();
+            if !(c.begin.is_empty() && c.end.is_empty()) {
+                self.contact_log.record(&c.begin, &c.end);
             }
         }
         if let Some(p) = &mut self.profile {

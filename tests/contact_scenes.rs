@@ -82,7 +82,9 @@ fn the_wrecking_ball_knocks_the_wall_down() {
     }
     let moved: Vec<f32> = boxes.clone().map(|k| w.bodies.pos[k].distance(start[k])).collect();
     let knocked = moved.iter().filter(|&&d| d > 0.5).count();
-    println!("wall after 4 s: {knocked} of 18 boxes moved > 0.5 m, moved {moved:.2?}; ball's lowest centre {lowest:.3} m");
+    println!(
+        "wall after 4 s: {knocked} of 18 boxes moved > 0.5 m, moved {moved:.2?}; ball's lowest centre {lowest:.3} m"
+    );
     // Measured: 15 of 18 (bottom-row boxes stay where they were or slide a little). The cable
     // (exact solver) does not stretch: the lowest centre is 5.8 − 4.35 = 1.45 m.
     assert!(knocked >= 12, "only {knocked} boxes knocked");

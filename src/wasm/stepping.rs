@@ -252,14 +252,11 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
         (config.leash(), "leash", None)
     } else {
-        let wl = Workload::from_name(workload)
-            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)")))?;
+        let wl = Workload::from_name(workload).ok_or_else(|| {
+            JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)"))
+        })?;
         if !wl.runs_under(config.solver) {
-            return Err(JsError::new(&format!(
-                "the {} solver does not run {}",
-                config.name(),
-                wl.name()
-            )));
+            return Err(JsError::new(&format!("the {} solver does not run {}", config.name(), wl.name())));
         }
         (config.build(wl), wl.name(), Some(wl))
     };
