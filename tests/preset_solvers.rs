@@ -5,8 +5,10 @@ use glam::Vec3;
 use ropelab::wrap::wrap_report;
 use ropelab::{scene::Scene, Event, SolverKind, World};
 
-/// The presets with rigid bodies (tests/scene_bodies.rs plays them).
-const BODY_PRESETS: [&str; 5] = ["wrecking-ball", "hinge-chain", "door", "ragdoll", "crane"];
+/// The presets with rigid bodies (tests/scene_bodies.rs plays them), the "contacts" group
+/// last (tests/contact_scenes.rs).
+const BODY_PRESETS: [&str; 9] =
+    ["wrecking-ball", "hinge-chain", "door", "ragdoll", "crane", "pyramid", "wall", "plank-bridge", "cradle"];
 
 fn preset(name: &str) -> World {
     let text = std::fs::read_to_string(format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
