@@ -80,6 +80,17 @@ fn the_wrecking_ball_knocks_the_wall_down() {
         w.step(H).unwrap();
         lowest = lowest.min(w.bodies.pos[ball].y);
     }
+    let log = &w.contact_log;
+    let ball_id = w.bodies.id[ball];
+    let hits: Vec<f32> =
+        (0..log.len()).map(|k| log.get(k)).filter(|e| e.0 && (e.1 == ball_id || e.2 == ball_id)).map(|e| e.3).collect();
+    println!(
+        "wall: {} contact events queued ({} dropped); the ball's begins, impulses (N·s): {hits:.1?}",
+        log.len(),
+        log.dropped
+    );
+    // The ball's first hit on the wall: 80 kg at about 7 m/s; the event carries the impulse.
+    assert!(hits.iter().any(|&j| j > 10.0), "no hard ball hit among the events: {hits:?}");
     let moved: Vec<f32> = boxes.clone().map(|k| w.bodies.pos[k].distance(start[k])).collect();
     let knocked = moved.iter().filter(|&&d| d > 0.5).count();
     println!(
