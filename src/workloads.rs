@@ -422,6 +422,16 @@ mod tests {
             assert_eq!(Workload::W5.build(solver).settings, settings_for(solver));
         }
         assert!(!Workload::W4.runs_under(SolverKind::Classic) && Workload::W1.runs_under(SolverKind::Classic));
+        // W6: 210 unit boxes in 20 rows on a static ground, under impulse at 4 × 1.
+        let w6 = Workload::W6.build(SolverKind::Impulse);
+        assert_eq!((w6.bodies.len(), w6.settings.substeps, w6.settings.iterations), (211, 4, 1));
+        assert_eq!((w6.bodies.inv_mass[0], w6.bodies.mass[1]), (0.0, 1.0));
+        assert_eq!((w6.bodies.pos[1], w6.bodies.pos[20]), (Vec3::new(-9.5, 0.5, 0.0), Vec3::new(9.5, 0.5, 0.0)));
+        assert_eq!(w6.bodies.pos[210], Vec3::new(0.0, 19.5, 0.0));
+        assert_eq!(Workload::W6.stretch(&w6), 0.0);
+        assert_eq!((Workload::from_name("pyramid20"), Workload::W6.label()), (Some(Workload::W6), "pyramid20"));
+        let only: Vec<_> = SolverKind::ALL.iter().filter(|&&k| Workload::W6.runs_under(k)).collect();
+        assert_eq!(only, [&SolverKind::Impulse]);
         let t = BenchConfig::from_name("xpbd+tethers").unwrap();
         assert_eq!((t.solver, t.tethers, t.name().as_str()), (SolverKind::Xpbd, true, "xpbd+tethers"));
         assert!(t.build(Workload::W1).settings.tethers && !Workload::W1.build(SolverKind::Xpbd).settings.tethers);
