@@ -76,6 +76,12 @@ impl ContactLog {
 
     /// Appends the step's events: begins, then ends.
     pub fn record(&mut self, begin: &[ContactEvent], end: &[ContactEvent]) {
+        // Full size at the first event, so a world nobody drains (native use) stops
+        // allocating after it (tests/alloc.rs).
+        if self.impulses.capacity() < Self::CAP {
+            self.ids.reserve_exact(3 * Self::CAP - self.ids.len());
+            self.impulses.reserve_exact(Self::CAP - self.impulses.len());
+        }
         for (kind, list) in [(1u32, begin), (0, end)] {
             for e in list {
                 if self.impulses.len() >= Self::CAP {
