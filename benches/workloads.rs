@@ -16,7 +16,7 @@ use ropelab::SolverKind;
 fn steps(c: &mut Criterion) {
     for workload in Workload::ALL {
         let mut group = c.benchmark_group(workload.name());
-        if workload == Workload::W2 {
+        if matches!(workload, Workload::W2 | Workload::W6) {
             group.sample_size(20).measurement_time(Duration::from_secs(4));
         } else {
             group.measurement_time(Duration::from_secs(2));
@@ -54,26 +54,32 @@ fn leash(c: &mut Criterion) {
 
 criterion_group!(benches, steps, leash);
 
-/// Prints the BENCHMARKS.md lines (skipped in `cargo test`'s quick test mode).
-fn protocol_lines() {
+/// Prints the BENCHMARKS.md lines (skipped in `cargo test`'s quick test mode). With a
+/// criterion filter (`cargo bench --bench workloads -- W6`), only the workloads whose name
+/// (`W6`) or line label (`pyramid20`) contains it, and the leash line only for `leash`.
+fn protocol_lines(filter: Option<&str>) {
     let clock = Instant::now();
     let now = || clock.elapsed().as_secs_f64();
-    for workload in Workload::ALL {
+    let wanted = |name: &str| filter.is_none_or(|f| name.contains(f));
+    for workload in Workload::ALL.into_iter().filter(|w| wanted(w.name()) || wanted(w.label())) {
         for config in BenchConfig::all().into_iter().filter(|c| workload.runs_under(c.solver)) {
             let runs: Vec<_> =
                 (0..5).map(|_| run_protocol_with(&mut config.build(workload), now, |w| workload.stretch(w))).collect();
-            println!("{}", format_line(&format!("ropelab-{}", config.name()), workload.name(), &median(&runs)));
+            println!("{}", workload.line(&format!("ropelab-{}", config.name()), &median(&runs)));
         }
     }
-    let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut ropelab::workloads::leash_world(), now)).collect();
-    println!("{}", format_line("ropelab-xpbd", "leash", &median(&runs)));
+    if wanted("leash") {
+        let runs: Vec<_> = (0..5).map(|_| run_protocol(&mut ropelab::workloads::leash_world(), now)).collect();
+        println!("{}", format_line("ropelab-xpbd", "leash", &median(&runs)));
+    }
 }
 
 fn main() {
     let bench_mode = std::env::args().any(|a| a == "--bench");
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     benches();
     if bench_mode {
-        protocol_lines();
+        protocol_lines(filter.as_deref());
     }
     Criterion::default().configure_from_args().final_summary();
 }

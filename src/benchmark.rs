@@ -80,10 +80,18 @@ pub fn sci(x: f32) -> String {
 
 /// One line in the exact output format of BENCHMARKS.md.
 pub fn format_line(engine: &str, workload: &str, r: &BenchResult) -> String {
+    format_line_as(engine, workload, r, ("stretch", "peak_stretch"))
+}
+
+/// [`format_line`] with the quality figures named `names` (W6 `pyramid20`: `drift`,
+/// `peak_drift`, as WORKLOADS.md's line for it).
+pub fn format_line_as(engine: &str, workload: &str, r: &BenchResult, names: (&str, &str)) -> String {
     format!(
-        "{engine} {workload} us_per_step={:.3} stretch={} peak_stretch={}",
+        "{engine} {workload} us_per_step={:.3} {}={} {}={}",
         r.us_per_step,
+        names.0,
         sci(r.stretch),
+        names.1,
         sci(r.peak_stretch)
     )
 }
@@ -98,6 +106,10 @@ mod tests {
         assert_eq!(
             format_line("ropelab-classic", "W1", &r),
             "ropelab-classic W1 us_per_step=8.800 stretch=5.300e-1 peak_stretch=1.420e+0"
+        );
+        assert_eq!(
+            format_line_as("ropelab-impulse", "pyramid20", &r, ("drift", "peak_drift")),
+            "ropelab-impulse pyramid20 us_per_step=8.800 drift=5.300e-1 peak_drift=1.420e+0"
         );
         assert_eq!(sci(0.0), "0.000e+0");
         assert_eq!(sci(1.0e-5), "1.000e-5");

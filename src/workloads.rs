@@ -29,10 +29,12 @@ pub enum Workload {
     W4,
     /// `wrecking-ball`: W1's rope holding a 100 kg sphere body at its end.
     W5,
+    /// `pyramid20`: 20 rows of 1 m boxes (210 bodies) on a static ground, contacts only.
+    W6,
 }
 
 impl Workload {
-    pub const ALL: [Workload; 5] = [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5];
+    pub const ALL: [Workload; 6] = [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5, Workload::W6];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -41,11 +43,36 @@ impl Workload {
             Workload::W3 => "W3",
             Workload::W4 => "W4",
             Workload::W5 => "W5",
+            Workload::W6 => "W6",
         }
     }
 
+    /// The workload's name in the output line: `W1`…`W5` as before; W6 prints as the
+    /// peers' `pyramid20`, so its line sits beside theirs.
+    pub fn label(self) -> &'static str {
+        match self {
+            Workload::W6 => "pyramid20",
+            w => w.name(),
+        }
+    }
+
+    /// The quality figures' names in the output line: `stretch`/`peak_stretch`, or for W6
+    /// `drift`/`peak_drift` (largest displacement of a box centre, m).
+    pub fn quality_names(self) -> (&'static str, &'static str) {
+        match self {
+            Workload::W6 => ("drift", "peak_drift"),
+            _ => ("stretch", "peak_stretch"),
+        }
+    }
+
+    /// The workload's BENCHMARKS.md line for `engine` (`ropelab-<config>`).
+    pub fn line(self, engine: &str, r: &crate::benchmark::BenchResult) -> String {
+        crate::benchmark::format_line_as(engine, self.label(), r, self.quality_names())
+    }
+
+    /// `W1`…`W6`, or W6's peer name `pyramid20` (any case).
     pub fn from_name(s: &str) -> Option<Workload> {
-        Self::ALL.into_iter().find(|w| w.name().eq_ignore_ascii_case(s))
+        Self::ALL.into_iter().find(|w| w.name().eq_ignore_ascii_case(s) || w.label().eq_ignore_ascii_case(s))
     }
 
     /// Builds the workload's world for `solver` with the per-step budget of BENCHMARKS.md
@@ -77,6 +104,7 @@ impl Workload {
                 // last link runs from point 98 to the centre, 0.1 m at rest.
                 w.attach(99, ball).expect("valid attachment");
             }
+            Workload::W6 => add_pyramid(&mut w, PYRAMID_ROWS),
         }
         w
     }
@@ -107,12 +135,25 @@ impl Workload {
         if self == Workload::W4 {
             (s.substeps, s.iterations) = if solver == SolverKind::Exact { (1, 5) } else { (5, 1) };
         }
+        if self == Workload::W6 {
+            // "The engine's default solver with 4 iterations": the impulse solver's default
+            // is Box2D v3's, 4 substeps × 1 iteration (the budget of tests/contacts.rs).
+            (s.substeps, s.iterations) = (4, 1);
+        }
         s
     }
 
     /// Whether `solver` can run this workload (the classic solver has no bodies).
+    ///
+    /// W6 runs only under `impulse`: the body contact solver (the other solvers would
+    /// step the boxes' contacts through the same rows in their body sub-steps, but the
+    /// workload measures the contact solver).
     pub fn runs_under(self, solver: SolverKind) -> bool {
-        !matches!(self, Workload::W4 | Workload::W5) || solver != SolverKind::Classic
+        match self {
+            Workload::W6 => solver == SolverKind::Impulse,
+            Workload::W4 | Workload::W5 => solver != SolverKind::Classic,
+            _ => true,
+        }
     }
 
     /// The workload's `stretch`: over its links; W4 over the body centres; W5 over the 99
@@ -129,6 +170,7 @@ impl Workload {
                 let end = w.bodies.index(a.body).map_or(p[99], |k| w.bodies.world_point(k, a.local));
                 rope.max(rel(p[98], end))
             }
+            Workload::W6 => pyramid_drift(w, PYRAMID_ROWS),
             _ => w.max_stretch(),
         }
     }
@@ -269,6 +311,56 @@ fn add_body_chain(w: &mut World) {
     }
 }
 
+/// W6's rows.
+pub const PYRAMID_ROWS: usize = 20;
+
+/// Box `k` (in build order) of an `rows`-row pyramid: row r (0 = bottom) has rows − r
+/// boxes, 1 m apart centre to centre, centred on x = 0, centres at y = 0.5 + r.
+pub fn pyramid_box_centre(rows: usize, k: usize) -> Vec3 {
+    let mut k = k;
+    for r in 0..rows {
+        let n = rows - r;
+        if k < n {
+            return Vec3::new(k as f32 - 0.5 * (n - 1) as f32, 0.5 + r as f32, 0.0);
+        }
+        k -= n;
+    }
+    panic!("box {k} beyond a {rows}-row pyramid")
+}
+
+/// W6 `pyramid20` (shared/peers/WORKLOADS.md): a static ground box spanning x = −40..40,
+/// y = −1..0 (body 0), then rows·(rows+1)/2 unit boxes of 1 kg, μ 0.6, restitution 0,
+/// exactly touching, at rest, unrotated. The boxes are 3D cubes (1 m deep, ground 80 m
+/// deep), not planar-locked: gravity, the contacts and every impulse are symmetric about
+/// z = 0, so the pyramid stays in the plane without the lock's three rows per body (the
+/// same choice as W4).
+pub fn add_pyramid(w: &mut World, rows: usize) {
+    let material = crate::bodies::Material { friction: 0.6, restitution: 0.0, rolling_friction: 0.0 };
+    w.add_body(&BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::Box { half: Vec3::new(40.0, 0.5, 40.0) },
+        pos: Vec3::new(0.0, -0.5, 0.0),
+        material,
+        ..Default::default()
+    })
+    .expect("valid workload ground");
+    for k in 0..rows * (rows + 1) / 2 {
+        w.add_body(&BodyDef {
+            shape: Shape::Box { half: Vec3::splat(0.5) },
+            mass: 1.0,
+            pos: pyramid_box_centre(rows, k),
+            material,
+            ..Default::default()
+        })
+        .expect("valid workload box");
+    }
+}
+
+/// W6's `drift`: the largest distance of a box centre (bodies 1..) from its start.
+pub fn pyramid_drift(w: &World, rows: usize) -> f32 {
+    w.bodies.pos[1..].iter().enumerate().map(|(k, p)| p.distance(pyramid_box_centre(rows, k))).fold(0.0, f32::max)
+}
+
 /// One 100-point rope pinned at (x_pin, 0), horizontal, at rest; the last point has
 /// `last_mass` kg.
 fn add_rope(w: &mut World, x_pin: f32, last_mass: f32) {
@@ -332,6 +424,16 @@ mod tests {
             assert_eq!(Workload::W5.build(solver).settings, settings_for(solver));
         }
         assert!(!Workload::W4.runs_under(SolverKind::Classic) && Workload::W1.runs_under(SolverKind::Classic));
+        // W6: 210 unit boxes in 20 rows on a static ground, under impulse at 4 × 1.
+        let w6 = Workload::W6.build(SolverKind::Impulse);
+        assert_eq!((w6.bodies.len(), w6.settings.substeps, w6.settings.iterations), (211, 4, 1));
+        assert_eq!((w6.bodies.inv_mass[0], w6.bodies.mass[1]), (0.0, 1.0));
+        assert_eq!((w6.bodies.pos[1], w6.bodies.pos[20]), (Vec3::new(-9.5, 0.5, 0.0), Vec3::new(9.5, 0.5, 0.0)));
+        assert_eq!(w6.bodies.pos[210], Vec3::new(0.0, 19.5, 0.0));
+        assert_eq!(Workload::W6.stretch(&w6), 0.0);
+        assert_eq!((Workload::from_name("pyramid20"), Workload::W6.label()), (Some(Workload::W6), "pyramid20"));
+        let only: Vec<_> = SolverKind::ALL.iter().filter(|&&k| Workload::W6.runs_under(k)).collect();
+        assert_eq!(only, [&SolverKind::Impulse]);
         let t = BenchConfig::from_name("xpbd+tethers").unwrap();
         assert_eq!((t.solver, t.tethers, t.name().as_str()), (SolverKind::Xpbd, true, "xpbd+tethers"));
         assert!(t.build(Workload::W1).settings.tethers && !Workload::W1.build(SolverKind::Xpbd).settings.tethers);

@@ -71,6 +71,8 @@ pub struct World {
     /// Tangles between ropes (lifecycle and events).
     pub tangles: TangleStage,
     pub events: Vec<Event>,
+    /// Body contact begin/end events of every step since the last drain (for JS).
+    pub contact_log: crate::contacts::ContactLog,
     /// Simulated time (s).
     pub time: f64,
     /// Number of completed `step` calls.
@@ -196,6 +198,14 @@ impl World {
             } else {
                 self.run_timed(STAGES[k], &mut st);
                 k += 1;
+            }
+        }
+        // The step's contact events, with the impulses the new pairs took, into the log.
+        if self.settings.solver != SolverKind::Classic {
+            let c = &mut self.scratch.contacts;
+            c.finish_step();
+            if !(c.begin.is_empty() && c.end.is_empty()) {
+                self.contact_log.record(&c.begin, &c.end);
             }
         }
         if let Some(p) = &mut self.profile {
@@ -719,6 +729,17 @@ impl SolverKind {
     /// whose points weigh differently, like the capstan's load and hold, needs that on).
     /// Every preset under every solver it supports is tested in `tests/preset_solvers.rs`.
     pub fn supports(self, world: &World) -> Result<(), String> {
+        if matches!(self, SolverKind::Pbd | SolverKind::Jacobi | SolverKind::Xpbd | SolverKind::Exact) {
+            // The position-based family moves an attached body through one proxy particle per
+            // attached point (`bodies::attach`); past two per body the proxies' corrections
+            // fight (the plank bridge, four per plank: 180 % stretch under pbd and exact).
+            let mut per_body: Vec<u32> = world.attachments.iter().map(|a| a.body.0).collect();
+            per_body.sort_unstable();
+            if per_body.windows(3).any(|w| w[0] == w[2]) {
+                return Err("a body is held at more than two rope points, which this solver's proxy particles                             cannot hold together: use impulse"
+                    .into());
+            }
+        }
         if self != SolverKind::Classic {
             return Ok(());
         }

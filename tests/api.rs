@@ -249,3 +249,71 @@ fn the_capstan_report_reads_the_preset() {
     sim.world_mut().release(1);
     assert_eq!(sim.capstan_report_json(), "null");
 }
+
+/// Body contact events reach JS like the tangle events: a box dropped on the ground gives
+/// one `begin` (ground id, box id, the impulse that stopped it), kept across the steps of
+/// one `advance` until drained; lifted off, one `end`.
+#[test]
+fn contact_events_begin_and_end_with_the_impulse() {
+    let mut sim = Sim::new();
+    let scene = r#"{"version": 1, "settings": {"solver": "impulse", "substeps": 4, "iterations": 1},
+      "bodies": [
+        {"name": "ground", "kind": "static", "shape": {"type": "box", "half": [5, 0.5, 1]}, "pos": [0, -0.5, 0]},
+        {"name": "box", "shape": {"type": "box", "half": [0.25, 0.25, 0.25]}, "mass": 2, "pos": [0, 0.75, 0], "planar": true}
+      ]}"#;
+    sim.load_scene_json(scene).unwrap();
+    let (ground, bx) = (sim.world().bodies.id[0].0, sim.world().bodies.id[1].0);
+    assert_eq!(sim.drain_contact_events_json(), "[]");
+    // Falls 0.5 m: hits at √(2 g · 0.5) = 3.13 m/s, about 0.32 s in; a 0.5 s frame (the
+    // advance cap is 5 steps: run two frames) holds the landing.
+    let mut landed = None;
+    let mut speed = 0.0f32;
+    for _ in 0..60 {
+        speed = sim.world().bodies.vel[1].y.abs().max(speed);
+        sim.advance_checked(1.0 / 60.0).unwrap();
+        if !sim.world().contact_log.is_empty() {
+            landed = Some(sim.world().contact_log.get(0));
+            break;
+        }
+    }
+    let (began, a, b, impulse) = landed.expect("no begin event");
+    let events: serde_json::Value = serde_json::from_str(&sim.drain_contact_events_json()).unwrap();
+    let after = sim.world().bodies.vel[1].y;
+    println!("landing at {speed:.3} m/s, {after:.3} m/s after the step: {events}");
+    assert!(began && a.0 == ground && b.0 == bx);
+    assert_eq!(events.as_array().unwrap().len(), 1, "{events}");
+    assert_eq!(events[0]["type"], "begin");
+    assert_eq!((events[0]["a"].as_u64(), events[0]["b"].as_u64()), (Some(ground as u64), Some(bx as u64)));
+    // Momentum over the landing step: the ground's impulse is m·Δv + m·g·dt (the soft
+    // contact stops the box over two steps: measured 2.943 → 0.495 m/s down, 5.223 N·s).
+    let want = 2.0 * (speed - after.abs()) + 2.0 * 9.81 / 60.0;
+    assert!((impulse - want).abs() < 0.02 * want, "impulse {impulse} vs m·Δv + m·g·dt = {want}");
+    assert_eq!(sim.drain_contact_events_json(), "[]", "drained");
+    // Resting: no new events.
+    for _ in 0..30 {
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+    }
+    assert!(sim.world().contact_log.is_empty());
+    // Thrown up: the contact ends.
+    sim.world_mut().bodies.vel[1] = Vec3::new(0.0, 5.0, 0.0);
+    for _ in 0..5 {
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+    }
+    let events: serde_json::Value = serde_json::from_str(&sim.drain_contact_events_json()).unwrap();
+    assert_eq!(events, serde_json::json!([{"type": "end", "a": ground, "b": bx, "impulse": 0.0}]));
+    // Several steps in one advance keep every step's events (a frame of 5 steps).
+    sim.world_mut().bodies.vel[1] = Vec3::ZERO;
+    sim.world_mut().bodies.pos[1] = Vec3::new(0.0, 0.26, 0.0);
+    let n = sim.advance_checked(1.0).unwrap();
+    assert_eq!((n, sim.world().contact_log.len()), (5, 1), "landed within the frame's 5 steps");
+    sim.world_mut().bodies.vel[1] = Vec3::new(0.0, 5.0, 0.0);
+    assert_eq!(sim.advance_checked(3.0 / 60.0).unwrap(), 3);
+    let kinds: Vec<String> = serde_json::from_str::<serde_json::Value>(&sim.drain_contact_events_json())
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["type"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["begin", "end"]);
+}

@@ -170,3 +170,35 @@ fn bodies_through_the_js_api_and_bad_ids_throw() {
     sim.refill_body_poses_js(1.0).unwrap();
     assert_eq!(sim.body_poses_ptr(), ptr, "refilled in place");
 }
+
+/// Body contact events in JS: the Uint32Array / Float32Array views and the JSON agree, and
+/// draining empties the queue (the wall preset: its boxes rest on the ground and each other).
+#[wasm_bindgen_test]
+fn contact_events_as_views_and_json() {
+    let mut sim = Sim::new();
+    sim.load_scene(include_str!("../www/scenes/wall.json")).unwrap();
+    for _ in 0..90 {
+        sim.step(1.0 / 60.0).unwrap();
+    }
+    let n = sim.contact_event_count();
+    assert!(n > 0, "the wall's boxes touch the ground and each other");
+    let ids = sim.contact_event_ids().to_vec();
+    let impulses = sim.contact_event_impulses().to_vec();
+    assert_eq!((ids.len(), impulses.len()), (3 * n as usize, n as usize));
+    let json = js_sys::JSON::parse(&sim.drain_contact_events()).unwrap();
+    let list: js_sys::Array = json.dyn_into().unwrap();
+    assert_eq!(list.length(), n);
+    for k in 0..n as usize {
+        let e = list.get(k as u32);
+        let get = |f: &str| js_sys::Reflect::get(&e, &f.into()).unwrap();
+        let kind = if ids[3 * k] == 1 { "begin" } else { "end" };
+        assert_eq!(get("type").as_string().as_deref(), Some(kind));
+        assert_eq!(get("a").as_f64(), Some(ids[3 * k + 1] as f64));
+        assert_eq!(get("b").as_f64(), Some(ids[3 * k + 2] as f64));
+        assert_eq!(get("impulse").as_f64(), Some(impulses[k] as f64));
+    }
+    assert_eq!(sim.contact_event_count(), 0);
+    sim.step(1.0 / 60.0).unwrap();
+    sim.clear_contact_events();
+    assert_eq!((sim.contact_event_count(), sim.contact_event_ids().length()), (0, 0));
+}

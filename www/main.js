@@ -36,6 +36,8 @@ export const MAX_STEPS = 5;
 export const PRESET_GROUPS = [
   { label: 'ropes', names: ['rope', 'bridge', 'net', 'leash', 'capstan'] },
   { label: 'rigid bodies', names: ['wrecking-ball', 'hinge-chain', 'door', 'ragdoll', 'crane'] },
+  { label: 'contacts', names: ['pyramid', 'wall', 'plank-bridge', 'cradle'] },
+  { label: 'ropes on bodies', names: ['atwood', 'drum'] },
 ];
 const PRESETS = PRESET_GROUPS.flatMap((g) => g.names);
 

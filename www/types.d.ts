@@ -318,6 +318,23 @@ export type SimEvent =
   | LinkTornEvent
   | JointBrokenEvent;
 
+// ---- body contact events (`sim.drainContactEvents()`, oldest first) --------------------
+//
+// Like the tangle events, queued across steps (every step of an `advance`) until drained; at
+// most 1,024 wait, the oldest dropped first. Zero-copy alternative: `contactEventCount`,
+// `contactEventIds()` (a Uint32Array view: kind 1 begin / 0 end, a, b per event),
+// `contactEventImpulses()` (a Float32Array view, one per event), then `clearContactEvents()`.
+
+/** Two bodies began or stopped touching in a step (a point within 5 mm, or rows that pushed). */
+export interface ContactEvent {
+  type: 'begin' | 'end';
+  /** Body ids (as `bodiesJson()` lists them), a < b. */
+  a: number;
+  b: number;
+  /** N·s: the normal impulse the pair took over the step it began (summed over substeps); 0 for an end. */
+  impulse: number;
+}
+
 // ---- rigid bodies and joints (src/wasm/bodies.rs) ---------------------------------------
 //
 // `sim.bodiesJson()` and `sim.jointsJson()`; JS-side names are camelCase (scene files use

@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
-//! ropelab bench W1|W2|W3|W4|W5|leash [--solver S] [--runs N]
+//! ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
 //! ropelab solvers
 //! ropelab settings
 //! ```
 //! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
+//! `bench W6` (or `pyramid20`) runs the box pyramid under `impulse` and prints `drift=`
+//! and `peak_drift=` (box centre displacement, m) in place of the stretch figures.
 //! `bench leash` runs the leash scene preset (three 20-point leashes, dogs, rope–rope
 //! contacts, tangles and the braid every step) under the same protocol, with the scene's
 //! solver unless `--solver` says otherwise. For `bench`, `S` may also be `xpbd+tethers`
@@ -26,7 +28,7 @@ use ropelab::SolverKind;
 
 const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
-  ropelab bench W1|W2|W3|W4|W5|leash [--solver S] [--runs N]
+  ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
   ropelab solvers
   ropelab settings";
 
@@ -175,20 +177,20 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
         return Ok(());
     }
     let wl = Workload::from_name(workload)
-        .ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)"))?;
+        .ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)"))?;
     let configs: Vec<BenchConfig> = match config {
         Some(c) => vec![c],
         None => BenchConfig::all().into_iter().filter(|c| wl.runs_under(c.solver)).collect(),
     };
     if let Some(c) = configs.iter().find(|c| !wl.runs_under(c.solver)) {
-        return Err(format!("the {} solver cannot run {} (it has no rigid bodies)", c.name(), wl.name()));
+        return Err(format!("the {} solver does not run {}", c.name(), wl.name()));
     }
     let clock = Instant::now();
     for config in configs {
         let results: Vec<_> = (0..runs.max(1))
             .map(|_| run_protocol_with(&mut config.build(wl), || clock.elapsed().as_secs_f64(), |w| wl.stretch(w)))
             .collect();
-        println!("{}", format_line(&format!("ropelab-{}", config.name()), wl.name(), &median(&results)));
+        println!("{}", wl.line(&format!("ropelab-{}", config.name()), &median(&results)));
     }
     Ok(())
 }

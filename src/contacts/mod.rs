@@ -19,9 +19,12 @@
 //! - Filtering: a pair collides when their `Filter`s accept each other, at least one is
 //!   dynamic, and no joint joins them (unless that joint has `collide_connected`).
 //! - Warm starting by pair and feature id (`Patch::warm_from`).
-//! - Events: a pair *begins* touching when its manifold first has a point within
-//!   `TOUCH_SLOP` (a speculative point is not a touch), and *ends* when it no longer does;
-//!   `begin`/`end` list them per step with the normal impulse (N·s) the pair took.
+//! - Events: a pair touches in a step when its manifold has a point within `TOUCH_SLOP` or
+//!   its rows pushed (a speculative point that stopped a falling body is a touch: without
+//!   that, the landing would be reported a step late with only the resting impulse). It
+//!   *begins* in the first step it touches and *ends* in the first it does not;
+//!   `begin`/`end` list them per step (after the solve, `finish_step`) with the normal
+//!   impulse (N·s) the pair took over the whole step, summed over the substeps.
 
 pub mod patch;
 
@@ -51,6 +54,64 @@ pub struct ContactEvent {
     pub impulse: f32,
 }
 
+/// The begin/end events of every step since the last drain, for JS (`Sim.drainContactEvents`,
+/// and zero-copy `Sim.contactEventIds` / `contactEventImpulses`): per event three `u32`s
+/// (kind: 1 begin, 0 end; body id A; body id B, A's < B's) and one impulse (N·s: the normal
+/// impulse the pair took in the step it began; 0 for an end). At most [`ContactLog::CAP`]
+/// events wait; the oldest are dropped first.
+#[derive(Clone, Debug, Default)]
+pub struct ContactLog {
+    pub ids: Vec<u32>,
+    pub impulses: Vec<f32>,
+    /// Events dropped because the log was full since the last drain.
+    pub dropped: u32,
+}
+
+impl ContactLog {
+    /// Events kept at most (as the tangle events' queue).
+    pub const CAP: usize = 1024;
+
+    pub fn len(&self) -> usize {
+        self.impulses.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.impulses.is_empty()
+    }
+
+    pub fn clear(&mut self) {
+        self.ids.clear();
+        self.impulses.clear();
+        self.dropped = 0;
+    }
+
+    /// Appends the step's events: begins, then ends.
+    pub fn record(&mut self, begin: &[ContactEvent], end: &[ContactEvent]) {
+        // Full size at the first event, so a world nobody drains (native use) stops
+        // allocating after it (tests/alloc.rs).
+        if self.impulses.capacity() < Self::CAP {
+            self.ids.reserve_exact(3 * Self::CAP - self.ids.len());
+            self.impulses.reserve_exact(Self::CAP - self.impulses.len());
+        }
+        for (kind, list) in [(1u32, begin), (0, end)] {
+            for e in list {
+                if self.impulses.len() >= Self::CAP {
+                    self.ids.drain(..3);
+                    self.impulses.remove(0);
+                    self.dropped += 1;
+                }
+                self.ids.extend_from_slice(&[kind, e.a.0, e.b.0]);
+                self.impulses.push(e.impulse);
+            }
+        }
+    }
+
+    /// Event `k`: (began, a, b, impulse).
+    pub fn get(&self, k: usize) -> (bool, Id, Id, f32) {
+        (self.ids[3 * k] == 1, Id(self.ids[3 * k + 1]), Id(self.ids[3 * k + 2]), self.impulses[k])
+    }
+}
+
 /// Every body contact: this step's patches and the last step's (warm starting), the broad
 /// phase's reusable memory and the step's events.
 #[derive(Clone, Debug, Default)]
@@ -69,8 +130,14 @@ pub struct Contacts {
     /// is about 1 KB: sorting the patches was a tenth of W6's step in memmove).
     candidates: Vec<(u64, u32, u32)>,
     old_touching: Vec<u64>,
+    /// Pairs with a point within `TOUCH_SLOP` at the step's start (sorted after collide).
+    geometric: Vec<u64>,
     pub begin: Vec<ContactEvent>,
     pub end: Vec<ContactEvent>,
+    /// Per patch (this step's order): normal impulse summed over the substeps solved so far.
+    step_impulse: Vec<f32>,
+    /// Substeps whose rows were prepared this step.
+    substeps: u32,
     /// Solver index of body 0 (the particle count when the manifolds were made).
     base: u32,
     /// Rope–body contacts: their pairs come from the same sweep as the bodies' pairs.
@@ -130,6 +197,7 @@ impl Contacts {
         self.old.clear();
         self.touching.clear();
         self.old_touching.clear();
+        self.geometric.clear();
         self.begin.clear();
         self.end.clear();
         self.rope.clear();
@@ -151,6 +219,8 @@ impl Contacts {
         self.begin.clear();
         self.end.clear();
         self.rope.pairs.clear();
+        self.geometric.clear();
+        self.substeps = 0;
         self.base = np as u32;
         let n = bodies.len();
         let segs = match rope {
@@ -158,7 +228,6 @@ impl Contacts {
             _ => 0,
         };
         if n < 2 && segs == 0 {
-            self.events_end();
             return;
         }
         // Room (in the emptied lists) for four patches per body or twice last step's count, a
@@ -166,6 +235,7 @@ impl Contacts {
         // step does not allocate).
         let room = (4 * n).max(2 * self.old.len());
         self.touching.reserve(room);
+        self.geometric.reserve(room);
         self.candidates.clear();
         self.candidates.reserve(room);
         self.patches.reserve(room);
@@ -276,17 +346,7 @@ impl Contacts {
             self.pair(bodies, a as usize, b as usize, dt);
         }
         self.rope.pairs.sort_unstable();
-        self.touching.sort_unstable();
-        self.events_end();
-    }
-
-    fn events_end(&mut self) {
-        // Ends: touching last step, not now.
-        for &k in &self.old_touching {
-            if self.touching.binary_search(&k).is_err() {
-                self.end.push(ContactEvent { a: Id((k >> 32) as u32), b: Id(k as u32), impulse: 0.0 });
-            }
-        }
+        // (The patches, and so `geometric`, come out in key order.)
     }
 
     fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32) {
@@ -344,10 +404,7 @@ impl Contacts {
             p.warm_from(&self.old[j]);
         }
         if pts[..count].iter().any(|q| q.separation < TOUCH_SLOP) {
-            self.touching.push(k);
-            if self.old_touching.binary_search(&k).is_err() {
-                self.begin.push(ContactEvent { a: bodies.id[a], b: bodies.id[b], impulse: 0.0 });
-            }
+            self.geometric.push(k);
         }
         self.patches.push(p);
     }
@@ -360,6 +417,16 @@ impl Contacts {
 
     /// Substep rows from the poses now; warm start (or zero) their impulses.
     pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool) {
+        // The last substep's impulses (its rows' accumulated impulses) into the step's sums.
+        if self.substeps == 0 {
+            self.step_impulse.clear();
+            self.step_impulse.resize(self.patches.len(), 0.0);
+        } else {
+            for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
+                *sum += p.normal_impulse();
+            }
+        }
+        self.substeps += 1;
         for i in 0..self.patches.len() {
             let (pa, pb) = self.poses(bodies, &self.patches[i]);
             let p = &mut self.patches[i];
@@ -391,12 +458,33 @@ impl Contacts {
         }
     }
 
-    /// After the step: the begin events' impulses.
+    /// After the step's solve: which pairs touched (a point within `TOUCH_SLOP`, or rows
+    /// that pushed), and the begin and end events, begins with the step's normal impulse.
     pub fn finish_step(&mut self) {
-        for e in self.begin.iter_mut() {
-            let k = key(e.a, e.b);
-            if let Ok(j) = self.patches.binary_search_by_key(&k, |p| p.key) {
-                e.impulse = self.patches[j].normal_impulse();
+        if self.substeps > 0 {
+            for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
+                *sum += p.normal_impulse();
+            }
+        } else {
+            // No substep ran the rows (a solver without body contacts): geometry only.
+            self.step_impulse.clear();
+            self.step_impulse.resize(self.patches.len(), 0.0);
+        }
+        self.substeps = 0;
+        // Patches are sorted by key, so is the touching list.
+        self.touching.clear();
+        for (p, &impulse) in self.patches.iter().zip(&self.step_impulse) {
+            if impulse > 0.0 || self.geometric.binary_search(&p.key).is_ok() {
+                self.touching.push(p.key);
+                if self.old_touching.binary_search(&p.key).is_err() {
+                    let (a, b) = (Id((p.key >> 32) as u32), Id(p.key as u32));
+                    self.begin.push(ContactEvent { a, b, impulse });
+                }
+            }
+        }
+        for &k in &self.old_touching {
+            if self.touching.binary_search(&k).is_err() {
+                self.end.push(ContactEvent { a: Id((k >> 32) as u32), b: Id(k as u32), impulse: 0.0 });
             }
         }
     }

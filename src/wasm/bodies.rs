@@ -295,6 +295,21 @@ impl Sim {
         serde_json::Value::Array(v).to_string()
     }
 
+    /// The body contact events of every step since the last drain, oldest first, as JSON
+    /// `[{type: "begin" | "end", a, b, impulse}]` (body ids, a < b; impulse: the normal
+    /// impulse in N·s the pair took in the step it began, 0 for an end), and forgets them.
+    pub fn drain_contact_events_json(&mut self) -> String {
+        let log = &self.world.contact_log;
+        let v: Vec<serde_json::Value> = (0..log.len())
+            .map(|k| {
+                let (began, a, b, impulse) = log.get(k);
+                serde_json::json!({"type": if began { "begin" } else { "end" }, "a": a.0, "b": b.0, "impulse": impulse})
+            })
+            .collect();
+        self.world.contact_log.clear();
+        serde_json::Value::Array(v).to_string()
+    }
+
     /// Every joint now: `[{id, type, a, b, anchorA, anchorB, axis, limit, motor, soft,
     /// force, torque, breakForce, mouse, angle}]` plus `length, min, max` (distance),
     /// `maxLength` (rope), `maxSwing, twist` (swingTwist): world anchors and axis (A's); force
@@ -511,6 +526,46 @@ impl Sim {
     #[wasm_bindgen(js_name = bodyPosesLen)]
     pub fn body_poses_len(&self) -> u32 {
         self.body_poses.len() as u32
+    }
+
+    /// Body contact events of every step since the last drain or clear (like the tangle
+    /// events of `drainEvents`), oldest first, as JSON: `[{type: "begin" | "end", a, b,
+    /// impulse}]` — body ids (a < b) and, for a begin, the normal impulse (N·s) the pair took
+    /// in its first step (0 for an end). Drains the queue (at most 1,024 events wait; the
+    /// oldest are dropped first).
+    #[wasm_bindgen(js_name = drainContactEvents)]
+    pub fn drain_contact_events(&mut self) -> String {
+        self.drain_contact_events_json()
+    }
+
+    /// Number of queued contact events (the zero-copy views below have 3 ids and 1 impulse
+    /// per event).
+    #[wasm_bindgen(getter, js_name = contactEventCount)]
+    pub fn contact_event_count(&self) -> u32 {
+        self.world.contact_log.len() as u32
+    }
+
+    /// The queued contact events' ids as a view of wasm memory, 3 per event: kind (1 begin,
+    /// 0 end), body id a, body id b. Valid until the next call into the sim; read it, then
+    /// `clearContactEvents()`.
+    #[wasm_bindgen(js_name = contactEventIds)]
+    pub fn contact_event_ids(&self) -> js_sys::Uint32Array {
+        // SAFETY: as `positions()`: JS reads the view before calling into the sim again.
+        unsafe { js_sys::Uint32Array::view(&self.world.contact_log.ids) }
+    }
+
+    /// The queued contact events' impulses (N·s, one per event, 0 for an end) as a view of
+    /// wasm memory, like `contactEventIds()`.
+    #[wasm_bindgen(js_name = contactEventImpulses)]
+    pub fn contact_event_impulses(&self) -> js_sys::Float32Array {
+        // SAFETY: as `positions()`.
+        unsafe { js_sys::Float32Array::view(&self.world.contact_log.impulses) }
+    }
+
+    /// Forgets the queued contact events (after reading the views).
+    #[wasm_bindgen(js_name = clearContactEvents)]
+    pub fn clear_contact_events(&mut self) {
+        self.world.contact_log.clear();
     }
 
     /// The pose buffer as a view of wasm memory (7 floats per body), valid until the next

@@ -235,7 +235,8 @@ impl Sim {
     }
 }
 
-/// Runs a BENCHMARKS.md workload (`"W1"` … `"W5"`, or `"leash"`: the leash scene preset
+/// Runs a BENCHMARKS.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
+/// line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
 /// with collisions, tangles and the braid) with `solver` (a solver name, or
 /// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
 /// with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
@@ -251,14 +252,11 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
         (config.leash(), "leash", None)
     } else {
-        let wl = Workload::from_name(workload)
-            .ok_or_else(|| JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, leash)")))?;
+        let wl = Workload::from_name(workload).ok_or_else(|| {
+            JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)"))
+        })?;
         if !wl.runs_under(config.solver) {
-            return Err(JsError::new(&format!(
-                "the {} solver cannot run {} (it has no rigid bodies)",
-                config.name(),
-                wl.name()
-            )));
+            return Err(JsError::new(&format!("the {} solver does not run {}", config.name(), wl.name())));
         }
         (config.build(wl), wl.name(), Some(wl))
     };
@@ -278,5 +276,9 @@ pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> R
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
     }
-    Ok(crate::benchmark::format_line(&format!("ropelab-{}", config.name()), name, &result))
+    let engine = format!("ropelab-{}", config.name());
+    Ok(match wl {
+        Some(wl) => wl.line(&engine, &result),
+        None => crate::benchmark::format_line(&engine, name, &result),
+    })
 }

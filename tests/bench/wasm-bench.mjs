@@ -1,6 +1,8 @@
-// The BENCHMARKS.md workloads (W1–W5) for every solver, in Chromium wasm (issue 3 §6).
+// The BENCHMARKS.md workloads (W1–W6) for every solver, in Chromium wasm (issue 3 §6).
 // W4 (a chain of 100 sphere bodies) and W5 (W1's rope holding a 100 kg ball) have rigid bodies,
-// which the classic solver refuses: they run under every other solver.
+// which the classic solver refuses: they run under every other solver. W6 `pyramid20` (210
+// boxes on the ground, contacts) runs under `impulse` only, the body contact solver; its line
+// reads `drift=… peak_drift=…` (box centre displacement, m) in place of the stretch figures.
 //
 //   make bench-wasm            (= make web, then node tests/bench/wasm-bench.mjs)
 //
@@ -21,10 +23,10 @@
 //   TurboFan in the background; BENCHMARKS.md asks a browser harness to warm up longer. Here:
 //   WARMUP_W1 untimed W1 runs per solver up front, then untimed runs of every (workload,
 //   solver) pair right before its timed runs (3 for W1, W3, W4 and W5, which take ~5–200 ms
-//   each; 1 for W2, which takes ~0.5–3 s).
+//   each; 1 for W2 and W6, which take ~0.5–4 s).
 //
-// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3,W4,W5"), SOLVERS (all
-// of Sim.solvers(), then xpbd+tethers; classic is skipped for W4 and W5), CHROMIUM (/usr/bin/chromium). Progress goes to stderr,
+// Options (environment): RUNS (5), WARMUP_W1 (10), WORKLOADS ("W1,W2,W3,W4,W5,W6"), SOLVERS (all
+// of Sim.solvers(), then xpbd+tethers; classic is skipped for W4 and W5, W6 runs impulse only), CHROMIUM (/usr/bin/chromium). Progress goes to stderr,
 // result lines to stdout.
 
 import { chromium } from 'playwright-core';
@@ -39,10 +41,14 @@ const ARGS = [
 ];
 const RUNS = Number(process.env.RUNS ?? 5);
 const WARMUP_W1 = Number(process.env.WARMUP_W1 ?? 10);
-const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3,W4,W5').split(',').map((s) => s.trim()).filter(Boolean);
+const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3,W4,W5,W6').split(',').map((s) => s.trim()).filter(Boolean);
 // Workloads with rigid bodies, and whether a solver (name, optionally `+tethers`) has bodies.
 const BODY_WORKLOADS = new Set(['W4', 'W5']);
-const runsUnder = (w, s) => !BODY_WORKLOADS.has(w.toUpperCase()) || s.split('+')[0] !== 'classic';
+// W6 (pyramid20) measures the body contact solver: impulse, without tethers (no ropes).
+const CONTACT_WORKLOADS = new Set(['W6', 'PYRAMID20']);
+const runsUnder = (w, s) => CONTACT_WORKLOADS.has(w.toUpperCase())
+  ? s === 'impulse'
+  : !BODY_WORKLOADS.has(w.toUpperCase()) || s.split('+')[0] !== 'classic';
 const ISOLATION = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
@@ -50,9 +56,10 @@ const ISOLATION = {
 
 const log = (...a) => console.error(...a);
 
-/** Parses `<engine> <workload> us_per_step=<f> stretch=<e> peak_stretch=<e>`. */
+/** Parses `<engine> <workload> us_per_step=<f> stretch=<e> peak_stretch=<e>` (W6:
+ * `drift=<e> peak_drift=<e>`). */
 function parseLine(line) {
-  const m = /^(\S+) (\S+) us_per_step=(\S+) stretch=(\S+) peak_stretch=(\S+)$/.exec(line.trim());
+  const m = /^(\S+) (\S+) us_per_step=(\S+) (?:stretch|drift)=(\S+) (?:peak_stretch|peak_drift)=(\S+)$/.exec(line.trim());
   if (!m) throw new Error(`benchmarkLine returned an unexpected line: ${JSON.stringify(line)}`);
   return { engine: m[1], workload: m[2], us: Number(m[3]), stretch: m[4], peak: m[5], line: line.trim() };
 }
@@ -111,7 +118,8 @@ async function main() {
     for (const w of WORKLOADS) {
       for (const s of solvers.filter((s) => runsUnder(w, s))) {
         let warm;
-        for (let i = 0; i < (w === 'W2' ? 1 : 3); i++) warm = await bench(w, s);
+        const heavy = w.toUpperCase() === 'W2' || CONTACT_WORKLOADS.has(w.toUpperCase());
+        for (let i = 0; i < (heavy ? 1 : 3); i++) warm = await bench(w, s);
         const runs = [];
         for (let i = 0; i < RUNS; i++) runs.push(parseLine((await bench(w, s)).line));
         const sorted = [...runs].sort((a, b) => a.us - b.us);

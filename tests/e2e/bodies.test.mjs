@@ -47,7 +47,7 @@ test('the preset menu lists the rigid-body presets in their own group', async ()
   const { context, page, errors } = await openPage(browser, base);
   const groups = await page.evaluate(() => [...document.querySelectorAll('#preset optgroup')]
     .map((g) => ({ label: g.label, names: [...g.querySelectorAll('option')].map((o) => o.value) })));
-  assert.deepEqual(groups.map((g) => g.label), ['ropes', 'rigid bodies']);
+  assert.deepEqual(groups.map((g) => g.label), ['ropes', 'rigid bodies', 'contacts', 'ropes on bodies']);
   assert.deepEqual(groups[1].names, BODY_PRESETS);
   assert.deepEqual(groups.flatMap((g) => g.names), await page.evaluate(() => window.ropelab.presets));
   await page.selectOption('#preset', 'door');

@@ -9,7 +9,8 @@ import { ARGS, ARTIFACTS, CHROMIUM } from './helpers.mjs';
 
 const server = await serve();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-const names = process.argv.slice(2).length ? process.argv.slice(2) : ['wrecking-ball', 'hinge-chain', 'door', 'ragdoll', 'crane'];
+const names = process.argv.slice(2).length ? process.argv.slice(2)
+  : ['wrecking-ball', 'hinge-chain', 'door', 'ragdoll', 'crane', 'pyramid', 'wall', 'plank-bridge', 'cradle'];
 const quiet = async (page) => {
   await page.evaluate(() => { document.activeElement?.blur(); window.ropelab.app.ui.status('', 'info', 1); });
   await page.waitForTimeout(400); // the status line's fade-out

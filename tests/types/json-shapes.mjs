@@ -47,6 +47,7 @@ const takeList = (type, label, text) => {
 };
 /** Events are taken once: all of them, per preset. */
 const events = new Map();
+const contactEvents = new Map();
 
 take('SolverInfo[]', 'Sim.solverInfo()', Sim.solverInfo());
 take('PointFlagBits', 'Sim.pointFlagBits()', Sim.pointFlagBits());
@@ -67,6 +68,7 @@ function sample(sim, label) {
   takeList('JointInfo[]', `${label}: jointsJson()`, sim.jointsJson());
   takeList('WinchInfo[]', `${label}: winchesJson()`, sim.winchesJson());
   events.set(label, [...(events.get(label) ?? []), ...JSON.parse(sim.drainEvents())]);
+  contactEvents.set(label, [...(contactEvents.get(label) ?? []), ...JSON.parse(sim.drainContactEvents())]);
 }
 
 for (const [name, text] of Object.entries(scenes)) {
@@ -175,13 +177,18 @@ for (const [name, text] of Object.entries(scenes)) {
 
 for (const [key, text] of lists) take(key.split('/')[0], `${key.split('/')[1]}, last non-empty`, text);
 for (const [label, list] of events) if (list.length) take('SimEvent[]', `${label}: drainEvents(), all`, JSON.stringify(list));
+for (const [label, list] of contactEvents) {
+  if (list.length) take('ContactEvent[]', `${label}: drainContactEvents(), all`, JSON.stringify(list));
+}
 
 // The check is only as good as its samples: these must have come out non-empty.
-const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]', 'BodyInfo[]', 'JointInfo[]', 'WinchInfo[]'];
+const need = ['Tangle[]', 'BraidCrossing[]', 'TopCrossing[]', 'RopeContact[]', 'SimEvent[]', 'BodyInfo[]', 'JointInfo[]', 'WinchInfo[]',
+  'ContactEvent[]'];
 const missing = need.filter((t) => !checks.some(([type]) => type === t));
 const sampled = (type, pattern) => checks.some(([t, , text]) => t === type && pattern.test(text));
 if (!sampled('SimEvent[]', /"type":"jointBroken"/)) missing.push('a jointBroken event');
 if (!sampled('JointInfo[]', /"mouse":true/)) missing.push('a mouse joint');
+if (!sampled('ContactEvent[]', /"type":"begin"/) || !sampled('ContactEvent[]', /"type":"end"/)) missing.push('contact begin and end events');
 if (!sampled('BodyInfo[]', /"halfLength"/)) missing.push('a capsule');
 for (const t of ['ballSocket', 'hinge', 'prismatic', 'fixed', 'distance', 'rope', 'angularMotor', 'swingTwist']) {
   if (!sampled('JointInfo[]', new RegExp(`"type":"${t}"`))) missing.push(`a ${t} joint`);

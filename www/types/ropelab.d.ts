@@ -123,12 +123,35 @@ export class Sim {
    */
   setWinchSpeed(i: number, speed: number): void;
   /**
+   * The queued contact events' ids as a view of wasm memory, 3 per event: kind (1 begin,
+   * 0 end), body id a, body id b. Valid until the next call into the sim; read it, then
+   * `clearContactEvents()`.
+   */
+  contactEventIds(): Uint32Array;
+  /**
+   * Forgets the queued contact events (after reading the views).
+   */
+  clearContactEvents(): void;
+  /**
+   * Body contact events of every step since the last drain or clear (like the tangle
+   * events of `drainEvents`), oldest first, as JSON: `[{type: "begin" | "end", a, b,
+   * impulse}]` — body ids (a < b) and, for a begin, the normal impulse (N·s) the pair took
+   * in its first step (0 for an end). Drains the queue (at most 1,024 events wait; the
+   * oldest are dropped first).
+   */
+  drainContactEvents(): string;
+  /**
    * Refills the pose buffer (7 floats per body: px, py, pz, qx, qy, qz, qw), each pose
    * `alpha` of the way from the start of the last step to its end (dual-quaternion
    * blend; pass `sim.alpha` from the fixed-step clock, 0 ≤ alpha ≤ 1). Returns the
    * buffer's length in floats. No allocation once the buffer has grown to the bodies.
    */
   refillBodyPoses(alpha: number): number;
+  /**
+   * The queued contact events' impulses (N·s, one per event, 0 for an end) as a view of
+   * wasm memory, like `contactEventIds()`.
+   */
+  contactEventImpulses(): Float32Array;
   /**
    * Makes point `point` the point of body `bodyId` where it lies now (it moves with the
    * body; its mass is the body's until `detach`).
@@ -429,6 +452,11 @@ export class Sim {
    */
   readonly bodyCount: number;
   /**
+   * Number of queued contact events (the zero-copy views below have 3 ids and 1 impulse
+   * per event).
+   */
+  readonly contactEventCount: number;
+  /**
    * Fraction of a fixed step the clock has accumulated (for interpolated drawing).
    */
   readonly alpha: number;
@@ -461,7 +489,8 @@ export class Sim {
 }
 
 /**
- * Runs a BENCHMARKS.md workload (`"W1"` … `"W5"`, or `"leash"`: the leash scene preset
+ * Runs a BENCHMARKS.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
+ * line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
  * with collisions, tangles and the braid) with `solver` (a solver name, or
  * `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
  * with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
@@ -496,9 +525,13 @@ export interface InitOutput {
   readonly sim_braidCrossings: (a: number) => [number, number];
   readonly sim_camera: (a: number) => [number, number];
   readonly sim_capstanReport: (a: number) => [number, number];
+  readonly sim_clearContactEvents: (a: number) => void;
   readonly sim_clearObstacles: (a: number) => void;
   readonly sim_clearWalls: (a: number) => void;
   readonly sim_connect: (a: number, b: number, c: number) => [number, number, number];
+  readonly sim_contactEventCount: (a: number) => number;
+  readonly sim_contactEventIds: (a: number) => any;
+  readonly sim_contactEventImpulses: (a: number) => any;
   readonly sim_crossings: (a: number) => [number, number];
   readonly sim_cut: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
   readonly sim_damping: (a: number) => number;
@@ -507,6 +540,7 @@ export interface InitOutput {
   readonly sim_dragBody: (a: number, b: number, c: number, d: number) => [number, number];
   readonly sim_dragCompliance: (a: number) => number;
   readonly sim_dragTo: (a: number, b: number, c: number, d: number) => [number, number];
+  readonly sim_drainContactEvents: (a: number) => [number, number];
   readonly sim_drainEvents: (a: number) => [number, number];
   readonly sim_energy: (a: number) => number;
   readonly sim_exportScene: (a: number) => [number, number];
