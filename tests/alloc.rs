@@ -42,6 +42,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
+/// Allocations this thread makes while `f` runs.
+fn allocations_in(f: impl FnOnce()) -> u64 {
+    COUNT.with(|c| c.set(0));
+    ARMED.with(|a| a.set(true));
+    f();
+    ARMED.with(|a| a.set(false));
+    COUNT.with(|c| c.get())
+}
+
 fn busy_world(solver: SolverKind) -> World {
     let settings = Settings {
         solver,
@@ -106,14 +115,12 @@ fn step_does_not_allocate_after_warm_up() {
         for _ in 0..5 {
             w.step(1.0 / 60.0).unwrap();
         }
-        COUNT.with(|c| c.set(0));
-        ARMED.with(|a| a.set(true));
-        for s in 0..30 {
-            w.drag_to(1, 1.0 + 0.01 * s as f32, -0.5).unwrap();
-            w.step(1.0 / 60.0).unwrap();
-        }
-        ARMED.with(|a| a.set(false));
-        let n = COUNT.with(|c| c.get());
+        let n = allocations_in(|| {
+            for s in 0..30 {
+                w.drag_to(1, 1.0 + 0.01 * s as f32, -0.5).unwrap();
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
         assert_eq!(n, 0, "{solver:?}: {n} allocations in 30 steps");
         assert!(w.particles.pos.iter().all(|p| p.is_finite()));
     }
@@ -134,15 +141,13 @@ fn leash_step_does_not_allocate_after_warm_up() {
             w.drag_to(1, x, z).unwrap();
             w.step(1.0 / 60.0).unwrap();
         }
-        COUNT.with(|c| c.set(0));
-        ARMED.with(|a| a.set(true));
-        for s in 0..30 {
-            let (x, z) = path(s);
-            w.drag_to(1, x, z).unwrap();
-            w.step(1.0 / 60.0).unwrap();
-        }
-        ARMED.with(|a| a.set(false));
-        let n = COUNT.with(|c| c.get());
+        let n = allocations_in(|| {
+            for s in 0..30 {
+                let (x, z) = path(s);
+                w.drag_to(1, x, z).unwrap();
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
         assert_eq!(n, 0, "{solver:?}: {n} allocations in 30 leash steps");
         assert!(!w.ropes.segs().is_empty());
     }
@@ -189,13 +194,11 @@ fn body_forest_step_does_not_allocate_after_warm_up() {
         for _ in 0..5 {
             w.step(1.0 / 60.0).unwrap();
         }
-        COUNT.with(|c| c.set(0));
-        ARMED.with(|a| a.set(true));
-        for _ in 0..30 {
-            w.step(1.0 / 60.0).unwrap();
-        }
-        ARMED.with(|a| a.set(false));
-        let n = COUNT.with(|c| c.get());
+        let n = allocations_in(|| {
+            for _ in 0..30 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
         assert_eq!(n, 0, "{n} allocations in 30 steps");
         assert!(w.direct_body_joints() > 0 && w.bodies.pos.iter().all(|p| p.is_finite()));
     }
@@ -253,13 +256,11 @@ fn rope_body_contacts_step_does_not_allocate_after_warm_up() {
             w.step(1.0 / 60.0).unwrap();
         }
         assert!(!w.contacts().rope.pairs().is_empty(), "{}: the rope lies on the wheel", solver.name());
-        COUNT.with(|c| c.set(0));
-        ARMED.with(|a| a.set(true));
-        for _ in 0..30 {
-            w.step(1.0 / 60.0).unwrap();
-        }
-        ARMED.with(|a| a.set(false));
-        let n = COUNT.with(|c| c.get());
+        let n = allocations_in(|| {
+            for _ in 0..30 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
         assert_eq!(n, 0, "{}: {n} allocations in 30 steps", solver.name());
         assert!(w.particles.pos.iter().all(|p| p.is_finite()));
     }

@@ -71,6 +71,17 @@ fn over_wheel(c: Vec3, r: f32, y_end: f32, step: f32) -> Vec<Vec3> {
     pts
 }
 
+/// A weight (a 5 cm ball of `m` kg) hanging just below the rope point `p`.
+fn weight(w: &mut World, p: Vec3, m: f32) -> Id {
+    w.add_body(&BodyDef {
+        shape: Shape::Sphere { radius: 0.05 },
+        mass: m,
+        pos: p - Vec3::Y * 0.05,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
 struct Atwood {
     w: World,
     wheel: Id,
@@ -114,15 +125,6 @@ fn atwood_with(solver: SolverKind, mu: f32, m1: f32, m2: f32, wheel_mass: f32, r
     let first = rope(&mut w, &pts, rope_mass / (pts.len() - 2) as f32, rope_r);
     let length: f32 = pts.windows(2).map(|p| (p[1] - p[0]).length()).sum();
     let last = first + pts.len() - 1;
-    let weight = |w: &mut World, p: Vec3, m: f32| {
-        w.add_body(&BodyDef {
-            shape: Shape::Sphere { radius: 0.05 },
-            mass: m,
-            pos: p - Vec3::Y * 0.05,
-            ..Default::default()
-        })
-        .unwrap()
-    };
     let a = weight(&mut w, pts[0], m1);
     let b = weight(&mut w, pts[pts.len() - 1], m2);
     w.attach(first, a).unwrap();
@@ -356,15 +358,6 @@ fn capstan(c: &Case, mu: f32, ratio: f32) -> (f32, f32, f32) {
     let hang = c.rope_mass / length; // 1 m hanging on each side
     let hold = c.m2;
     let load = ratio * (hold + hang) - hang;
-    let weight = |w: &mut World, p: Vec3, m: f32| {
-        w.add_body(&BodyDef {
-            shape: Shape::Sphere { radius: 0.05 },
-            mass: m,
-            pos: p - Vec3::Y * 0.05,
-            ..Default::default()
-        })
-        .unwrap()
-    };
     let a = weight(&mut w, pts[0], load);
     let b = weight(&mut w, pts[pts.len() - 1], hold);
     w.attach(first, a).unwrap();
