@@ -350,6 +350,7 @@ pub fn add_pyramid(w: &mut World, rows: usize) {
             mass: 1.0,
             pos: pyramid_box_centre(rows, k),
             material,
+            planar: true,
             ..Default::default()
         })
         .expect("valid workload box");
