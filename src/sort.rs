@@ -69,7 +69,7 @@ mod tests {
                 .collect();
             let mut a = v.clone();
             let mut b = v.clone();
-            a.sort_by(|x, y| x.0.cmp(&y.0));
+            a.sort_by_key(|x| x.0);
             insertion_sort_by(&mut b, |x, y| x.0 < y.0);
             assert_eq!(a, b);
         }
