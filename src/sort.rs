@@ -1,10 +1,13 @@
-//! A small stable sort for the few short, cold slices the engine sorts (a contact patch's
-//! ≤ 4 points, a hull's 8 points, 2 roots, 5 benchmark runs, a report's segments).
+//! Sorting with less wasm (issue 12 §5, the size budget). std's sorts are monomorphised per
+//! element type and comparator, several KB of wasm each (driftsort for `sort_by`, ipnsort for
+//! `sort_unstable_by`); the engine had six stable and seven unstable copies. Here:
+//! - [`insertion_sort_by`] for the short, cold slices (a contact patch's ≤ 4 points, a hull's
+//!   8 points, 2 roots, 5 benchmark runs): a few hundred bytes, and being stable it returns
+//!   exactly what `sort_by` returns for the same comparator (a stable sort's output is unique);
+//! - [`by_x_then_index`] and [`sort_f32_total`], which route two more sorts to instantiations
+//!   the engine has anyway.
 //!
-//! Why not `slice::sort_by`: std's stable sort (driftsort, with its small-sort networks) is
-//! monomorphised per element type and comparator, several KB of wasm each; these sites used
-//! six of them. Insertion sort is a few hundred bytes, and being stable it returns exactly
-//! what `sort_by` returns for the same comparator (a stable sort's output is unique).
+//! So no stable sort is left in the wasm.
 
 use std::cmp::Ordering;
 

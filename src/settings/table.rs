@@ -464,6 +464,8 @@ impl Setting {
             if c == '_' {
                 up = true;
             } else if up {
+                // The keys are ASCII snake_case; `char::to_uppercase` would link std's Unicode
+                // case tables (~10 KB of wasm) for nothing.
                 out.push(c.to_ascii_uppercase());
                 up = false;
             } else {
