@@ -107,7 +107,7 @@ impl World {
         // masses, keeps running the scene).
         let median = |v: &[f32]| {
             let mut v = v.to_vec();
-            v.sort_by(f32::total_cmp);
+            crate::sort::sort_f32_total(&mut v);
             v.get(v.len() / 2).copied()
         };
         let d = ParticleDef::default();

@@ -36,6 +36,7 @@ pub mod ropes;
 pub mod scene;
 pub mod settings;
 pub mod solver;
+mod sort;
 pub mod step;
 pub mod tangle;
 pub mod wasm;

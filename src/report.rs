@@ -224,18 +224,17 @@ pub fn top_crossings_json(world: &World) -> String {
     }
     let flat = |p: Vec3| Vec2::new(p.x, p.z);
     // Sweep along x.
-    let mut order: Vec<(f32, f32, usize)> = segs
-        .iter()
-        .enumerate()
-        .map(|(j, s)| {
-            let (a, b) = (pos[s[0] as usize].x, pos[s[1] as usize].x);
-            (a.min(b), a.max(b), j)
-        })
-        .collect();
-    order.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.2.cmp(&y.2)));
+    let x_of = |s: &[u32; 2]| (pos[s[0] as usize].x, pos[s[1] as usize].x);
+    let his: Vec<f32> = segs.iter().map(|s| x_of(s).0.max(x_of(s).1)).collect();
+    // (low x, segment), by low x then segment: the contacts' sweep order (one sort for both).
+    let mut order: Vec<(f32, u32)> =
+        segs.iter().enumerate().map(|(j, s)| (x_of(s).0.min(x_of(s).1), j as u32)).collect();
+    order.sort_unstable_by(crate::sort::by_x_then_index);
     let mut out = Vec::new();
-    for (k, &(_, hi, i)) in order.iter().enumerate() {
-        for &(lo2, _, j) in &order[k + 1..] {
+    for (k, &(_, i)) in order.iter().enumerate() {
+        let (i, hi) = (i as usize, his[i as usize]);
+        for &(lo2, j) in &order[k + 1..] {
+            let j = j as usize;
             if lo2 > hi {
                 break;
             }

@@ -257,7 +257,7 @@ pub fn swept_crossing(
         if disc > 0.0 {
             let sq = disc.sqrt();
             let mut r = [(-qb - sq) / (2.0 * qa), (-qb + sq) / (2.0 * qa)];
-            r.sort_by(|x, y| x.total_cmp(y));
+            crate::sort::insertion_sort_by(&mut r, |x, y| x.total_cmp(y).is_lt());
             for x in r {
                 if x > 0.0 && x < 1.0 {
                     cuts[nc] = x;

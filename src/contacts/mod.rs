@@ -309,7 +309,7 @@ impl Contacts {
             }
         }
         let total = self.order.len();
-        self.order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        self.order.sort_unstable_by(crate::sort::by_x_then_index);
         self.joined.clear();
         for j in 0..joints.len() {
             if joints.collide_connected[j] {

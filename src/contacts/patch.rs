@@ -396,7 +396,7 @@ fn patch_radius(points: &[PointIn], centroid: Vec3, n: Vec3) -> f32 {
                 ang[k] = (d.dot(t2).atan2(d.dot(t1)), d);
             }
             let m = points.len();
-            ang[..m].sort_by(|x, y| x.0.total_cmp(&y.0));
+            crate::sort::insertion_sort_by(&mut ang[..m], |x, y| x.0.total_cmp(&y.0).is_lt());
             let mut area = 0.0;
             for k in 0..m {
                 let (p, q) = (ang[k].1, ang[(k + 1) % m].1);

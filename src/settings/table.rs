@@ -464,7 +464,9 @@ impl Setting {
             if c == '_' {
                 up = true;
             } else if up {
-                out.extend(c.to_uppercase());
+                // The keys are ASCII snake_case; `char::to_uppercase` would link std's Unicode
+                // case tables (~10 KB of wasm) for nothing.
+                out.push(c.to_ascii_uppercase());
                 up = false;
             } else {
                 out.push(c);
@@ -646,8 +648,12 @@ pub fn validate(s: &Settings) -> Result<(), (&'static str, String)> {
 
 /// Every setting's current value as a JSON object keyed by JS name.
 pub fn values_json(s: &Settings) -> serde_json::Value {
-    let m: serde_json::Map<String, serde_json::Value> =
-        SETTINGS.iter().map(|t| (t.js_name(), t.get(s).to_json())).collect();
+    // Inserted one by one: collecting into the map sorts the pairs first (std's stable sort,
+    // a few KB of wasm for this one call); the map orders its keys either way.
+    let mut m = serde_json::Map::new();
+    for t in SETTINGS {
+        m.insert(t.js_name(), t.get(s).to_json());
+    }
     serde_json::Value::Object(m)
 }
 

@@ -410,7 +410,7 @@ fn segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
 /// Andrew's monotone chain: the convex hull of 8 points, counter-clockwise (no repeated or
 /// collinear points), and its size.
 fn convex_hull(mut pts: [Vec2; 8]) -> ([Vec2; 16], usize) {
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    crate::sort::insertion_sort_by(&mut pts, |a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)).is_lt());
     let mut h = [Vec2::ZERO; 16];
     let mut n = 0;
     let turns_left = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o) > 0.0;
