@@ -90,9 +90,9 @@ const live = new Set();
 let raf = 0;
 /** @param {number} now */
 function tick(now) {
-  raf = 0;
+  raf = -1; // (wake() schedules nothing while the frame runs)
   for (const el of live) el.frame(now);
-  if (live.size) raf = requestAnimationFrame(tick);
+  raf = live.size ? requestAnimationFrame(tick) : 0;
 }
 function wake() {
   if (!raf && live.size) raf = requestAnimationFrame(tick);
@@ -504,7 +504,7 @@ export class RopeLab extends HTMLElement {
     };
     button('play', '', () => (this.isPaused ? this.play() : this.pause()));
     button('reset', '↺ Reset', () => this.reset());
-    if (!this.compare.trim()) {
+    if (!this.compare.trim() && this.views.length) {
       const sel = document.createElement('select');
       sel.setAttribute('aria-label', 'solver');
       for (const s of Sim.solvers()) sel.add(new Option(s, s));

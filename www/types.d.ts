@@ -4,10 +4,11 @@
 // - `Sim` itself comes from www/types/ropelab.d.ts, the declarations wasm-bindgen emits for
 //   src/wasm.rs (trunk's `data-typescript`). That file is generated: `make types` refreshes
 //   it and `make test-types` fails while it differs from a fresh build. Never edit it by hand.
-// - This file describes what that one cannot: the JSON the `Sim` methods return as strings
-//   (schemas from the doc comments of src/wasm.rs and src/report.rs), the scene file format
-//   (src/scene.rs, www/scenes/*.json) and the page's globals (`window.wasmBindings`,
-//   `window.ropelab`). `make test-types` checks the JSON and scene types against what the
+// - This file and www/types/shapes.d.ts describe what that one cannot: the JSON the `Sim`
+//   methods return as strings (schemas from the doc comments of src/wasm.rs and
+//   src/report.rs) and the scene file format (src/scene.rs, www/scenes/*.json), both in
+//   shapes.d.ts (which the npm package ships too), and here the page's globals
+//   (`window.wasmBindings`, `window.ropelab`). `make test-types` checks the JSON and scene types against what the
 //   built wasm returns and the preset files (tests/types/json-shapes.mjs): an extra, missing
 //   or retyped field on either side fails it.
 //
@@ -80,6 +81,8 @@ export interface Ropelab {
   /** Loads scene JSON text (throws the sim's error, keeping the world, if it is bad). */
   loadSceneText(text: string): LoadedScene;
   exportScene(): string;
+  /** The "Copy link" URL: `#s=<preset>` while the preset is untouched, else `#s=z:<the scene deflated>`. */
+  shareLink(embed?: boolean): Promise<string>;
   /** `spec`: "classic,pbd,xpbd:1i5s", or null to leave the comparison. */
   setCompare(spec: string | null | undefined, layout?: string): Compare | null;
   setCompareLayout(mode: string): void;
