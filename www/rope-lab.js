@@ -91,7 +91,16 @@ let raf = 0;
 /** @param {number} now */
 function tick(now) {
   raf = -1; // (wake() schedules nothing while the frame runs)
-  for (const el of live) el.frame(now);
+  for (const el of live) {
+    try {
+      el.frame(now);
+    } catch (e) {
+      // One broken embed must not stop the others: it pauses and says why.
+      el.isPaused = true;
+      live.delete(el);
+      el.say(`paused: ${errText(e)}`);
+    }
+  }
   raf = live.size ? requestAnimationFrame(tick) : 0;
 }
 function wake() {
@@ -191,7 +200,10 @@ export class RopeLab extends HTMLElement {
     this.sceneName = '';
     this.loadToken = 0;
     this.onScreen = false;
-    this.isPaused = false;
+    /** prefers-reduced-motion: start paused, behind a play button. */
+    this.isPaused = reducedMotion();
+    /** Set by the first connectedCallback: attributes set before it load nothing twice. */
+    this.started = false;
     this.dirty = true;
     this.acc = 0;
     /** @type {number | null} */
@@ -246,8 +258,8 @@ export class RopeLab extends HTMLElement {
     onScreen.observe(this);
     resized.observe(this);
     this.resize();
-    if (!this.views.length && !this.loading) {
-      if (reducedMotion()) this.isPaused = true;
+    if (!this.started) {
+      this.started = true;
       this.reload();
     }
     this.schedule();
@@ -266,7 +278,7 @@ export class RopeLab extends HTMLElement {
    * @param {string | null} value
    */
   attributeChangedCallback(name, old, value) {
-    if (old === value || !this.isConnected) {
+    if (old === value || !this.started) {
       if (name === 'aspect') this.setAspect();
       return;
     }
@@ -560,7 +572,7 @@ export class RopeLab extends HTMLElement {
         this.say(`step failed, paused: ${errText(e)}`);
       }
     }
-    if (n > 0 || this.dirty || this.gestures.size || this.trails.length) this.draw(this.isPaused ? 1 : Math.min(this.acc / H, 1));
+    if (n > 0 || this.dirty || this.gestures.size || this.trails.length) this.draw(this.isPaused ? 1 : Math.min(Math.max(this.acc / H, 0), 1));
     this.dirty = false;
     this.schedule();
   }
