@@ -93,7 +93,15 @@ const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
 const IMPORT = "import { isPacked, unpackScene } from './sharelink.js';";
 const component = readFileSync(join(REPO, 'www/rope-lab.js'), 'utf8');
 if (!component.includes(IMPORT)) throw new Error(`package: www/rope-lab.js no longer says ${IMPORT}`);
-writeFileSync(join(out, 'rope-lab.js'), await minify(component.replace(IMPORT, codec.replace(/^export /gm, ''))));
+// Only what the component uses of the codec: packScene and fragmentScene (top-level functions,
+// each closed by a `}` in column 0) stay out of it.
+let inlined = codec;
+for (const name of ['packScene', 'fragmentScene']) {
+  const cut = new RegExp(`^export (?:async )?function ${name}\\([^]*?^}\\n`, 'm');
+  if (!cut.test(inlined)) throw new Error(`package: no top-level function ${name} in www/sharelink.js`);
+  inlined = inlined.replace(cut, '');
+}
+writeFileSync(join(out, 'rope-lab.js'), await minify(component.replace(IMPORT, inlined.replace(/^export /gm, ''))));
 writeFileSync(join(out, 'sharelink.js'), await minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
 for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));

@@ -700,6 +700,7 @@ export class RopeLab extends HTMLElement {
     const walls = sim.walls();
     const nb = sim.bodyCount;
     const bodies = nb ? JSON.parse(sim.bodiesJson()) : [];
+    const joints = nb ? JSON.parse(sim.jointsJson()) : [];
     if (nb) sim.refillBodyPoses(frac);
     sim.refreshRender();
     const poses = nb ? Float32Array.from(sim.bodyPoses()) : null;
@@ -773,6 +774,16 @@ export class RopeLab extends HTMLElement {
       ctx.strokeStyle = c;
       ctx.stroke(paths[i]);
     });
+
+    // Joints: a line where the two anchors are apart (distance and rope joints, a drag).
+    ctx.strokeStyle = '#7ad0ff';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const j of joints) {
+      ctx.moveTo(X(j.anchorA[0]), Y(j.anchorA[k]));
+      ctx.lineTo(X(j.anchorB[0]), Y(j.anchorB[k]));
+    }
+    ctx.stroke();
 
     // Bodies: outlines of their shapes (the hull of a box's corners, a capsule's stadium).
     if (poses) {
