@@ -419,6 +419,53 @@ describe('manners', () => {
     }
   });
 
+  it('touch: a one-finger swipe on empty space scrolls the page; one that starts on a point drags it', async () => {
+    const context = await browser.newContext({ viewport: { width: 400, height: 700 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}www/embed-demo.html`);
+      await page.waitForFunction(() => document.getElementById('inline')?.sim);
+      await show(page, 'inline');
+      await page.evaluate(() => document.getElementById('inline').pause());
+      await page.waitForTimeout(300);
+      const cdp = await context.newCDPSession(page);
+      const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      const r = await box(page, 'inline');
+      // Empty space (bottom left): the page scrolls, nothing is cut.
+      const y0 = await page.evaluate(() => scrollY);
+      await touch('touchStart', r.x + 15, r.y + r.h - 15);
+      for (let k = 1; k <= 10; k++) {
+        await touch('touchMove', r.x + 15, r.y + r.h - 15 - 15 * k);
+        await page.waitForTimeout(16);
+      }
+      await touch('touchEnd');
+      await page.waitForFunction((y) => scrollY > y + 50, y0, { timeout: 3000 });
+      assert.equal((await embeds(page)).inline.links, 16, 'a scrolling swipe cuts nothing');
+      // On point 8: the finger drags it and the page stays.
+      await page.waitForTimeout(300);
+      const [px, py] = await page.evaluate(() => {
+        const el = document.getElementById('inline');
+        const v = el.views[0];
+        const p = el.sim.positions();
+        const b = el.getBoundingClientRect();
+        return [b.x + v.ox + p[24] * v.scale, b.y + v.oy - p[25] * v.scale];
+      });
+      const y1 = await page.evaluate(() => scrollY);
+      await touch('touchStart', px, py);
+      for (let k = 1; k <= 10; k++) {
+        await touch('touchMove', px, py - 6 * k);
+        await page.waitForTimeout(16);
+      }
+      const held = await page.evaluate(() => Array.from({ length: 32 }, (_, id) => document.getElementById('inline').sim.heldBy(id)).filter((i) => i >= 0));
+      await touch('touchEnd');
+      await page.waitForTimeout(200);
+      assert.deepEqual(held, [8], 'the finger held point 8');
+      assert.equal(await page.evaluate(() => scrollY), y1, 'the page did not scroll under the drag');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('ten embeds on one long page: only the ones on screen run, and they stay smooth', async () => {
     const { page, context, errors } = await openBlog();
     try {
