@@ -129,6 +129,7 @@ describe('the blog page', () => {
       return { w: c.width, cssW: el.clientWidth, dpr: devicePixelRatio };
     });
     assert.equal(hi.w, Math.round(hi.cssW * hi.dpr));
+    for (const id of ['bridge', 'compare', 'inline']) await page.locator(`#${id}`).screenshot({ path: join(ARTIFACTS, `embed-${id}.png`) });
     await scrollTo(page, 0);
     await page.screenshot({ path: join(ARTIFACTS, 'embed-blog.png'), fullPage: true });
     assert.deepEqual(errors, []);
