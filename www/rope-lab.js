@@ -223,6 +223,7 @@ export class RopeLab extends HTMLElement {
     /** @type {{ x0: number, y0: number, x1: number, y1: number, t: number }[]} */
     this.trails = [];
     this.active = false;
+    this.dragged = false;
     this.loading = false;
     /** A scene was (re)loaded: the next frame announces it (`ready`). */
     this.announce = false;
@@ -546,6 +547,7 @@ export class RopeLab extends HTMLElement {
 
   /** @param {number} now */
   frame(now) {
+    if ((window.devicePixelRatio || 1) !== this.dpr) this.resize(); // moved to another screen
     const dt = this.last == null ? 0 : (now - this.last) / 1000;
     this.last = now;
     let n = 0;
@@ -938,6 +940,7 @@ export class RopeLab extends HTMLElement {
       const g = this.gestures.get(e.pointerId);
       if (!g) return;
       this.gestures.delete(e.pointerId);
+      this.dragged = g.moved; // a drag is not the click that lets the wheel zoom
       this.guard(() => {
         for (const v of this.views) {
           if (g.kind === 'point') v.sim.release(e.pointerId);
@@ -952,7 +955,7 @@ export class RopeLab extends HTMLElement {
     c.addEventListener('pointerup', end);
     c.addEventListener('pointercancel', end);
     // A click (not a scroll) into the embed: the wheel zooms and one finger cuts until Esc or focus leaves.
-    c.addEventListener('click', () => this.setActive(true));
+    c.addEventListener('click', () => this.dragged || this.setActive(true));
     this.addEventListener('focusout', () => setTimeout(() => {
       if (/** @type {Document | ShadowRoot} */ (this.getRootNode()).activeElement !== this) this.setActive(false);
     }));
