@@ -30,12 +30,17 @@ async function openBlog(path = 'www/embed-demo.html', options = {}) {
   const page = await context.newPage();
   const errors = [];
   const scripts = [];
+  const wasm = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.resourceType() === 'script') scripts.push(path);
+    if (path.endsWith('.wasm')) wasm.push(path);
+  });
   await page.goto(`${server.url}${path}`);
   await page.waitForFunction(() => customElements.get('rope-lab') && [...document.querySelectorAll('rope-lab')].every((e) => e.sim), null, { timeout: 15000 });
-  return { context, page, errors, scripts };
+  return { context, page, errors, scripts, wasm };
 }
 
 /** Per embed (by id): steps, frames, points, links, paused, the message shown. */
@@ -61,9 +66,10 @@ async function waitSteps(page, id, n) {
 describe('budgets', () => {
   it('the JS an embed loads is at most 15 KiB gzipped (the component and the wasm-bindgen glue)', async () => {
     // What the blog page actually requests: its scripts are the component and the glue.
-    const { context, scripts, errors } = await openBlog();
+    const { context, scripts, wasm, errors } = await openBlog();
     await context.close();
     assert.deepEqual([...new Set(scripts)].sort(), ['/pkg/rope-lab.js', '/pkg/ropelab.js'], 'the scripts an embed loads');
+    assert.equal(wasm.length, 1, `the wasm module is fetched once for three embeds (${wasm.join(', ')})`);
     const sizes = Object.fromEntries(['rope-lab.js', 'ropelab.js'].map((f) => {
       const raw = readFileSync(join(PKG, f));
       return [f, { raw: raw.length, gzip: gzipSync(raw).length }];
@@ -295,6 +301,26 @@ describe('the blog page', () => {
     assert.ok(Math.abs(r.w / r.h - 2) < 0.02, `aspect 2/1: ${r.w}×${r.h}`);
     await page.evaluate(() => { document.getElementById('bridge').scene = 'bridge'; });
     await page.waitForFunction((n) => document.getElementById('bridge').sim.pointCount === n, expectedCounts('bridge').points);
+  });
+
+  it('a scene by URL, and the sim\'s events as DOM events (contactbegin)', async () => {
+    await show(page, 'inline');
+    const got = await page.evaluate(async () => {
+      const el = document.getElementById('inline');
+      const seen = [];
+      el.addEventListener('contactbegin', (e) => seen.push(e.detail), { once: true });
+      el.play();
+      el.scene = 'scenes/wall.json'; // relative to the page (www/embed-demo.html)
+      await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+      const t0 = performance.now();
+      while (!seen.length && performance.now() - t0 < 8000) await new Promise((ok) => setTimeout(ok, 50));
+      return { bodies: el.sim.bodyCount, msg: el.shadowRoot.querySelector('.msg').textContent, seen };
+    });
+    assert.equal(got.msg, '');
+    assert.ok(got.bodies > 10, `the wall scene from its URL (${got.bodies} bodies)`);
+    assert.equal(got.seen.length, 1, 'a contactbegin event');
+    assert.equal(got.seen[0].type, 'contactbegin');
+    assert.ok(Number.isFinite(got.seen[0].impulse) && got.seen[0].a >= 0, JSON.stringify(got.seen[0]));
   });
 
   it('a bad scene shows a message and the default scene', async () => {
