@@ -26,7 +26,7 @@
 // `linktorn`, `jointbroken`, `dogsswapped`, `braidresync`, `contactbegin`, `contactend`, the
 // JSON object as `detail`), `ready` after the first frame of a scene, `error` (detail: message).
 
-import init, { Sim } from './ropelab.js';
+/** @typedef {import('./ropelab.js').Sim} Sim */
 import { isPacked, unpackScene } from './sharelink.js';
 
 const H = 1 / 60;
@@ -39,10 +39,19 @@ const FLAG_HELD = 2;
 const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
 
-/** @type {Promise<unknown> | null} */
+/** @type {typeof import('./ropelab.js').Sim} the class, once the module is loaded */
+let SimClass;
+/** @type {Promise<void> | null} */
 let wasm = null;
-/** The wasm module, loaded once for every instance on the page. */
-export const loadWasm = () => (wasm ??= init({ module_or_path: new URL('./ropelab_bg.wasm', import.meta.url) }));
+/**
+ * The wasm module, loaded once for every instance on the page. The wasm's download starts
+ * together with the glue's (a dynamic import), not after it: the first frame comes sooner.
+ */
+export const loadWasm = () => (wasm ??= Promise.all([import('./ropelab.js'), fetch(new URL('./ropelab_bg.wasm', import.meta.url))])
+  .then(async ([glue, res]) => {
+    await glue.default({ module_or_path: res });
+    SimClass = glue.Sim;
+  }));
 
 /** @type {Map<string, Promise<string>>} */
 const presetTexts = new Map();
@@ -352,6 +361,11 @@ export class RopeLab extends HTMLElement {
     this.say([warning, ...this.views.map((v) => v.note)].filter(Boolean).join(' · '));
     this.buildControls();
     this.setLabel();
+    // On screen: the first frame now, not at the next animation frame.
+    if (this.onScreen && document.visibilityState !== 'hidden') {
+      this.draw(1);
+      this.dirty = false;
+    }
     this.schedule();
   }
 
@@ -365,7 +379,7 @@ export class RopeLab extends HTMLElement {
     const views = [];
     try {
       for (const name of solvers.length ? solvers : ['']) {
-        const sim = new Sim();
+        const sim = new SimClass();
         views.push(this.makeView(sim, name));
         sim.loadScene(text);
       }
@@ -520,7 +534,7 @@ export class RopeLab extends HTMLElement {
     if (!this.compare.trim() && this.views.length) {
       const sel = document.createElement('select');
       sel.setAttribute('aria-label', 'solver');
-      for (const s of Sim.solvers()) sel.add(new Option(s, s));
+      for (const s of SimClass.solvers()) sel.add(new Option(s, s));
       sel.value = this.views[0]?.solver ?? this.solver;
       sel.onchange = () => (this.solver = sel.value);
       bar.append(sel);
