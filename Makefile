@@ -11,7 +11,7 @@ CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: serve test setup-rust setup-trunk setup-node setup-chromium web types \
+.PHONY: serve test setup-rust setup-trunk setup-node setup-chromium web package types \
         test-native test-wasm test-types test-e2e bench bench-wasm clean
 
 serve: setup-rust setup-trunk setup-node
@@ -53,6 +53,15 @@ setup-chromium:
 web: setup-rust setup-trunk setup-node
 	trunk build --release
 
+# The npm package of the <rope-lab> web component (issue 12): trunk's post_build hook
+# (Trunk.toml → tools/package.mjs) assembles it in every build as dist/pkg/ from that build's
+# wasm and glue (no second compile, no second wasm-opt); this copies it to ./pkg (gitignored)
+# for `cd pkg && npm pack`.
+package: web
+	rm -rf pkg
+	cp -r dist/pkg pkg
+	@echo "pkg/: the npm package (cd pkg && npm pack)"
+
 test-native:
 	cargo test --all-targets
 	cargo test --doc
@@ -65,7 +74,8 @@ test-wasm: setup-rust setup-chromium
 # the JSON shapes in www/types.d.ts. The declarations are committed as $(SIM_DTS), so editors
 # and a bare `tsc` see them; test-types fails while that copy differs from the fresh build's,
 # and `make types` refreshes it. tests/types/json-shapes.mjs then runs the built wasm in node
-# and type-checks what its JSON methods return (and the scene files) against www/types.d.ts.
+# and type-checks what its JSON methods return (and the scene files) against www/types.d.ts;
+# tests/types/package-consumer.mjs type-checks a TypeScript user of the npm package (dist/pkg).
 SIM_DTS := www/types/ropelab.d.ts
 FRESH_DTS = set -- dist/ropelab-*.d.ts; \
   if [ $$\# -ne 1 ] || [ ! -f "$$1" ]; then \
@@ -84,6 +94,7 @@ test-types: web
 	fi
 	tsc --noEmit -p .
 	node tests/types/json-shapes.mjs
+	node tests/types/package-consumer.mjs
 
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/
@@ -98,4 +109,4 @@ bench-wasm: web
 
 clean:
 	cargo clean
-	rm -rf dist node_modules
+	rm -rf dist pkg node_modules

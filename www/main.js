@@ -28,6 +28,7 @@ import { Camera, Renderer } from './render.js';
 import { Ui } from './ui.js';
 import { Compare, bindComparePanel, formatCompare, parseCompare } from './compare.js';
 import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneDescription, sceneName } from './sceneio.js';
+import { isPacked, packScene, unpackScene } from './sharelink.js';
 import { TanglePanel } from './tanglepanel.js';
 
 export const H = 1 / 60;
@@ -91,6 +92,8 @@ export class App {
     this.compare = null; // the comparison view, when on
     this.compareLayout = 'side';
     this.embed = false;
+    /** @type {string | null} the loaded preset's `signature()`, null for other scenes */
+    this.pristine = null;
     /** @type {Map<string, string>} */
     this.sceneTexts = new Map();
     /** @type {ArrayLike<number>} */
@@ -234,6 +237,10 @@ export class App {
    */
   async loadSceneRef(ref) {
     if (isPresetName(ref)) return this.loadPreset(ref);
+    if (isPacked(ref)) {
+      this.loadSceneText(await unpackScene(ref), { source: ref, label: 'shared scene' });
+      return ref;
+    }
     const text = await fetchScene(ref);
     this.loadSceneText(text, { source: ref, label: ref });
     return ref;
@@ -254,6 +261,7 @@ export class App {
     this.sim.loadScene(text); // throws (and keeps the old world) on a bad scene
     this.scene = { text, name: sceneName(text, preset ?? 'scene'), description: sceneDescription(text), preset, source, label };
     this.preset = preset;
+    this.pristine = preset ? this.signature() : null; // "Copy link" shares a preset by name while this holds
     this.sceneWalls = this.sim.walls();
     this.renderer.forgetPrevious(this.sim); // a new world: nothing to interpolate from
     this.acc = 0;
@@ -344,6 +352,31 @@ export class App {
       layout: this.compare && this.compare.layoutMode !== 'side' ? this.compare.layoutMode : null,
       embed: this.embed,
     };
+  }
+
+  /**
+   * What "Copy link" compares to tell an untouched preset from an edited one: the settings,
+   * the links, which points are locked, the bodies, joints and obstacles (not the motion).
+   */
+  signature() {
+    const sim = this.sim;
+    sim.refreshRender();
+    const locked = Array.from(sim.pointFlags(), (f) => f & 1).join('');
+    return [sim.settings(), Array.from(sim.links()).join(), locked, sim.bodiesJson(), sim.obstacles(), sim.jointsJson().length].join('|');
+  }
+
+  /**
+   * A self-contained link to what is on screen (issue 12 §4): the preset's name while the
+   * preset is untouched (same settings, links, locks and bodies as loaded), else the world as
+   * `exportScene()` (in the comparison: the scene it started from) deflated into `#s=z:…`.
+   * @param {{ embed?: boolean }} [options]
+   */
+  async shareLink({ embed = this.embed } = {}) {
+    let ref;
+    if (this.compare) ref = this.scene?.source ?? (await packScene(/** @type {string} */ (this.compare.text)));
+    else if (this.preset && this.pristine === this.signature()) ref = this.preset;
+    else ref = await packScene(this.sim.exportScene());
+    return `${pageUrl({ ...this.urlParams(), scene: null, embed })}#s=${ref}`;
   }
 
   /**
@@ -517,6 +550,8 @@ async function boot() {
       /** Loads scene JSON text (throws the sim's error, keeping the world, if it is bad). */
       loadSceneText: (text) => app.loadSceneText(text, { label: 'scene' }),
       exportScene: () => app.exportText(),
+      /** The "Copy link" URL (a promise): #s=<preset> or #s=z:<the scene deflated>. */
+      shareLink: (embed = false) => app.shareLink({ embed }),
       /** `spec`: "classic,pbd,xpbd:1i5s" or null to leave the comparison. */
       setCompare: (spec, layout) => app.setCompare(spec == null ? null : parseCompare(spec, bindings.Sim.solvers()), layout),
       setCompareLayout: (mode) => app.setCompareLayout(mode),
@@ -547,7 +582,8 @@ async function boot() {
       try {
         await app.loadSceneRef(params.scene);
       } catch (e) {
-        sceneError = `scene "${params.scene}": ${fmtError(e)}`;
+        const what = isPacked(params.scene) ? 'link' : `scene "${params.scene}"`;
+        sceneError = `${what}: ${fmtError(e)} — showing the default scene`;
       }
     }
     if (!app.scene) await app.loadPreset(PRESETS[0]);

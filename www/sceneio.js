@@ -5,6 +5,8 @@
 // can be copied):
 //   ?scene=bridge          a preset by name (www/scenes/<name>.json)
 //   ?scene=<url>           a JSON scene fetched from a URL (relative to the page, or absolute)
+//   #s=bridge, #s=z:…      a share string (sharelink.js): a preset by name, or the whole scene
+//                          and its settings deflated into the link ("Copy link"; wins over ?scene=)
 //   ?compare=classic,pbd,xpbd:1i5s,exact   the comparison view (www/compare.js)
 //   &layout=side|overlay   its layout
 //   &embed=1               no panel (for embedding in a blog post)
@@ -17,6 +19,8 @@
 
 /** @import { App } from './main.js' */
 
+import { fragmentScene, isPacked } from './sharelink.js';
+
 const PRESET_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** The page's URL parameters. */
@@ -24,7 +28,7 @@ export function readParams(search = location.search, hash = location.hash) {
   const q = new URLSearchParams(search);
   const flag = (/** @type {string | null} */ v) => v != null && !['0', 'false', 'no', 'off'].includes(v.toLowerCase());
   return {
-    scene: q.get('scene') || decodeURIComponent(hash.slice(1)) || null,
+    scene: fragmentScene(hash) || q.get('scene') || (hash.includes('=') ? '' : decodeURIComponent(hash.slice(1))) || null,
     compare: q.get('compare'),
     layout: q.get('layout'),
     embed: flag(q.get('embed')),
@@ -35,7 +39,8 @@ export function readParams(search = location.search, hash = location.hash) {
 const enc = (/** @type {string} */ v) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%2F/gi, '/');
 
 /**
- * A page URL with `params` (null/undefined/false values are left out), no hash.
+ * A page URL with `params` (null/undefined/false values are left out); a packed `scene`
+ * (`z:…`) goes into the fragment as `#s=…`, anything else leaves the URL without a hash.
  * @param {Record<string, string | boolean | null | undefined>} params
  * @param {string} [base]
  */
@@ -44,13 +49,18 @@ export function pageUrl(params, base = location.href) {
   const order = ['scene', 'compare', 'layout', 'embed'];
   const keys = [...order.filter((k) => k in params), ...Object.keys(params).filter((k) => !order.includes(k))];
   const parts = [];
+  let hash = '';
   for (const k of keys) {
     const v = params[k];
     if (v == null || v === false || v === '') continue;
+    if (k === 'scene' && typeof v === 'string' && isPacked(v)) {
+      hash = `#s=${v}`;
+      continue;
+    }
     parts.push(v === true ? `${k}=1` : `${k}=${enc(String(v))}`);
   }
   u.search = parts.length ? `?${parts.join('&')}` : '';
-  u.hash = '';
+  u.hash = hash;
   return u.href;
 }
 
@@ -105,11 +115,14 @@ export class SceneIo {
   /** @param {App} app */
   constructor(app) {
     this.app = app;
+    /** @type {string | null} the last link "Copy link" made */
+    this.lastLink = null;
     const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
     this.el = {
       exportBtn: $('export'),
       importBtn: $('import'),
       pasteBtn: $('paste'),
+      copyLink: $('copy-link'),
       file: /** @type {HTMLInputElement} */ ($('import-file')),
       dialog: /** @type {HTMLDialogElement} */ ($('paste-dialog')),
       text: /** @type {HTMLTextAreaElement} */ ($('paste-text')),
@@ -126,6 +139,7 @@ export class SceneIo {
       if (f) this.importFile(f);
     });
     el.pasteBtn.addEventListener('click', () => this.openPaste());
+    el.copyLink.addEventListener('click', () => this.copyLink());
     el.load.addEventListener('click', (e) => {
       e.preventDefault();
       if (this.load(el.text.value, 'pasted scene', el.error)) el.dialog.close();
@@ -184,6 +198,29 @@ export class SceneIo {
     setTimeout(() => URL.revokeObjectURL(url), 10000);
     this.app.ui.status(`exported ${name}.json`, 'info', 2000);
     return text;
+  }
+
+  /**
+   * "Copy link": a self-contained URL of the scene and its settings (main.js `shareLink`) to
+   * the clipboard, or shown in the status line where the clipboard is refused.
+   * @returns {Promise<string | null>}
+   */
+  async copyLink() {
+    let url;
+    try {
+      url = await this.app.shareLink({ embed: false });
+    } catch (/** @type {any} */ e) {
+      this.app.ui.status(`copy link: ${(e && e.message) || e}`, 'error');
+      return null;
+    }
+    this.lastLink = url;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.app.ui.status(`link copied (${url.length} characters)`, 'info', 3000);
+    } catch {
+      this.app.ui.status(url, 'info', 15000);
+    }
+    return url;
   }
 
   /** @param {File} file */

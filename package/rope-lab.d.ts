@@ -1,0 +1,91 @@
+// <rope-lab>: the element, its attributes and its events (rope-lab.js). `import 'ropelab'`
+// defines the element; the `Sim` class is `ropelab/sim`, the JSON shapes `ropelab/shapes`.
+
+import type { Sim } from './ropelab.js';
+import type {
+  BraidResyncEvent, ContactEvent, DogsSwappedEvent, JointBrokenEvent, LinkTornEvent, SolverName,
+  TangleBrokenEvent, TangleFormedEvent, TangleStateChangedEvent,
+} from './shapes.js';
+
+export type { Sim } from './ropelab.js';
+export type * from './shapes.js';
+
+/** The element's attributes (every one live; the properties of the same names reflect them). */
+export interface RopeLabAttributes {
+  /** A preset name (`bridge`), a share string (`z:…`) or the URL of a scene .json. Default: an
+   *  inline `<script type="application/json">` child, else the `rope` preset. */
+  scene?: string;
+  /** The solver of the first view. */
+  solver?: SolverName;
+  /** More solvers, comma-separated ("classic,exact"): one view each, side by side, in lockstep. */
+  compare?: string;
+  /** "minimal": play/pause, reset, solver; "none" (default): no control strip. */
+  controls?: 'minimal' | 'none';
+  /** Width/height when CSS sets no height: "16/9" (default), "4:3", "1.5". */
+  aspect?: string;
+  /** The accessible name (default: "rope simulation: <scene name> — …"). */
+  label?: string;
+}
+
+/** The element's events: the sim's events (the JSON object as `detail`), `ready`, `error`. */
+export interface RopeLabEventMap extends Omit<HTMLElementEventMap, 'error'> {
+  tangleformed: CustomEvent<TangleFormedEvent>;
+  tanglestatechanged: CustomEvent<TangleStateChangedEvent>;
+  tanglebroken: CustomEvent<TangleBrokenEvent>;
+  dogsswapped: CustomEvent<DogsSwappedEvent>;
+  braidresync: CustomEvent<BraidResyncEvent>;
+  linktorn: CustomEvent<LinkTornEvent>;
+  jointbroken: CustomEvent<JointBrokenEvent>;
+  contactbegin: CustomEvent<Omit<ContactEvent, 'type'> & { type: 'contactbegin' }>;
+  contactend: CustomEvent<Omit<ContactEvent, 'type'> & { type: 'contactend' }>;
+  /** After the first frame of each scene loaded. */
+  ready: CustomEvent<{ scene: string }>;
+  /** A bad attribute or scene (the default scene is shown), or a failed step: the message. */
+  error: CustomEvent<string>;
+}
+
+export declare class RopeLab extends HTMLElement {
+  static readonly observedAttributes: string[];
+  scene: string;
+  solver: string;
+  compare: string;
+  controls: 'minimal' | 'none';
+  aspect: string;
+  label: string;
+  paused: boolean;
+  /** The first view's `Sim` (null before the first scene is loaded). */
+  readonly sim: Sim | null;
+  /** Every view's `Sim` (one per solver of `solver` + `compare`). */
+  readonly sims: Sim[];
+  /** Fixed steps of 1/60 s taken since the scene loaded (frozen while off-screen or paused). */
+  readonly steps: number;
+  /** Frames drawn. */
+  readonly frames: number;
+  /** `performance.now()` when the first frame was drawn (0 before). */
+  readonly firstFrameAt: number;
+  play(): void;
+  pause(): void;
+  /** Reloads the scene the views started from. */
+  reset(): void;
+  /** Reloads the `scene` attribute's scene. */
+  reload(): Promise<void>;
+  /** The first view's world as scene JSON (`sim.exportScene()`); throws before a scene loaded. */
+  exportScene(): string;
+  addEventListener<K extends keyof RopeLabEventMap>(type: K, listener: (this: RopeLab, ev: RopeLabEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof RopeLabEventMap>(type: K, listener: (this: RopeLab, ev: RopeLabEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+/** The scene shown when none is given or the given one fails: "rope". */
+export declare const DEFAULT_SCENE: string;
+/** Loads the wasm module (once per page; every element shares it). */
+export declare function loadWasm(): Promise<unknown>;
+/** Scene JSON text for a `scene` value (preset name, share string or URL). */
+export declare function sceneText(ref: string): Promise<string>;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'rope-lab': RopeLab;
+  }
+}

@@ -1,0 +1,542 @@
+// The <rope-lab> web component and the share links (issue 12), in headless Chromium against
+// dist/ (`make web`: trunk's post_build hook writes the npm package to dist/pkg/). The blog
+// page is www/embed-demo.html: three embeds (a preset with the control strip, a comparison of
+// three solvers, an inline JSON scene) between long text.
+//
+// Budgets measured here (the numbers are printed): the JS an embed loads, gzipped, at most
+// 15 KiB; the first frame of an embed at most 300 ms after its script has loaded (the
+// median of three fresh page loads).
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { DIST, checkDist } from './serve.mjs';
+import { ARTIFACTS, expectedCounts, openPage, statusLine, useBrowser } from './helpers.mjs';
+
+checkDist();
+const PKG = join(DIST, 'pkg');
+const JS_BUDGET = 15 * 1024;
+const FIRST_FRAME_BUDGET_MS = 300;
+
+let browser;
+let server;
+useBrowser((b, s) => ([browser, server] = [b, s]));
+
+/** Opens the blog page (or `path`) in a fresh context; waits until every embed drew a frame. */
+async function openBlog(path = 'www/embed-demo.html', options = {}) {
+  const context = await browser.newContext({ viewport: { width: 900, height: 800 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  const scripts = [];
+  const wasm = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.resourceType() === 'script') scripts.push(path);
+    if (path.endsWith('.wasm')) wasm.push(path);
+  });
+  await page.goto(`${server.url}${path}`);
+  await page.waitForFunction(() => customElements.get('rope-lab') && [...document.querySelectorAll('rope-lab')].every((e) => e.sim), null, { timeout: 15000 });
+  return { context, page, errors, scripts, wasm };
+}
+
+/** Per embed (by id): steps, frames, points, links, paused, the message shown. */
+const embeds = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('rope-lab')].map((e) => [e.id, {
+  steps: e.steps, frames: e.frames, points: e.sim?.pointCount ?? 0, links: e.sim?.linkCount ?? 0, views: e.sims.length,
+  paused: e.paused, time: e.sim?.time ?? 0, msg: e.shadowRoot.querySelector('.msg').textContent,
+}])));
+
+const scrollTo = (page, y) => page.evaluate((t) => window.scrollTo(0, t), y);
+/** Scrolls so that the embed `id` is in the middle of the viewport. */
+const show = (page, id) => page.evaluate((i) => document.getElementById(i).scrollIntoView({ block: 'center' }), id);
+/** The embed's box in the viewport (CSS px). */
+const box = (page, id) => page.evaluate((i) => {
+  const r = document.getElementById(i).getBoundingClientRect();
+  return { x: r.x, y: r.y, w: r.width, h: r.height };
+}, id);
+const stepsOf = (page, id) => page.evaluate((i) => document.getElementById(i).steps, id);
+async function waitSteps(page, id, n) {
+  const s0 = await stepsOf(page, id);
+  await page.waitForFunction(([i, t]) => document.getElementById(i).steps >= t, [id, s0 + n], { timeout: 10000, polling: 16 });
+}
+
+describe('budgets', () => {
+  it('the JS an embed loads is at most 15 KiB gzipped (the component and the wasm-bindgen glue)', async () => {
+    // What the blog page actually requests: its scripts are the component and the glue.
+    const { context, scripts, wasm, errors } = await openBlog();
+    await context.close();
+    assert.deepEqual([...new Set(scripts)].sort(), ['/pkg/rope-lab.js', '/pkg/ropelab.js'], 'the scripts an embed loads');
+    assert.equal(wasm.length, 1, `the wasm module is fetched once for three embeds (${wasm.join(', ')})`);
+    const sizes = Object.fromEntries(['rope-lab.js', 'ropelab.js'].map((f) => {
+      const raw = readFileSync(join(PKG, f));
+      return [f, { raw: raw.length, gzip: gzipSync(raw).length }];
+    }));
+    const total = sizes['rope-lab.js'].gzip + sizes['ropelab.js'].gzip;
+    console.log(`embed JS: rope-lab.js ${sizes['rope-lab.js'].raw} B (${sizes['rope-lab.js'].gzip} B gzipped) + ropelab.js ${sizes['ropelab.js'].raw} B (${sizes['ropelab.js'].gzip} B gzipped) = ${total} B gzipped, budget ${JS_BUDGET} B`);
+    assert.ok(total <= JS_BUDGET, `embed JS is ${total} B gzipped, over the ${JS_BUDGET} B budget`);
+    assert.deepEqual(errors, []);
+  });
+
+  it('the first frame of an embed is drawn at most 300 ms after its script loaded', async () => {
+    const runs = [];
+    for (let k = 0; k < 3; k++) {
+      const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}www/embed-demo.html`);
+      await page.waitForFunction(() => document.getElementById('bridge')?.firstFrameAt > 0, null, { timeout: 15000 });
+      runs.push(await page.evaluate(() => {
+        const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/rope-lab.js'));
+        const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/ropelab_bg.wasm'));
+        const first = document.getElementById('bridge').firstFrameAt;
+        return { scriptLoaded: script.responseEnd, wasmLoaded: wasm?.responseEnd ?? NaN, first, ms: first - script.responseEnd };
+      }));
+      await context.close();
+    }
+    const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
+    const median = ms[1];
+    console.log(`first frame after the script loaded: ${runs.map((r) => `${r.ms.toFixed(0)} ms (script at ${r.scriptLoaded.toFixed(0)}, wasm at ${r.wasmLoaded.toFixed(0)}, frame at ${r.first.toFixed(0)})`).join('; ')}; median ${median.toFixed(0)} ms, budget ${FIRST_FRAME_BUDGET_MS} ms`);
+    assert.ok(median <= FIRST_FRAME_BUDGET_MS, `first frame ${median.toFixed(0)} ms after the script loaded (median of 3), over ${FIRST_FRAME_BUDGET_MS} ms`);
+  });
+});
+
+describe('the blog page', () => {
+  let page, context, errors;
+  before(async () => ({ page, context, errors } = await openBlog()));
+  after(async () => context?.close());
+
+  it('runs three embeds with their own scenes, and no page CSS gets in or out', async () => {
+    for (const id of ['bridge', 'compare', 'inline']) {
+      await show(page, id);
+      await waitSteps(page, id, 10);
+    }
+    const e = await embeds(page);
+    const bridge = expectedCounts('bridge');
+    assert.equal(e.bridge.points, bridge.points);
+    assert.equal(e.bridge.links, bridge.links);
+    assert.equal(e.compare.points, expectedCounts('rope').points);
+    assert.equal(e.compare.views, 3, 'solver + compare = three views');
+    assert.deepEqual(await page.evaluate(() => document.getElementById('compare').sims.map((s) => s.solver)), ['exact', 'classic', 'xpbd']);
+    assert.equal(e.inline.points, 17, 'the inline <script type="application/json"> scene');
+    assert.notEqual(e.bridge.points, e.inline.points, 'two instances, two scenes');
+    for (const id of ['bridge', 'compare', 'inline']) assert.equal(e[id].msg, '', `${id}: no message`);
+    // The page styles every canvas with a magenta dashed border: not the embeds' (shadow DOM).
+    const inner = await page.evaluate(() => getComputedStyle(document.getElementById('bridge').shadowRoot.querySelector('canvas')).borderStyle);
+    assert.equal(inner, 'none', 'the page CSS stays out');
+    // …and the embeds' CSS stays in: the page's own buttons keep the browser's look.
+    const globals = await page.evaluate(() => Object.keys(window).filter((k) => /rope|sim|wasm/i.test(k)));
+    assert.deepEqual(globals, [], 'no globals');
+    // HiDPI-ready: the backing store is the CSS size × devicePixelRatio.
+    const hi = await page.evaluate(() => {
+      const el = document.getElementById('bridge');
+      const c = el.shadowRoot.querySelector('canvas');
+      return { w: c.width, cssW: el.clientWidth, dpr: devicePixelRatio };
+    });
+    assert.equal(hi.w, Math.round(hi.cssW * hi.dpr));
+    for (const id of ['bridge', 'compare', 'inline']) await page.locator(`#${id}`).screenshot({ path: join(ARTIFACTS, `embed-${id}.png`) });
+    await scrollTo(page, 0);
+    await page.screenshot({ path: join(ARTIFACTS, 'embed-blog.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  });
+
+  it('the wheel over an embed scrolls the page; Ctrl+wheel or a click into it zooms instead', async () => {
+    await show(page, 'bridge');
+    await page.waitForTimeout(100);
+    const b = await box(page, 'bridge');
+    await page.mouse.move(b.x + b.w / 2, b.y + 20);
+    const zoom0 = await page.evaluate(() => document.getElementById('bridge').zoom);
+    const y0 = await page.evaluate(() => scrollY);
+    await page.mouse.wheel(0, 300);
+    await page.waitForFunction((y) => scrollY > y, y0, { timeout: 3000 });
+    assert.ok((await page.evaluate(() => scrollY)) > y0 + 100, 'the page scrolled');
+    assert.equal(await page.evaluate(() => document.getElementById('bridge').zoom), zoom0, 'the embed did not zoom');
+
+    // Ctrl+wheel (a trackpad pinch) zooms and does not scroll.
+    await show(page, 'bridge');
+    await page.waitForTimeout(100);
+    const c = await box(page, 'bridge');
+    await page.mouse.move(c.x + c.w / 2, c.y + 20);
+    const y1 = await page.evaluate(() => scrollY);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    await page.waitForTimeout(200);
+    assert.ok((await page.evaluate(() => document.getElementById('bridge').zoom)) > zoom0, 'Ctrl+wheel zoomed in');
+    assert.equal(await page.evaluate(() => scrollY), y1, 'Ctrl+wheel did not scroll the page');
+
+    // After a click into the embed (on empty space, top left: no point there) the wheel zooms…
+    await page.mouse.click(c.x + 12, c.y + 12);
+    const z1 = await page.evaluate(() => document.getElementById('bridge').zoom);
+    await page.mouse.wheel(0, 200);
+    await page.waitForTimeout(200);
+    assert.ok((await page.evaluate(() => document.getElementById('bridge').zoom)) < z1, 'the wheel zoomed out after a click into the embed');
+    assert.equal(await page.evaluate(() => scrollY), y1, 'and did not scroll');
+    // …until Esc: then it scrolls the page again.
+    await page.keyboard.press('Escape');
+    await page.mouse.wheel(0, 200);
+    await page.waitForFunction((y) => scrollY > y, y1, { timeout: 3000 });
+    await page.keyboard.press('0');
+  });
+
+  it('an embed scrolled out of view stops stepping and drawing, then resumes where it was', async () => {
+    await show(page, 'bridge');
+    await waitSteps(page, 'bridge', 10);
+    await scrollTo(page, await page.evaluate(() => document.body.scrollHeight));
+    await page.waitForTimeout(300); // the IntersectionObserver reports
+    const a = (await embeds(page)).bridge;
+    await page.waitForTimeout(700);
+    const b = (await embeds(page)).bridge;
+    assert.equal(b.steps, a.steps, 'the step counter froze off-screen');
+    assert.equal(b.frames, a.frames, 'no frames drawn off-screen');
+    assert.equal(b.time, a.time, 'the sim did not advance');
+    // No animation frame runs for it: the shared loop holds only on-screen embeds.
+    await show(page, 'bridge');
+    await waitSteps(page, 'bridge', 10);
+    const c = (await embeds(page)).bridge;
+    assert.ok(c.steps > b.steps, 'it resumed');
+    assert.ok(c.time > b.time && c.time < b.time + 2, `it resumed where it was (time ${b.time} → ${c.time}), no catch-up jump, no reload`);
+    assert.ok(c.steps - b.steps < 60 * 2, 'no catch-up of the time spent off-screen');
+  });
+
+  it('a hidden tab stops every embed and a visible one resumes it', async () => {
+    await show(page, 'bridge');
+    await waitSteps(page, 'bridge', 5);
+    const setHidden = (h) => page.evaluate((hidden) => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, h);
+    await setHidden(true);
+    const a = (await embeds(page)).bridge;
+    await page.waitForTimeout(500);
+    const b = (await embeds(page)).bridge;
+    assert.equal(b.steps, a.steps, 'frozen while hidden');
+    assert.equal(b.frames, a.frames);
+    await setHidden(false);
+    await waitSteps(page, 'bridge', 5);
+  });
+
+  it('pointer input: drag a point, click one to lock it, swipe to cut', async () => {
+    await show(page, 'inline');
+    await page.evaluate(() => document.getElementById('inline').pause());
+    await page.waitForTimeout(50);
+    const pt = (i) => page.evaluate((k) => {
+      const el = document.getElementById('inline');
+      const v = el.views[0];
+      const p = el.sim.positions();
+      const r = el.getBoundingClientRect();
+      return [r.x + v.ox + p[3 * k] * v.scale, r.y + v.oy - p[3 * k + 1] * v.scale];
+    }, i);
+    const [x, y] = await pt(8);
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + 10, y + 30, { steps: 4 });
+    await page.mouse.move(x + 20, y + 60, { steps: 4 });
+    const held = await page.evaluate(() => document.getElementById('inline').sim.heldBy(1));
+    assert.equal(held, 8, 'the mouse holds point 8');
+    const [x2, y2] = await pt(8);
+    assert.ok(Math.hypot(x2 - x - 20, y2 - y - 60) < 3, `point 8 followed the pointer (${x2 - x}, ${y2 - y})`);
+    await page.mouse.up();
+    // A click on a point locks it.
+    const [x3, y3] = await pt(4);
+    assert.equal(await page.evaluate(() => document.getElementById('inline').sim.isLocked(4)), false);
+    await page.mouse.click(x3, y3);
+    assert.equal(await page.evaluate(() => document.getElementById('inline').sim.isLocked(4)), true, 'a click locked point 4');
+    // A swipe across the rope between points 11 and 12 on empty space cuts a link.
+    const links0 = (await embeds(page)).inline.links;
+    const [ax, ay] = await pt(11);
+    const [bx, by] = await pt(12);
+    const mx = (ax + bx) / 2, my = (ay + by) / 2;
+    await page.mouse.move(mx - 30, my - 40);
+    await page.mouse.down();
+    await page.mouse.move(mx + 30, my + 40, { steps: 6 });
+    await page.mouse.up();
+    assert.equal((await embeds(page)).inline.links, links0 - 1, 'one link cut');
+    await page.evaluate(() => document.getElementById('inline').reset());
+    assert.equal((await embeds(page)).inline.links, 16, 'reset restores the scene');
+    await page.evaluate(() => document.getElementById('inline').play());
+  });
+
+  it('keyboard: focusable with an accessible name and a focus ring; Space pauses, R resets', async () => {
+    await scrollTo(page, 0);
+    await page.click('h1'); // the focus navigation starts at the top of the page
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const el = document.activeElement;
+      return { id: el?.id, label: el?.getAttribute('aria-label'), role: el?.getAttribute('role'), outline: el && getComputedStyle(el).outlineStyle };
+    });
+    assert.equal(f.id, 'bridge', 'Tab reaches the first embed');
+    assert.match(f.label, /rope simulation: bridge/);
+    assert.equal(f.role, 'group');
+    assert.equal(f.outline, 'solid', 'a visible focus ring');
+    assert.equal((await embeds(page)).bridge.paused, false);
+    const y0 = await page.evaluate(() => scrollY);
+    await page.keyboard.press(' ');
+    assert.equal((await embeds(page)).bridge.paused, true, 'Space paused');
+    assert.equal(await page.evaluate(() => scrollY), y0, 'Space did not scroll the page');
+    await page.keyboard.press(' ');
+    assert.equal((await embeds(page)).bridge.paused, false, 'Space played');
+    await waitSteps(page, 'bridge', 30);
+    await page.keyboard.press('r');
+    assert.ok((await embeds(page)).bridge.steps < 10, 'R reset the scene');
+    assert.equal(await page.getAttribute('#inline', 'aria-label'), 'A hand-made rope: drag it', 'the label attribute names it');
+  });
+
+  it('attributes are reflected and live: solver, scene, aspect', async () => {
+    await show(page, 'bridge');
+    await page.evaluate(() => { document.getElementById('bridge').solver = 'xpbd'; });
+    assert.equal(await page.getAttribute('#bridge', 'solver'), 'xpbd', 'the property reflects to the attribute');
+    assert.equal(await page.evaluate(() => document.getElementById('bridge').sim.solver), 'xpbd');
+    assert.equal(await page.evaluate(() => document.getElementById('bridge').shadowRoot.querySelector('select').value), 'xpbd', 'the control strip follows');
+    // A solver that cannot run the scene says why and keeps the current one.
+    await page.evaluate(() => document.getElementById('bridge').setAttribute('solver', 'nonsense'));
+    assert.match((await embeds(page)).bridge.msg, /solver nonsense/);
+    assert.equal(await page.evaluate(() => document.getElementById('bridge').sim.solver), 'xpbd');
+    // Changing the scene reloads.
+    await page.evaluate(() => document.getElementById('bridge').setAttribute('scene', 'net'));
+    await page.waitForFunction((n) => document.getElementById('bridge').sim.pointCount === n, expectedCounts('net').points);
+    await page.evaluate(() => { document.getElementById('bridge').aspect = '2/1'; });
+    const r = await box(page, 'bridge');
+    assert.ok(Math.abs(r.w / r.h - 2) < 0.02, `aspect 2/1: ${r.w}×${r.h}`);
+    await page.evaluate(() => { document.getElementById('bridge').scene = 'bridge'; });
+    await page.waitForFunction((n) => document.getElementById('bridge').sim.pointCount === n, expectedCounts('bridge').points);
+  });
+
+  it('a scene by URL, and the sim\'s events as DOM events (contactbegin)', async () => {
+    await show(page, 'inline');
+    const got = await page.evaluate(async () => {
+      const el = document.getElementById('inline');
+      const seen = [];
+      el.addEventListener('contactbegin', (e) => seen.push(e.detail), { once: true });
+      el.play();
+      el.scene = 'scenes/wall.json'; // relative to the page (www/embed-demo.html)
+      await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+      const t0 = performance.now();
+      while (!seen.length && performance.now() - t0 < 8000) await new Promise((ok) => setTimeout(ok, 50));
+      return { bodies: el.sim.bodyCount, msg: el.shadowRoot.querySelector('.msg').textContent, seen };
+    });
+    assert.equal(got.msg, '');
+    assert.ok(got.bodies > 10, `the wall scene from its URL (${got.bodies} bodies)`);
+    assert.equal(got.seen.length, 1, 'a contactbegin event');
+    assert.equal(got.seen[0].type, 'contactbegin');
+    assert.ok(Number.isFinite(got.seen[0].impulse) && got.seen[0].a >= 0, JSON.stringify(got.seen[0]));
+  });
+
+  it('a bad scene shows a message and the default scene', async () => {
+    await show(page, 'inline');
+    const got = await page.evaluate(async () => {
+      const el = document.getElementById('inline');
+      const errors = [];
+      el.addEventListener('error', (e) => errors.push(e.detail));
+      el.scene = 'z:AAAAthis-is-not-deflate';
+      await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+      return { errors, msg: el.shadowRoot.querySelector('.msg').textContent, points: el.sim.pointCount };
+    });
+    assert.match(got.msg, /damaged or cut short.*default scene/, got.msg);
+    assert.equal(got.errors.length, 1, 'one error event');
+    assert.equal(got.points, expectedCounts('rope').points, 'the default scene (rope)');
+    const missing = await page.evaluate(async () => {
+      const el = document.getElementById('inline');
+      el.scene = 'no-such-preset';
+      await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+      return el.shadowRoot.querySelector('.msg').textContent;
+    });
+    assert.match(missing, /no preset "no-such-preset"/);
+  });
+});
+
+describe('share links', () => {
+  it('Copy link: a preset is a name; a hand-edited scene round-trips exactly (same exportScene()), in the playground and in <rope-lab scene>', async () => {
+    const { page, context, errors } = await openPage(browser, `${server.url}?scene=bridge`);
+    let shared;
+    try {
+      const presetLink = await page.evaluate(() => window.ropelab.shareLink());
+      assert.match(presetLink, /#s=bridge$/, `an untouched preset links by name: ${presetLink}`);
+      // Edit by hand: cut a link, add a locked point, lock another, change a setting.
+      const edited = await page.evaluate(() => {
+        const r = window.ropelab;
+        r.pause(true);
+        const sim = r.sim;
+        sim.cut(0, 100, 0, -100);
+        sim.addPoint(1.5, 4.5, true);
+        sim.toggleLock(3);
+        sim.setIterations(7);
+        return sim.exportScene();
+      });
+      await page.click('#copy-link');
+      await page.waitForFunction(() => window.ropelab.app.sceneIo.lastLink != null);
+      shared = await page.evaluate(() => window.ropelab.app.sceneIo.lastLink);
+      assert.match(shared, /#s=z:[A-Za-z0-9_-]+$/, 'an edited scene is packed into the fragment');
+      console.log(`share link: ${presetLink.length} characters for a preset, ${shared.length} for the edited bridge (${edited.length} characters of JSON)`);
+      assert.match((await statusLine(page)).text, /link copied|http/);
+
+      // Open the link: the scene it loads exports exactly what was shared.
+      const other = await openPage(browser, shared);
+      try {
+        const back = await other.page.evaluate(() => {
+          const s = new window.ropelab.Sim();
+          s.loadScene(window.ropelab.scene.text);
+          return { text: s.exportScene(), iterations: window.ropelab.sim.iterations, status: document.getElementById('status').className };
+        });
+        assert.equal(back.text, edited, 'same exportScene() after the round trip');
+        assert.equal(back.iterations, 7, 'settings travel with the scene');
+        assert.doesNotMatch(back.status, /error/);
+        assert.match(other.page.url(), /#s=z:/, 'the address keeps the shared scene');
+        assert.deepEqual(other.errors, []);
+      } finally {
+        await other.context.close();
+      }
+
+      // The same string as a component's scene attribute.
+      const ref = new URL(shared).hash.slice('#s='.length);
+      const blog = await openBlog();
+      try {
+        await show(blog.page, 'inline'); // (an embed draws, and announces `ready`, on screen only)
+        const fromEmbed = await blog.page.evaluate(async (s) => {
+          const el = document.getElementById('inline');
+          el.pause();
+          el.scene = s;
+          await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+          return { text: el.exportScene(), msg: el.shadowRoot.querySelector('.msg').textContent };
+        }, ref);
+        assert.equal(fromEmbed.msg, '');
+        assert.equal(fromEmbed.text, edited, 'the component loads the share string to the same exportScene()');
+      } finally {
+        await blog.context.close();
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+
+    // A link cut short: a clear message and the default scene.
+    const cut = shared.slice(0, shared.length - Math.floor((shared.length - shared.indexOf('#s=')) / 2));
+    const bad = await openPage(browser, cut);
+    try {
+      const st = await statusLine(bad.page);
+      assert.match(st.text, /link: the scene in this link is damaged or cut short.*default scene/, st.text);
+      assert.match(st.cls, /error/);
+      assert.equal(await bad.page.evaluate(() => window.ropelab.preset), 'rope', 'the default scene');
+    } finally {
+      await bad.context.close();
+    }
+  });
+});
+
+describe('manners', () => {
+  it('prefers-reduced-motion: starts paused with a play button', async () => {
+    const { page, context, errors } = await openBlog('www/embed-demo.html', { reducedMotion: 'reduce' });
+    try {
+      await page.waitForTimeout(500);
+      const e = await embeds(page);
+      for (const id of ['bridge', 'compare', 'inline']) {
+        assert.equal(e[id].paused, true, `${id} paused`);
+        assert.equal(e[id].steps, 0, `${id} took no step`);
+      }
+      const play = page.locator('#bridge').locator('button.play');
+      assert.equal(await play.isVisible(), true, 'a play button');
+      assert.equal(await play.getAttribute('aria-label'), 'Play');
+      await play.click();
+      await waitSteps(page, 'bridge', 5);
+      assert.equal(await play.isVisible(), false);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('touch: a one-finger swipe on empty space scrolls the page; one that starts on a point drags it', async () => {
+    const context = await browser.newContext({ viewport: { width: 400, height: 700 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${server.url}www/embed-demo.html`);
+      await page.waitForFunction(() => document.getElementById('inline')?.sim);
+      await show(page, 'inline');
+      await page.evaluate(() => document.getElementById('inline').pause());
+      await page.waitForTimeout(300);
+      const cdp = await context.newCDPSession(page);
+      const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      const r = await box(page, 'inline');
+      // Empty space (bottom left): the page scrolls, nothing is cut.
+      const y0 = await page.evaluate(() => scrollY);
+      await touch('touchStart', r.x + 15, r.y + r.h - 15);
+      for (let k = 1; k <= 10; k++) {
+        await touch('touchMove', r.x + 15, r.y + r.h - 15 - 15 * k);
+        await page.waitForTimeout(16);
+      }
+      await touch('touchEnd');
+      await page.waitForFunction((y) => scrollY > y + 50, y0, { timeout: 3000 });
+      assert.equal((await embeds(page)).inline.links, 16, 'a scrolling swipe cuts nothing');
+      // On point 8: the finger drags it and the page stays.
+      await page.waitForTimeout(300);
+      const [px, py] = await page.evaluate(() => {
+        const el = document.getElementById('inline');
+        const v = el.views[0];
+        const p = el.sim.positions();
+        const b = el.getBoundingClientRect();
+        return [b.x + v.ox + p[24] * v.scale, b.y + v.oy - p[25] * v.scale];
+      });
+      const y1 = await page.evaluate(() => scrollY);
+      await touch('touchStart', px, py);
+      for (let k = 1; k <= 10; k++) {
+        await touch('touchMove', px, py - 6 * k);
+        await page.waitForTimeout(16);
+      }
+      const held = await page.evaluate(() => Array.from({ length: 32 }, (_, id) => document.getElementById('inline').sim.heldBy(id)).filter((i) => i >= 0));
+      await touch('touchEnd');
+      await page.waitForTimeout(200);
+      assert.deepEqual(held, [8], 'the finger held point 8');
+      assert.equal(await page.evaluate(() => scrollY), y1, 'the page did not scroll under the drag');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('ten embeds on one long page: only the ones on screen run, and they stay smooth', async () => {
+    const { page, context, errors } = await openBlog();
+    try {
+      await page.evaluate(() => {
+        document.body.innerHTML = Array.from({ length: 10 }, (_, k) => `<p style="height:700px">text ${k}</p><rope-lab id="e${k}" scene="${['bridge', 'net', 'rope', 'capstan', 'wrecking-ball'][k % 5]}"></rope-lab>`).join('');
+      });
+      await page.waitForFunction(() => [...document.querySelectorAll('rope-lab')].every((e) => e.sim), null, { timeout: 15000 });
+      await page.evaluate(() => document.getElementById('e4').scrollIntoView({ block: 'center' }));
+      await page.waitForTimeout(500);
+      const s0 = await page.evaluate(() => [...document.querySelectorAll('rope-lab')].map((e) => e.steps));
+      // Frame intervals over 2 s, by requestAnimationFrame.
+      const gaps = await page.evaluate(() => new Promise((ok) => {
+        const t = [];
+        const f = (now) => { t.push(now); if (t.length < 121) requestAnimationFrame(f); else ok(t.slice(1).map((v, i) => v - t[i])); };
+        requestAnimationFrame(f);
+      }));
+      const s1 = await page.evaluate(() => [...document.querySelectorAll('rope-lab')].map((e) => e.steps));
+      const ran = s1.map((v, i) => v - s0[i]);
+      const sorted = gaps.slice().sort((a, b) => a - b);
+      const median = sorted[sorted.length >> 1], p95 = sorted[Math.floor(sorted.length * 0.95)];
+      console.log(`ten embeds: steps while e4 is centred ${ran.join(', ')}; frame interval median ${median.toFixed(1)} ms, 95th percentile ${p95.toFixed(1)} ms`);
+      assert.ok(ran[4] > 60, 'the centred embed runs');
+      for (const k of [0, 1, 2, 7, 8, 9]) assert.equal(ran[k], 0, `e${k} (off-screen) took no step`);
+      assert.ok(median < 25, `frame interval median ${median.toFixed(1)} ms`);
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('works in an iframe (the package\'s embed.html) and in a cross-origin page', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
+    const page = await context.newPage();
+    try {
+      // A page on another origin (127.0.0.1 vs localhost) frames embed.html.
+      const framed = server.url.replace('127.0.0.1', 'localhost') + 'pkg/embed.html?scene=net&controls=minimal';
+      await page.setContent(`<h1>host</h1><iframe src="${framed}" title="rope simulation" style="width:640px;height:360px;border:0"></iframe>`);
+      const frame = page.frameLocator('iframe');
+      const f = page.frames().find((x) => x.url().includes('embed.html')) ?? (await page.waitForEvent('frameattached'));
+      await f.waitForFunction(() => document.querySelector('rope-lab')?.steps > 10, null, { timeout: 15000 });
+      assert.equal(await f.evaluate(() => document.querySelector('rope-lab').sim.pointCount), expectedCounts('net').points);
+      assert.equal(await frame.locator('rope-lab').getAttribute('controls'), 'minimal');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,130 @@
+// The npm package of the <rope-lab> component (issue 12 §3): assembled from what trunk has
+// just built, with no second compile of the crate and no second wasm-opt.
+//
+// Run by trunk as a post_build hook (Trunk.toml): every `trunk build` / `trunk serve` writes
+// the package into the build as dist/pkg/ (so the page's www/embed-demo.html loads
+// ../pkg/rope-lab.js), and `make package` copies dist/pkg to ./pkg, the folder to `npm pack`.
+// Run by hand: `node tools/package.mjs [<dir with trunk's ropelab-<hash>.js>] [<out dir>]`
+// (default: dist/ → dist/pkg).
+//
+// What goes in (names stable, so the component finds its files next to `import.meta.url`):
+//   rope-lab.js, sharelink.js   the component (with the codec inline) and the share-string codec
+//                               (www/), comments dropped
+//   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), doc comments dropped
+//   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is
+//   ropelab.d.ts                wasm-bindgen's declarations of `Sim`
+//   rope-lab.d.ts, sharelink.d.ts, shapes.d.ts   the element, the codec, the JSON shapes
+//   scenes/*.json, embed.html, README.md, package.json (version from Cargo.toml)
+//
+// Comment stripping is line-based and only drops whole lines that are comments (`//…`, or a
+// `/** … */` block that starts a line): never text inside a line, so strings are safe. The
+// result is then parsed by node (`--check`) and the package refuses to build if it fails.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+
+const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const staging = process.env.TRUNK_STAGING_DIR;
+const from = resolve(process.argv[2] ?? staging ?? join(REPO, 'dist'));
+const out = resolve(process.argv[3] ?? join(from, 'pkg'));
+
+const glue = readdirSync(from).filter((f) => /^ropelab-[0-9a-f]+\.js$/.test(f));
+if (glue.length !== 1) throw new Error(`package: expected one ropelab-<hash>.js in ${from}, found ${glue.length}`);
+const base = glue[0].replace(/\.js$/, '');
+
+/**
+ * Drops whole-line comments and blank lines, and each line's indentation.
+ * @param {string} text
+ */
+export function stripComments(text) {
+  const keep = [];
+  let inBlock = false;
+  for (const line of text.split('\n')) {
+    const t = line.trim();
+    if (inBlock) {
+      if (t.endsWith('*/')) inBlock = false;
+      continue;
+    }
+    if (t.startsWith('/*')) {
+      const close = t.indexOf('*/', 2);
+      if (close < 0) inBlock = true; // a block comment's first line: drop up to its `*/`
+      else if (close !== t.length - 2) { keep.push(t); continue; } // `/** @type … */ code`
+      continue;
+    }
+    if (t.startsWith('//') || t === '') continue;
+    keep.push(t);
+  }
+  return `${keep.join('\n')}\n`;
+}
+
+/**
+ * Our own modules: every comment dropped by TypeScript's printer (a real parser: strings and
+ * regular expressions are safe), then blank lines and indentation. TypeScript is a dev
+ * dependency of the repository (`npm ci`); without it, whole-line comments only.
+ * @param {string} src
+ */
+async function minify(src) {
+  let ts = null;
+  try {
+    ts = (await import('typescript')).default;
+  } catch {
+    console.warn('package: typescript not found (npm ci): dropping whole-line comments only');
+  }
+  const text = ts ? ts.transpileModule(src, {
+    compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  }).outputText : src;
+  return stripComments(text);
+}
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(out, 'scenes'), { recursive: true });
+
+const glueText = stripComments(readFileSync(join(from, glue[0]), 'utf8')).replaceAll(`${base}_bg.wasm`, 'ropelab_bg.wasm');
+writeFileSync(join(out, 'ropelab.js'), glueText);
+cpSync(join(from, `${base}_bg.wasm`), join(out, 'ropelab_bg.wasm'));
+const dts = join(from, `${base}.d.ts`);
+cpSync(readdirSync(from).includes(`${base}.d.ts`) ? dts : join(REPO, 'www/types/ropelab.d.ts'), join(out, 'ropelab.d.ts'));
+// The component carries the codec inline (one request and one gzip stream fewer for an embed);
+// sharelink.js is also shipped alone for pages that want the codec without the element.
+const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
+const IMPORT = "import { isPacked, unpackScene } from './sharelink.js';";
+const component = readFileSync(join(REPO, 'www/rope-lab.js'), 'utf8');
+if (!component.includes(IMPORT)) throw new Error(`package: www/rope-lab.js no longer says ${IMPORT}`);
+// Only what the component uses of the codec: packScene and fragmentScene (top-level functions,
+// each closed by a `}` in column 0) stay out of it.
+let inlined = codec;
+for (const name of ['packScene', 'fragmentScene']) {
+  const cut = new RegExp(`^export (?:async )?function ${name}\\([^]*?^}\\n`, 'm');
+  if (!cut.test(inlined)) throw new Error(`package: no top-level function ${name} in www/sharelink.js`);
+  inlined = inlined.replace(cut, '');
+}
+writeFileSync(join(out, 'rope-lab.js'), await minify(component.replace(IMPORT, inlined.replace(/^export /gm, ''))));
+writeFileSync(join(out, 'sharelink.js'), await minify(codec));
+cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
+for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));
+for (const f of readdirSync(join(REPO, 'www/scenes')).filter((n) => n.endsWith('.json'))) {
+  cpSync(join(REPO, 'www/scenes', f), join(out, 'scenes', f));
+}
+const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(REPO, 'Cargo.toml'), 'utf8'))?.[1];
+if (!version) throw new Error('package: no version in Cargo.toml');
+const pkg = JSON.parse(readFileSync(join(REPO, 'package/package.json'), 'utf8'));
+pkg.version = version;
+writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+
+// The stripped modules must still parse.
+const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
+mkdirSync(check, { recursive: true });
+try {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'sharelink.js']) {
+    const file = join(check, f.replace(/\.js$/, '.mjs'));
+    writeFileSync(file, readFileSync(join(out, f)));
+    const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`package: ${f} does not parse after stripping comments:\n${r.stderr}`);
+  }
+} finally {
+  rmSync(check, { recursive: true, force: true });
+}
+console.log(`package: ${out} (ropelab ${version})`);
