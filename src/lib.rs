@@ -21,6 +21,7 @@ pub mod clock;
 pub mod collide;
 pub mod constraints;
 pub mod contacts;
+pub mod determinism;
 pub mod dog;
 pub mod dualquat;
 pub mod edit;

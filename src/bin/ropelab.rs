@@ -5,7 +5,11 @@
 //! ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
 //! ropelab solvers
 //! ropelab settings
+//! ropelab hash [CASE…]
 //! ```
+//! `hash` prints the determinism table (`ropelab::determinism`: every preset under every
+//! solver that runs it, 600 steps, and the scripted drags) as `name hash` lines, or only the
+//! named cases: two processes must print what `tests/determinism_hashes.txt` holds.
 //! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
 //! `bench W6` (or `pyramid20`) runs the box pyramid under `impulse` and prints `drift=`
 //! and `peak_drift=` (box centre displacement, m) in place of the stretch figures.
@@ -30,7 +34,8 @@ const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
   ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
   ropelab solvers
-  ropelab settings";
+  ropelab settings
+  ropelab hash [CASE...]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -99,6 +104,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             print!("{}", ropelab::settings::table::markdown());
             Ok(())
         }
+        Some("hash") => hash(&args[1..]),
         Some("solvers") => {
             for k in SolverKind::ALL {
                 println!("{}", k.name());
@@ -108,6 +114,22 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         Some(other) => Err(format!("unknown command {other:?}")),
         None => Err("no command".into()),
     }
+}
+
+fn hash(names: &[String]) -> Result<(), String> {
+    use ropelab::determinism;
+    let cases = if names.is_empty() {
+        determinism::cases()
+    } else {
+        names
+            .iter()
+            .map(|n| determinism::case(n).ok_or_else(|| format!("no determinism case {n:?}")))
+            .collect::<Result<_, _>>()?
+    };
+    for c in &cases {
+        println!("{} {:016x}", c.name(), determinism::hash(&determinism::run(c)));
+    }
+    Ok(())
 }
 
 fn read_scene(name: &str) -> Result<String, String> {
