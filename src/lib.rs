@@ -36,6 +36,7 @@ pub mod report;
 pub mod ropes;
 pub mod scene;
 pub mod settings;
+pub mod soak;
 pub mod solver;
 pub mod step;
 pub mod tangle;

@@ -74,7 +74,7 @@ fn cases_3_hash_to_the_table() {
 
 /// Cases chosen to touch every stage that keeps state between steps: the leash (dogs' PRNG,
 /// tangles, braid), contacts with warm starting, the point drag and the body drag.
-const REPEATED: [&str; 4] = ["leash/xpbd", "pyramid/impulse", "drag:rope/exact", "drag:wrecking-ball/impulse"];
+const REPEATED: [&str; 4] = ["leash/xpbd", "cradle/impulse", "drag:rope/exact", "drag:wrecking-ball/impulse"];
 
 #[test]
 fn two_runs_in_one_process_agree() {
