@@ -6,7 +6,7 @@
 //! ropelab solvers
 //! ropelab settings
 //! ropelab hash [CASE…]
-//! ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,…]
+//! ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,…] [--hold-scene S] [--solver S] [--warmup N] [--trace N]
 //! ```
 //! `soak` (issue 13 §3, `make soak`) steps each scene (default net, leash, capstan) N times
 //! (default 10⁶) draining nothing, then holds a point of the net still for M steps (default
@@ -42,7 +42,7 @@ const USAGE: &str = "usage:
   ropelab solvers
   ropelab settings
   ropelab hash [CASE...]
-  ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,...]";
+  ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,...] [--hold-scene S] [--solver S] [--warmup N] [--trace N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -114,7 +114,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         Some("hash") => hash(&args[1..]),
         Some("soak") => soak(&Flags::parse(
             &args[1..],
-            &["--steps", "--hold-steps", "--scenes", "--warmup", "--trace", "--solver"],
+            &["--steps", "--hold-steps", "--scenes", "--warmup", "--trace", "--solver", "--hold-scene"],
         )?),
         Some("solvers") => {
             for k in SolverKind::ALL {
@@ -237,7 +237,11 @@ fn soak(flags: &Flags) -> Result<(), String> {
         report(&mut failures, name, undriven, &r, t0.elapsed().as_secs_f64(), (warm, rss_kb()));
     }
     if hold_steps > 0 {
-        let mut w = Scene::from_json(&read_scene("net")?).and_then(|s| s.build()).map_err(|e| e.to_string())?;
+        let hold_scene = flags.get("--hold-scene").unwrap_or("net");
+        let mut w = Scene::from_json(&read_scene(hold_scene)?).and_then(|s| s.build()).map_err(|e| e.to_string())?;
+        if let Some(kind) = flags.solver()? {
+            w.settings.solver = kind;
+        }
         let last = w.particles.len() - 1;
         let t0 = Instant::now();
         // Settle, then the hold: the net's last point pulled 0.5 m right and 0.3 m up in 2 s.
@@ -246,11 +250,18 @@ fn soak(flags: &Flags) -> Result<(), String> {
         }
         let warm = rss_kb();
         let r = soak::held_drag(&mut w, last, [0.5, 0.3], 120, hold_steps, dt);
-        println!("hold net point {last}: max_offset_m={:.3e}", r.max_offset);
+        println!("hold {hold_scene} point {last} ({}): max_offset_m={:.3e}", w.settings.solver.name(), r.max_offset);
         if r.max_offset > 1e-6 {
             failures.push(format!("hold: the held point drifted {:.3e} m", r.max_offset));
         }
-        report(&mut failures, "hold(net)", true, &r.soak, t0.elapsed().as_secs_f64(), (warm, rss_kb()));
+        report(
+            &mut failures,
+            &format!("hold({hold_scene})"),
+            true,
+            &r.soak,
+            t0.elapsed().as_secs_f64(),
+            (warm, rss_kb()),
+        );
     }
     if failures.is_empty() {
         println!("soak: ok");
