@@ -226,11 +226,13 @@ fn soak(flags: &Flags) -> Result<(), String> {
             }
             if trace > 0 && (t + 1) % trace == 0 {
                 println!(
-                    "trace {name} step={} energy={:.4} kinetic={:.4} max_stretch={:.3e}",
+                    "trace {name} step={} wall_s={:.1} energy={:.4} kinetic={:.4} max_stretch={:.3e} braid_len={}",
                     t + 1,
+                    t0.elapsed().as_secs_f64(),
                     w.energy(),
                     w.particles.energy(glam::Vec3::ZERO),
-                    w.max_stretch()
+                    w.max_stretch(),
+                    w.leash.as_ref().map_or(0, |l| l.tracker.word().len())
                 );
             }
         });
