@@ -102,11 +102,12 @@ bench-wasm: web
 # Issue 13 §3, not part of `make test` (about 10 min on 2 cores): the net, leash and capstan
 # presets for 10⁶ steps natively and a point of the net held still for an hour of simulated
 # time (`ropelab soak`), then 10⁵ steps of each in wasm under node (tests/soak/wasm-soak.mjs):
-# NaN, energy growth, queue bounds and memory after warm-up. Both print their figures.
+# NaN, energy growth, queue bounds and memory after warm-up. Both print their figures (and
+# both run when the first fails).
 .PHONY: soak
 soak: web
-	cargo run --release --bin ropelab -- soak
-	node tests/soak/wasm-soak.mjs
+	@rc=0; cargo run --release --bin ropelab -- soak || rc=1; \
+	node tests/soak/wasm-soak.mjs || rc=1; exit $$rc
 
 clean:
 	cargo clean
