@@ -176,11 +176,11 @@ impl DualQuat {
         if delta.real.w < 0.0 {
             delta = -delta;
         }
-        delta.powf(t) * a
+        delta.pow(t) * a
     }
 
     /// σᵗ for a unit dual quaternion with real part w ≥ 0, via its screw parameters.
-    fn powf(self, t: f32) -> DualQuat {
+    fn pow(self, t: f32) -> DualQuat {
         let v = self.real.xyz();
         let s = v.length(); // sin(θ/2)
         let tr = self.translation();
@@ -190,12 +190,13 @@ impl DualQuat {
             return Self::from_rotation_translation(Quat::IDENTITY.slerp(self.real, t), tr * t);
         }
         let c = self.real.w; // cos(θ/2)
-        let theta = 2.0 * s.atan2(c);
+        let theta = 2.0 * libm::atan2f(s, c);
         let l = v / s;
         let d = tr.dot(l);
         // Moment of the axis (m = point on the axis × l): ½ (t × l + (t − d l) cot(θ/2)).
         let m = 0.5 * (tr.cross(l) + (tr - d * l) * (c / s));
-        let (sh, ch) = (0.5 * t * theta).sin_cos();
+        let half = 0.5 * t * theta;
+        let (sh, ch) = (libm::sinf(half), libm::cosf(half));
         let hd = 0.5 * t * d;
         let real = Quat::from_xyzw(l.x * sh, l.y * sh, l.z * sh, ch);
         let dv = m * sh + l * (hd * ch);
@@ -263,7 +264,7 @@ mod tests {
         // atan2 of the relative rotation, not acos of the dot (f32 acos near 1 is only good to
         // ~1e-3 rad).
         let r = a.conjugate() * b;
-        2.0 * r.xyz().length().atan2(r.w.abs())
+        2.0 * libm::atan2f(r.xyz().length(), r.w.abs())
     }
 
     /// The same rigid transform (up to the sign of the dual quaternion) within `tol`.

@@ -222,7 +222,7 @@ impl Leash {
 
 /// The wander stage: the random walk of every free dog's intended velocity (see module docs).
 pub fn wander(dogs: &mut [Dog], w: &mut Wander, pos: &[Vec3], inv_mass: &[f32], dt: f32) {
-    let damp = (-w.spec.damping.max(0.0) * dt).exp();
+    let damp = libm::expf(-w.spec.damping.max(0.0) * dt);
     for d in dogs {
         let i = d.particle as usize;
         // Draw for every dog so the stream does not depend on which dogs are held.

@@ -128,7 +128,7 @@ pub fn wrap_report(world: &World) -> Option<WrapReport> {
     let mut wrap = 0.0f32;
     for j in (f - 1)..l {
         let (a, b) = (dir(j), dir(j + 1));
-        wrap += a.dot(b).clamp(-1.0, 1.0).acos();
+        wrap += libm::acosf(a.dot(b).clamp(-1.0, 1.0));
     }
 
     // Tensions just off the obstacle.
@@ -156,7 +156,7 @@ pub fn wrap_report(world: &World) -> Option<WrapReport> {
         obstacle: oi as u32,
         mu,
         wrap,
-        limit: (mu * wrap).exp(),
+        limit: libm::expf(mu * wrap),
         tension_load,
         tension_hold,
         from_solver,

@@ -202,3 +202,17 @@ fn contact_events_as_views_and_json() {
     sim.clear_contact_events();
     assert_eq!((sim.contact_event_count(), sim.contact_event_ids().length()), (0, 0));
 }
+
+/// Determinism (issue 13 §2): every preset under every solver that runs it, and the scripted
+/// drags, hash in Chromium's wasm exactly as natively — to the same committed table that
+/// `tests/determinism.rs` checks the native build against. On a difference this prints the
+/// wasm build's whole table (the browser console, shown by the runner).
+#[wasm_bindgen_test]
+fn every_preset_and_drag_hashes_to_the_native_table() {
+    use ropelab::determinism::{compare, compute, format_table, parse_table};
+    let got = compute();
+    if let Err(e) = compare(&got, &parse_table(include_str!("determinism_hashes.txt"))) {
+        console_log!("this wasm build's table:\n{}", format_table(&got));
+        panic!("wasm differs from the native table: {e}");
+    }
+}

@@ -5,7 +5,17 @@
 //! ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
 //! ropelab solvers
 //! ropelab settings
+//! ropelab hash [CASE…]
+//! ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,…] [--hold-scene S] [--solver S] [--warmup N] [--trace N]
 //! ```
+//! `soak` (issue 13 §3, `make soak`) steps each scene (default net, leash, capstan) N times
+//! (default 10⁶) draining nothing, then holds a point of the net still for M steps (default
+//! 216,000: an hour at 60 Hz), printing energy, NaN, queue and memory figures; it fails if an
+//! undriven scene's energy rises above `soak::ENERGY_RISE_TOL`, a position goes NaN, a queue
+//! passes its cap or the resident memory grows after warm-up.
+//! `hash` prints the determinism table (`ropelab::determinism`: every preset under every
+//! solver that runs it, 600 steps, and the scripted drags) as `name hash` lines, or only the
+//! named cases: two processes must print what `tests/determinism_hashes.txt` holds.
 //! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
 //! `bench W6` (or `pyramid20`) runs the box pyramid under `impulse` and prints `drift=`
 //! and `peak_drift=` (box centre displacement, m) in place of the stretch figures.
@@ -30,7 +40,9 @@ const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
   ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
   ropelab solvers
-  ropelab settings";
+  ropelab settings
+  ropelab hash [CASE...]
+  ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,...] [--hold-scene S] [--solver S] [--warmup N] [--trace N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -99,6 +111,11 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             print!("{}", ropelab::settings::table::markdown());
             Ok(())
         }
+        Some("hash") => hash(&args[1..]),
+        Some("soak") => soak(&Flags::parse(
+            &args[1..],
+            &["--steps", "--hold-steps", "--scenes", "--warmup", "--trace", "--solver", "--hold-scene"],
+        )?),
         Some("solvers") => {
             for k in SolverKind::ALL {
                 println!("{}", k.name());
@@ -107,6 +124,152 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         }
         Some(other) => Err(format!("unknown command {other:?}")),
         None => Err("no command".into()),
+    }
+}
+
+fn hash(names: &[String]) -> Result<(), String> {
+    use ropelab::determinism;
+    let cases = if names.is_empty() {
+        determinism::cases()
+    } else {
+        names
+            .iter()
+            .map(|n| determinism::case(n).ok_or_else(|| format!("no determinism case {n:?}")))
+            .collect::<Result<_, _>>()?
+    };
+    for c in &cases {
+        println!("{} {:016x}", c.name(), determinism::hash(&determinism::run(c)));
+    }
+    Ok(())
+}
+
+/// Resident memory of this process (kB), from /proc (Linux), or 0.
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(|l| l.to_string()))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// Steps after which the soak's memory is taken as warmed up.
+const SOAK_WARMUP: u64 = 1000;
+
+fn soak(flags: &Flags) -> Result<(), String> {
+    use ropelab::soak::{self, ENERGY_RISE_TOL};
+    use ropelab::world::EVENT_QUEUE_CAP;
+    let steps: u64 = flags.number("--steps", 1_000_000)?;
+    let hold_steps: u64 = flags.number("--hold-steps", 216_000)?;
+    let warmup: u64 = flags.number("--warmup", 3600)?;
+    let trace: u64 = flags.number("--trace", 0)?;
+    let scenes = flags.get("--scenes").unwrap_or("net,leash,capstan");
+    let dt = 1.0 / 60.0;
+    let mut failures = Vec::new();
+    let report = |failures: &mut Vec<String>,
+                  name: &str,
+                  undriven: bool,
+                  r: &soak::SoakReport,
+                  wall: f64,
+                  rss: (u64, u64)| {
+        println!(
+            "soak {name}: steps={} wall_s={wall:.1} us_per_step={:.2} energy_start={:.4} energy_end={:.4} \
+             energy_min={:.4} energy_max={:.4} rise={:.3e} J rise_rel={:.3e} (scale m g h = {:.3} J, tol {ENERGY_RISE_TOL:e}{}) \
+             nan={} events_max={} (cap {EVENT_QUEUE_CAP}, capacity {}) contact_events_max={} (capacity {}) tangles_max={} \
+             rss_kb warm={} end={}",
+            r.steps,
+            wall * 1e6 / r.steps.max(1) as f64,
+            r.energy_start,
+            r.energy_end,
+            r.energy_min,
+            r.energy_max,
+            r.energy_rise,
+            r.rise_rel(),
+            r.energy_scale,
+            if undriven { "" } else { ", driven: not checked" },
+            r.nan_at.map_or("none".to_string(), |t| format!("at step {t}")),
+            r.max_events,
+            r.events_capacity,
+            r.max_contact_events,
+            r.contact_log_capacity,
+            r.max_tangles,
+            rss.0,
+            rss.1,
+        );
+        if let Some(t) = r.nan_at {
+            failures.push(format!("{name}: NaN at step {t}"));
+        }
+        if undriven && r.rise_rel() > ENERGY_RISE_TOL {
+            failures.push(format!("{name}: energy rose {:.3e} of m g h", r.rise_rel()));
+        }
+        if r.max_events > EVENT_QUEUE_CAP || r.events_capacity > EVENT_QUEUE_CAP {
+            failures.push(format!("{name}: event queue {} (capacity {})", r.max_events, r.events_capacity));
+        }
+        if r.max_contact_events > ropelab::contacts::ContactLog::CAP {
+            failures.push(format!("{name}: contact log {}", r.max_contact_events));
+        }
+        // The allocator may keep a few pages of its own; more than 1 MB is growth.
+        if rss.1 > rss.0 + 1024 {
+            failures.push(format!("{name}: resident memory grew from {} kB to {} kB", rss.0, rss.1));
+        }
+    };
+    for name in scenes.split(',').filter(|s| !s.is_empty()) {
+        let mut w = Scene::from_json(&read_scene(name)?).and_then(|s| s.build()).map_err(|e| e.to_string())?;
+        if let Some(kind) = flags.solver()? {
+            w.settings.solver = kind;
+        }
+        let undriven = w.leash.is_none() && w.winches.is_empty();
+        let mut warm = 0;
+        let t0 = Instant::now();
+        let r = soak::soak(&mut w, steps, warmup, dt, |w, t| {
+            if t + 1 == SOAK_WARMUP.min(steps) {
+                warm = rss_kb();
+            }
+            if trace > 0 && (t + 1) % trace == 0 {
+                println!(
+                    "trace {name} step={} wall_s={:.1} energy={:.4} kinetic={:.4} max_stretch={:.3e} braid_len={}",
+                    t + 1,
+                    t0.elapsed().as_secs_f64(),
+                    w.energy(),
+                    w.particles.energy(glam::Vec3::ZERO),
+                    w.max_stretch(),
+                    w.leash.as_ref().map_or(0, |l| l.tracker.word().len())
+                );
+            }
+        });
+        report(&mut failures, name, undriven, &r, t0.elapsed().as_secs_f64(), (warm, rss_kb()));
+    }
+    if hold_steps > 0 {
+        let hold_scene = flags.get("--hold-scene").unwrap_or("net");
+        let mut w = Scene::from_json(&read_scene(hold_scene)?).and_then(|s| s.build()).map_err(|e| e.to_string())?;
+        if let Some(kind) = flags.solver()? {
+            w.settings.solver = kind;
+        }
+        let last = w.particles.len() - 1;
+        let t0 = Instant::now();
+        // Settle, then the hold: the net's last point pulled 0.5 m right and 0.3 m up in 2 s.
+        for _ in 0..600 {
+            w.step(dt).map_err(|e| e.to_string())?;
+        }
+        let warm = rss_kb();
+        let r = soak::held_drag(&mut w, last, [0.5, 0.3], 120, hold_steps, dt);
+        println!("hold {hold_scene} point {last} ({}): max_offset_m={:.3e}", w.settings.solver.name(), r.max_offset);
+        if r.max_offset > 1e-6 {
+            failures.push(format!("hold: the held point drifted {:.3e} m", r.max_offset));
+        }
+        report(
+            &mut failures,
+            &format!("hold({hold_scene})"),
+            true,
+            &r.soak,
+            t0.elapsed().as_secs_f64(),
+            (warm, rss_kb()),
+        );
+    }
+    if failures.is_empty() {
+        println!("soak: ok");
+        Ok(())
+    } else {
+        Err(format!("soak failed:\n{}", failures.join("\n")))
     }
 }
 

@@ -55,7 +55,7 @@ impl Shape {
                 round(p - (a + ab * t), radius)
             }
             Shape::Box { center, half, angle } => {
-                let (s, c) = angle.sin_cos();
+                let (s, c) = (libm::sinf(angle), libm::cosf(angle));
                 let r = p - center;
                 // Into box coordinates: rotate by -angle about z.
                 let l = Vec3::new(c * r.x + s * r.y, -s * r.x + c * r.y, r.z);

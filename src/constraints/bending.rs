@@ -57,7 +57,7 @@ pub fn project<A: Apply>(pos: &mut [Vec3], w: &[f32], [a, m, b]: [u32; 3], alpha
     if s < 1e-6 {
         return;
     }
-    let theta = s.atan2(t1.dot(t2));
+    let theta = libm::atan2f(s, t1.dot(t2));
     let axis = cross / s;
     let ga = axis.cross(t1) / l1;
     let gb = axis.cross(t2) / l2;

@@ -100,6 +100,6 @@ pub fn pbd_stiffness(give: f32, iterations: u32) -> f32 {
     if give <= 0.0 {
         1.0
     } else {
-        1.0 - give.powf(1.0 / iterations.max(1) as f32)
+        1.0 - libm::powf(give, 1.0 / iterations.max(1) as f32)
     }
 }

@@ -393,7 +393,7 @@ fn patch_radius(points: &[PointIn], centroid: Vec3, n: Vec3) -> f32 {
             let mut ang: [(f32, Vec3); MAX_POINTS] = [(0.0, Vec3::ZERO); MAX_POINTS];
             for (k, p) in points.iter().enumerate() {
                 let d = p.point - centroid;
-                ang[k] = (d.dot(t2).atan2(d.dot(t1)), d);
+                ang[k] = (libm::atan2f(d.dot(t2), d.dot(t1)), d);
             }
             let m = points.len();
             crate::sort::insertion_sort_by(&mut ang[..m], |x, y| x.0.total_cmp(&y.0).is_lt());

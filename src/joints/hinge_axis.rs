@@ -39,7 +39,7 @@ pub fn align(s: &Setup, rows: &mut [Row], t0: Vec3, t1: Vec3, a_b: Vec3) {
 #[inline]
 pub fn angle(qa: Quat, qb: Quat, q_ref: Quat, axis_a: Vec3) -> f32 {
     let d = qa.inverse() * qb * q_ref.inverse();
-    let mut th = 2.0 * Vec3::new(d.x, d.y, d.z).dot(axis_a).atan2(d.w);
+    let mut th = 2.0 * libm::atan2f(Vec3::new(d.x, d.y, d.z).dot(axis_a), d.w);
     if th > std::f32::consts::PI {
         th -= std::f32::consts::TAU;
     } else if th <= -std::f32::consts::PI {

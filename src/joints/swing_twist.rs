@@ -51,7 +51,7 @@ pub fn swing(s: &Setup, row: &mut Row, a_w: Vec3, r_w: Vec3, max_swing: f32) {
         return;
     }
     row.set_angular(s.bodies, s.a, s.b, axis);
-    row.soft = s.inequality(a_w.dot(r_w) - max_swing.cos());
+    row.soft = s.inequality(a_w.dot(r_w) - libm::cosf(max_swing));
     (row.lo, row.hi) = (0.0, f32::INFINITY);
 }
 
@@ -60,7 +60,7 @@ pub fn swing(s: &Setup, row: &mut Row, a_w: Vec3, r_w: Vec3, max_swing: f32) {
 pub fn twist_angle(qa: Quat, qb: Quat, q_ref: Quat, a_local: Vec3) -> f32 {
     let d = q_ref.inverse() * qa.inverse() * qb;
     let d = if d.w < 0.0 { -d } else { d };
-    2.0 * Vec3::new(d.x, d.y, d.z).dot(a_local).atan2(d.w)
+    2.0 * libm::atan2f(Vec3::new(d.x, d.y, d.z).dot(a_local), d.w)
 }
 
 /// The twist's rate axis j (world): τ̇ = j·(ω_B − ω_A) for τ = [`twist_angle`] (see the
@@ -81,7 +81,7 @@ pub fn twist_rate_axis(qa: Quat, qb: Quat, q_ref: Quat, a_local: Vec3) -> Vec3 {
 /// Swing angle (rad) between `a_w` and `r_w`.
 #[inline]
 pub fn swing_angle(a_w: Vec3, r_w: Vec3) -> f32 {
-    a_w.dot(r_w).clamp(-1.0, 1.0).acos()
+    libm::acosf(a_w.dot(r_w).clamp(-1.0, 1.0))
 }
 
 /// Twist limit rows at twist `tau`, whose rate axis is `j` ([`twist_rate_axis`]).

@@ -223,7 +223,7 @@ pub fn prepare(c: &mut StepContext) {
 pub fn integrate(c: &mut StepContext) {
     c.sc.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
     let h = c.h;
-    let damp = if c.s.damping > 0.0 { (-c.s.damping * h).exp() } else { 1.0 };
+    let damp = if c.s.damping > 0.0 { libm::expf(-c.s.damping * h) } else { 1.0 };
     let gh = c.s.gravity * h;
     let sc = &mut c.sc.impulse;
     let p = &*c.p;

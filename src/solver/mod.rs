@@ -493,7 +493,7 @@ impl StepContext<'_> {
         self.sc.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
         let h = self.h;
         let gh = self.s.gravity * h;
-        let damp = if self.s.damping > 0.0 { (-self.s.damping * h).exp() } else { 1.0 };
+        let damp = if self.s.damping > 0.0 { libm::expf(-self.s.damping * h) } else { 1.0 };
         let pending = std::mem::take(&mut self.sc.velocity_pending);
         let p = &mut *self.p;
         let n = p.len();

@@ -28,7 +28,7 @@ use glam::Vec3;
 
 /// e^{μθ}: the largest ratio T_load / T_hold friction μ sustains over a wrap angle θ (rad).
 pub fn holding_ratio(mu: f32, theta: f32) -> f32 {
-    (mu.max(0.0) * theta.max(0.0)).exp()
+    libm::expf(mu.max(0.0) * theta.max(0.0))
 }
 
 /// [`holding_ratio`], optionally clamped to `max` (the seed's gameplay cap of 3).
@@ -81,7 +81,7 @@ pub fn turning_angle(a: Vec3, b: Vec3, c: Vec3) -> f32 {
     if u.length_squared() <= 1e-24 || v.length_squared() <= 1e-24 {
         return 0.0;
     }
-    u.cross(v).length().atan2(u.dot(v))
+    libm::atan2f(u.cross(v).length(), u.dot(v))
 }
 
 /// Wrap angle of a polyline: the sum of the turning angles at the interior vertices `k` with
@@ -141,7 +141,7 @@ pub fn swept_angle_around_axis(points: &[Vec3], axis_point: Vec3, axis_dir: Vec3
             continue;
         }
         if let Some(q) = last {
-            sum += q.cross(r).dot(n).atan2(q.dot(r));
+            sum += libm::atan2f(q.cross(r).dot(n), q.dot(r));
         }
         last = Some(r);
     }

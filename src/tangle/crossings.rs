@@ -109,7 +109,7 @@ impl BraidFrame {
     /// The angle φ of a point (counter-clockwise from front seen from above, in (-π, π]).
     pub fn angle(&self, p: Vec3) -> f32 {
         let q = self.local(p);
-        q.y.atan2(q.x)
+        libm::atan2f(q.y, q.x)
     }
 }
 
@@ -231,12 +231,12 @@ impl BraidReader {
         // Start positions at r0.
         for k in 0..n {
             let (q, y) = Self::at_radius(&self.pts[self.start[k]..self.start[k + 1]], r0);
-            rd.start_angle.push(q.y.atan2(q.x));
+            rd.start_angle.push(libm::atan2f(q.y, q.x));
             rd.start_height.push(y);
             let last = self.start[k + 1] - 2; // the point before the ray's far end
             rd.end_radius.push(self.pts[last].r);
             let e = self.pts[last + 1].q; // the ray's far end: the dog's direction
-            rd.end_angle.push(e.y.atan2(e.x));
+            rd.end_angle.push(libm::atan2f(e.y, e.x));
         }
         rd.start_order.clear();
         rd.start_order.extend(0..n as u32);
