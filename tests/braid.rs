@@ -466,3 +466,27 @@ fn hint_length_matches_exhaustive_enumeration() {
         }
     }
 }
+
+/// `equal` cancels a common prefix and suffix before the word problem (the leash tracker
+/// compares a long remembered braid with itself plus one step's change): the answers on long
+/// words stay those of the braid relations. A 3,000-letter pseudo-random prefix, then the
+/// braid relation σ₁σ₂σ₁ = σ₂σ₁σ₂ (equal), σ₁ against σ₂ (not), and σ₁σ₁⁻¹ against the empty
+/// word (equal; a difference of lengths), each followed by a common 500-letter suffix.
+#[test]
+fn equal_on_long_words_with_a_common_prefix_and_suffix() {
+    let mut x = 12345u32;
+    let mut letters = |n: usize| -> Vec<i8> {
+        (0..n)
+            .map(|_| {
+                x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                [1i8, -1, 2, -2][(x >> 30) as usize]
+            })
+            .collect()
+    };
+    let (head, tail) = (letters(3000), letters(500));
+    let with = |mid: &[i8]| word(&[head.as_slice(), mid, tail.as_slice()].concat());
+    assert!(equal(3, &with(&[1, 2, 1]), &with(&[2, 1, 2])));
+    assert!(!equal(3, &with(&[1]), &with(&[2])));
+    assert!(equal(3, &with(&[1, -1]), &with(&[])));
+    assert!(!equal(3, &with(&[1, 1]), &with(&[])));
+}
