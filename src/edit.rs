@@ -190,6 +190,10 @@ impl World {
         if count == 0 || count > 1000 {
             return Err(SimError::OutOfRange { what: "count", value: count as f64, range: "1 ≤ count ≤ 1000" });
         }
+        self.check_limits(|l| {
+            l.points += count as usize;
+            l.links += count as usize;
+        })?;
         let [a, b] = self.links.ends[k];
         let (ia, ib) = (a as usize, b as usize);
         let p = &self.particles;

@@ -9,6 +9,7 @@ use crate::error::{self, Result, SimError};
 use crate::ids::Id;
 use crate::joints::{JointDef, Joints};
 use crate::leash::{self, Leash, Wander};
+use crate::limits;
 use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
 use crate::ropes::Ropes;
@@ -115,6 +116,27 @@ impl World {
         }
     }
 
+    /// What this world asks of one step (the counts and settings `limits::work` weighs).
+    pub fn load(&self) -> limits::Load {
+        limits::Load {
+            points: self.particles.len(),
+            links: self.links.len(),
+            bodies: self.bodies.len(),
+            joints: self.joints.len(),
+            obstacles: self.obstacles.len(),
+            substeps: self.settings.substeps,
+            iterations: self.settings.iterations,
+        }
+    }
+
+    /// `Err` (a clear message, nothing changed) when the world grown by `grow` would pass a
+    /// cap of [`limits`] or the per-step work budget.
+    pub fn check_limits(&self, grow: impl FnOnce(&mut limits::Load)) -> Result<()> {
+        let mut l = self.load();
+        grow(&mut l);
+        limits::check(&l)
+    }
+
     /// Adds a particle after validating it.
     pub fn add_particle(&mut self, def: &ParticleDef) -> Result<usize> {
         check_vec("position", def.pos)?;
@@ -127,6 +149,7 @@ impl World {
         if def.radius < 0.0 {
             return Err(SimError::OutOfRange { what: "radius", value: def.radius as f64, range: "radius ≥ 0" });
         }
+        self.check_limits(|l| l.points += 1)?;
         Ok(self.particles.push(def, self.last_h))
     }
 
@@ -171,6 +194,7 @@ impl World {
                 d
             }
         };
+        self.check_limits(|l| l.links += 1)?;
         Ok(self.links.push(def, rest))
     }
 
@@ -457,6 +481,7 @@ impl World {
 
     /// Adds a rigid body (validated first; nothing changes on error).
     pub fn add_body(&mut self, def: &BodyDef) -> Result<Id> {
+        self.check_limits(|l| l.bodies += 1)?;
         self.bodies.add(def)
     }
 
@@ -478,6 +503,7 @@ impl World {
 
     /// Adds a joint (validated against the bodies first; nothing changes on error).
     pub fn add_joint(&mut self, def: &JointDef) -> Result<Id> {
+        self.check_limits(|l| l.joints += 1)?;
         self.joints.add(def, &self.bodies)
     }
 
@@ -510,6 +536,9 @@ impl World {
     /// against at most `max_force` N. Returns its index.
     pub fn add_winch(&mut self, rope: Id, speed: f32, max_force: f32) -> Result<usize> {
         self.sync_ropes();
+        if self.winches.len() >= limits::MAX_WINCHES {
+            return Err(SimError::Invalid(format!("too many winches (at most {})", limits::MAX_WINCHES)));
+        }
         let w = Winch::new(&self.ropes, &self.links, rope, speed, max_force)?;
         self.winches.push(w);
         Ok(self.winches.len() - 1)
@@ -641,6 +670,7 @@ impl World {
     pub fn add_obstacle(&mut self, obstacle: &Obstacle) -> Result<usize> {
         let o =
             obstacle.validated().map_err(|(field, reason)| SimError::Invalid(format!("obstacle {field}: {reason}")))?;
+        self.check_limits(|l| l.obstacles += 1)?;
         self.obstacles.push(o);
         Ok(self.obstacles.len() - 1)
     }
@@ -695,6 +725,7 @@ impl World {
             give |= t.key == "give";
             solver |= t.key == "solver";
         }
+        limits::check(&limits::Load { substeps: next.substeps, iterations: next.iterations, ..self.load() })?;
         let before = std::mem::replace(&mut self.settings, next);
         let kind = self.settings.solver;
         if let Err(why) = kind.supports(self) {

@@ -45,7 +45,8 @@ impl Sim {
 
     pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: f64) -> Result<()> {
         error::time_step(h)?;
-        let max_steps = error::count("max steps", max_steps, 1, 1000, "a whole number in 1..=1000")?;
+        let max_steps =
+            error::count("max steps", max_steps, 1, crate::limits::MAX_CATCH_UP, "a whole number in 1..=10")?;
         self.clock = FixedClock::new(h, max_steps);
         Ok(())
     }

@@ -1,0 +1,91 @@
+//! Limits that protect the page (issue 13 §4): every count a user or a scene file can set
+//! has an upper bound, chosen so that one `step` stays under [`MAX_STEP_MS`] on the 2-core
+//! development machine (measured at the caps: `cargo test --release --test limits --
+//! --nocapture`, figures in the README's limits table). Beyond a bound, the call or the
+//! scene file is rejected with a clear error and nothing changes.
+//!
+//! A step's cost grows with the counts *and* with substeps × iterations, so besides the
+//! per-count caps one budget bounds their product: [`work`] is a step's cost in units of
+//! about one link projection, and it may not exceed [`MAX_WORK`]. Adding a point, a link, a
+//! body, a joint or an obstacle, raising the iterations or the substeps, and loading a scene
+//! are all refused when they would pass it.
+
+use crate::error::{Result, SimError};
+
+/// The time one step may take on the development machine (ms): what the caps are chosen for.
+pub const MAX_STEP_MS: f64 = 50.0;
+
+/// Particles in a world.
+pub const MAX_POINTS: usize = 20_000;
+/// Links in a world.
+pub const MAX_LINKS: usize = 40_000;
+/// Ropes a scene file may declare (`ropes`, `rope_points`; cuts can only split existing
+/// ropes, each piece keeping at least one link).
+pub const MAX_ROPES: usize = 2_000;
+/// Rigid bodies in a world.
+pub const MAX_BODIES: usize = 1_000;
+/// Joints in a world (the pointers' drag joints included).
+pub const MAX_JOINTS: usize = 2_000;
+/// Static obstacles in a world.
+pub const MAX_OBSTACLES: usize = 256;
+/// Winches in a world.
+pub const MAX_WINCHES: usize = 256;
+/// Iterations and substeps, each (the settings table's range).
+pub const MAX_ITERATIONS: u32 = 1000;
+pub const MAX_SUBSTEPS: u32 = 1000;
+/// Steps one `advance` may run to catch up (`setFixedStep`'s `maxSteps`).
+pub const MAX_CATCH_UP: u32 = 10;
+/// Size of a scene file (bytes), checked before parsing.
+pub const MAX_SCENE_BYTES: usize = 16 << 20;
+/// The per-step work budget (see [`work`]).
+pub const MAX_WORK: u64 = 4_000_000;
+
+/// What a world asks of one step, counted for [`work`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Load {
+    pub points: usize,
+    pub links: usize,
+    pub bodies: usize,
+    pub joints: usize,
+    pub obstacles: usize,
+    pub substeps: u32,
+    pub iterations: u32,
+}
+
+/// A step's cost in units of about one link projection: per substep, every point and body
+/// is integrated and collided (with every obstacle), and every iteration sweeps the links,
+/// joints and body contacts. Weights measured against the link sweep: a body with its
+/// contacts ≈ 40 links, a joint ≈ 10.
+pub fn work(l: &Load) -> u64 {
+    let (p, k, b, j, o) = (l.points as u64, l.links as u64, l.bodies as u64, l.joints as u64, l.obstacles as u64);
+    let per_iteration = k + 10 * j + 40 * b;
+    let per_substep = p * (1 + o / 4) + k + 20 * b + l.iterations.max(1) as u64 * per_iteration;
+    l.substeps.max(1) as u64 * per_substep
+}
+
+/// `Err` when `l` exceeds a cap or the work budget; `what` names the thing being set.
+pub fn check(l: &Load) -> Result<()> {
+    for (what, n, max) in [
+        ("points", l.points, MAX_POINTS),
+        ("links", l.links, MAX_LINKS),
+        ("bodies", l.bodies, MAX_BODIES),
+        ("joints", l.joints, MAX_JOINTS),
+        ("obstacles", l.obstacles, MAX_OBSTACLES),
+    ] {
+        if n > max {
+            return Err(SimError::Invalid(format!(
+                "too many {what}: {n} (at most {max}, so that one step stays under {MAX_STEP_MS} ms)"
+            )));
+        }
+    }
+    let w = work(l);
+    if w > MAX_WORK {
+        return Err(SimError::Invalid(format!(
+            "too much work per step: {} substeps × {} iterations over {} points, {} links, {} bodies, {} joints, {} obstacles \
+             is {w} units, over the budget of {MAX_WORK} that keeps one step under {MAX_STEP_MS} ms \
+             (fewer substeps or iterations, or a smaller scene)",
+            l.substeps, l.iterations, l.points, l.links, l.bodies, l.joints, l.obstacles
+        )));
+    }
+    Ok(())
+}
