@@ -89,6 +89,13 @@ impl World {
     /// Locks or unlocks particle `index`. A locked particle stops dead.
     pub fn set_locked(&mut self, index: i64, locked: bool) -> Result<()> {
         let i = error::index("point", index, self.particles.len())?;
+        // As `attach` refuses a locked point: an attached point moves with its body (a scene
+        // saved with a locked attached point would not load).
+        if locked && self.attachments.iter().any(|a| a.particle as usize == i) {
+            return Err(SimError::Invalid(format!(
+                "point {i} is attached to a body; detach it before locking it"
+            )));
+        }
         self.particles.locked[i] = locked;
         self.particles.refresh_inv_mass(i);
         if locked {

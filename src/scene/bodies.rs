@@ -483,7 +483,15 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
             kind: b.kind[i],
             shape: b.shape[i],
             mass: if b.kind[i] == BodyKind::Dynamic { b.mass[i] } else { 1.0 },
-            pos: b.pos[i],
+            // A planar body is held in z = 0 by soft rows; a violent step can leave it more
+            // than the loader's slack off, and the file must load again (the rows pull it
+            // back the rest of the way either way).
+            pos: if b.planar[i] {
+                let s = crate::bodies::PLANAR_SLACK;
+                glam::Vec3::new(b.pos[i].x, b.pos[i].y, b.pos[i].z.clamp(-s, s))
+            } else {
+                b.pos[i]
+            },
             rot: Some(b.rot[i]),
             angle: None,
             vel: b.vel[i],

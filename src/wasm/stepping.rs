@@ -117,7 +117,7 @@ impl Sim {
         self.clock.h
     }
 
-    /// Advances exactly `dt` seconds (0 < dt ≤ 1).
+    /// Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1).
     pub fn step(&mut self, dt: f32) -> Result<(), JsError> {
         self.world.step(dt).map_err(js)
     }
