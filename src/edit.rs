@@ -11,8 +11,9 @@ use crate::particles::ParticleDef;
 use crate::world::{Hold, World};
 
 fn check_point(x: f32, y: f32) -> Result<Vec2> {
-    error::finite("x", x)?;
-    error::finite("y", y)?;
+    let m = crate::limits::MAX_COORD;
+    error::in_range("x", x, -m, m, "|x| ≤ 1e5 m")?;
+    error::in_range("y", y, -m, m, "|y| ≤ 1e5 m")?;
     Ok(Vec2::new(x, y))
 }
 

@@ -37,6 +37,13 @@ pub const MAX_SUBSTEPS: u32 = 1000;
 pub const MAX_CATCH_UP: u32 = 10;
 /// Size of a scene file (bytes), checked before parsing.
 pub const MAX_SCENE_BYTES: usize = 16 << 20;
+/// How far from the origin (m, per coordinate) points and bodies may be placed, dragged or
+/// pinned; a point or body that flies farther stops there (see `World::keep_in_bounds`), so
+/// every world the engine reaches exports a scene that loads again.
+pub const MAX_COORD: f32 = 1e5;
+/// The fastest a point or body may move (m/s, per component; rad/s for a body's spin): a
+/// violent step's speeds are capped to it at the step's end, as Box2D caps its bodies'.
+pub const MAX_SPEED: f32 = 1e4;
 /// The per-step work budget (see [`work`]).
 pub const MAX_WORK: u64 = 4_000_000;
 

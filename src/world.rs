@@ -78,6 +78,9 @@ pub struct World {
     pub time: f64,
     /// Number of completed `step` calls.
     pub steps: u64,
+    /// Points and bodies whose state a step left NaN or infinite, put back at rest where
+    /// they were by `keep_in_bounds` (a solver defect: the API fuzzer fails on any).
+    pub non_finite_resets: u64,
     /// Length of the last substep (s); used to seed velocities of new particles.
     pub(crate) last_h: f32,
     pub(crate) scratch: Scratch,
@@ -235,10 +238,56 @@ impl World {
         if let Some(p) = &mut self.profile {
             p.steps += 1;
         }
+        self.keep_in_bounds(h);
         self.last_h = h;
         self.time += dt as f64;
         self.steps += 1;
         Ok(())
+    }
+
+    /// The step's last act: a point or body past [`limits::MAX_COORD`] stops at it, and
+    /// speeds past [`limits::MAX_SPEED`] are capped (Box2D's `maxLinearSpeed`), so a violent
+    /// step (a huge `dt`, a removed anchor) cannot run away to infinity and NaN, and every
+    /// state exports a scene that loads. One branch per point when nothing is out of range,
+    /// so trajectories that stay in range are bit-identical.
+    fn keep_in_bounds(&mut self, h: f32) {
+        let (m, v) = (limits::MAX_COORD, limits::MAX_SPEED);
+        let p = &mut self.particles;
+        for i in 0..p.pos.len() {
+            let (x, u) = (p.pos[i], p.vel[i]);
+            // (NaN fails the comparisons too, and is reset.)
+            if !(x.abs().max_element() <= m && u.abs().max_element() <= v) {
+                self.non_finite_resets += !(x.is_finite() && u.is_finite()) as u64;
+                let x = if x.is_finite() { x.clamp(Vec3::splat(-m), Vec3::splat(m)) } else { p.prev[i] };
+                let x = if x.is_finite() { x.clamp(Vec3::splat(-m), Vec3::splat(m)) } else { Vec3::ZERO };
+                let u = if u.is_finite() { u.clamp(Vec3::splat(-v), Vec3::splat(v)) } else { Vec3::ZERO };
+                p.pos[i] = x;
+                p.vel[i] = u;
+                p.prev[i] = x - u * h;
+            }
+        }
+        let b = &mut self.bodies;
+        for i in 0..b.pos.len() {
+            let (x, u, w) = (b.pos[i], b.vel[i], b.ang_vel[i]);
+            let ok = x.abs().max_element() <= m && u.abs().max_element() <= v && w.abs().max_element() <= v;
+            if !ok || !b.rot[i].is_finite() {
+                self.non_finite_resets += !(x.is_finite() && u.is_finite() && w.is_finite() && b.rot[i].is_finite()) as u64;
+                let fix = |a: Vec3, lim: f32, or: Vec3| {
+                    if a.is_finite() {
+                        a.clamp(Vec3::splat(-lim), Vec3::splat(lim))
+                    } else {
+                        or
+                    }
+                };
+                let back = fix(b.prev_pos[i], m, Vec3::ZERO);
+                b.pos[i] = fix(x, m, back);
+                b.vel[i] = fix(u, v, Vec3::ZERO);
+                b.ang_vel[i] = fix(w, v, Vec3::ZERO);
+                if !b.rot[i].is_finite() {
+                    b.rot[i] = if b.prev_rot[i].is_finite() { b.prev_rot[i] } else { glam::Quat::IDENTITY };
+                }
+            }
+        }
     }
 
     #[inline]
@@ -524,6 +573,12 @@ impl World {
         }
         let local = self.bodies.rot[k].inverse() * (self.particles.pos[i] - self.bodies.pos[k]);
         self.attachments.push(Attachment { particle: i as u32, body, local });
+        // The point now weighs what the body does there: the solver must still run the
+        // scene (Jacobi and classic refuse some mixes), or the attachment is undone.
+        if let Err(why) = self.settings.solver.supports(self) {
+            self.attachments.pop();
+            return Err(SimError::Invalid(format!("{} cannot run this with the point attached: {why}", self.settings.solver.name())));
+        }
         Ok(())
     }
 
@@ -822,9 +877,16 @@ fn stretch_of(pos: &[Vec3], [a, b]: [u32; 2], rest: f32) -> f32 {
 }
 
 pub(crate) fn check_vec(what: &'static str, v: Vec3) -> Result<Vec3> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(SimError::NotFinite { what })
+    if !v.is_finite() {
+        return Err(SimError::NotFinite { what });
     }
+    let max = if what.contains("velocity") { limits::MAX_SPEED } else { limits::MAX_COORD };
+    if v.abs().max_element() > max {
+        return Err(SimError::OutOfRange {
+            what,
+            value: v.abs().max_element() as f64,
+            range: if max == limits::MAX_SPEED { "|component| ≤ 1e4 m/s" } else { "|component| ≤ 1e5 m" },
+        });
+    }
+    Ok(v)
 }

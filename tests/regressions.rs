@@ -63,3 +63,75 @@ fn locking_an_attached_point_exported_a_scene_that_did_not_load() {
     let err = sim.world_mut().set_locked(20, true).unwrap_err().to_string();
     assert!(err.contains("attached"), "{err}");
 }
+
+/// The plank bridge with an anchor removed and a 1 s step at 11 substeps exploded (bodies at
+/// 10⁶ m/s); a step later a contact's friction bound, μ × a NaN normal impulse, reached
+/// `f32::clamp`, which panics on NaN — a trap in wasm. Now a NaN bound leaves the row, and
+/// speeds and positions are capped at each step's end (`World::keep_in_bounds`).
+#[test]
+fn a_nan_friction_bound_panicked_in_clamp_after_the_plank_bridge_exploded() {
+    let body = r#"{"friction":0.2407717979836379,"mass":80.28948374031427,"pos":[3.83278793685633,-0.5040251234454518,0.0],"shape":{"half_length":0.447810662165306,"radius":0.06687243916183822,"type":"capsule"}}"#;
+    let ops = [
+        Op::Detach(17.0),
+        Op::SetSubsteps(11.0),
+        Op::Step(H),
+        Op::RemoveBody(12.0),
+        Op::Step(1.0),
+        Op::AddBody(body.into()),
+        Op::Advance(0.064),
+        Op::ExportReload,
+    ];
+    replay("plank-bridge", &ops);
+}
+
+/// A pin target at x = 1e20 (finite) was accepted, and the leash went NaN pulling towards
+/// it. Coordinates are now within ±1e5 m (`limits::MAX_COORD`).
+#[test]
+fn a_pin_at_1e20_made_the_leash_nan() {
+    replay("leash", &[Op::Pin(35.0, 1e20, -3.6839128, 0.00028053857), Op::Advance(0.032)]);
+}
+
+/// A point added at y = −1e38 made the potential energy −∞ under 1000 m/s² gravity.
+#[test]
+fn a_point_added_at_minus_1e38_made_the_energy_infinite() {
+    replay("pyramid", &[Op::AddPoint(-2.9556181, -1e38, false)]);
+    let presets = presets();
+    let ops = [Op::SetGravity(-10.835429, 1000.0, -0.8190199), Op::AddPoint(-0.0, -1e38, false)];
+    assert!(run(None, &ops, &presets, false).0.is_none());
+}
+
+/// The atwood machine with a point pinned 1000 m away: a body reached 16,760 m/s, past the
+/// 1e4 m/s the loader accepts, so `exportScene()` wrote a file `loadScene` refused.
+#[test]
+fn a_body_faster_than_the_loader_accepts_exported_a_scene_that_did_not_load() {
+    replay("atwood", &[Op::Pin(22.0, 1000.0, -2.359771, 0.0005373118), Op::Step(H), Op::ExportReload]);
+}
+
+/// Removing a leash point leaves the leash invalid (no longer simulated), but the export
+/// still wrote `leash_points`, which the loader refuses.
+#[test]
+fn a_broken_leash_exported_leash_points_that_did_not_load() {
+    replay("leash", &[Op::RemovePoint(51.0), Op::ExportReload]);
+}
+
+/// Under Jacobi, attaching a second drum point made a scene Jacobi cannot run (`attach`
+/// did not ask the solver, as `setSolver` does), and its export did not load.
+#[test]
+fn attaching_a_point_made_a_scene_the_solver_refuses() {
+    replay("drum", &[Op::Attach(3.0, 0.0), Op::SetSolver("jacobi".into()), Op::Attach(30.0, 0.0), Op::ExportReload]);
+}
+
+/// `ref_rotation: [0, 1001, 3.4e38, 1]` is finite, but its squared length overflows and it
+/// normalised to NaN: the joint exported NaN and the file did not load.
+#[test]
+fn a_ref_rotation_whose_length_overflows_normalised_to_nan() {
+    let j = r#"{"a":5,"anchor":[2.0102040247908044,0.8657202606760654,-1.1441593933390122],"b":6,"ref_rotation":[0.0,1001.0,3.4028234663852886e+38,1.0],"type":"ballSocket"}"#;
+    replay("ragdoll", &[Op::AddJoint(j.into()), Op::ExportReload]);
+}
+
+/// A body `rot` of `[0.36, 8.19, 6.36, 1e38]`: the same overflow made the body NaN.
+#[test]
+fn a_body_rotation_whose_length_overflows_made_the_body_nan() {
+    let b = r#"{"mass":2.85,"pos":[-3.6,-1.3,2.4],"rot":[0.3624841574677373,8.187222389772291,6.359066351716772,1e+38],"shape":{"radius":0.32,"type":"sphere"}}"#;
+    replay("net", &[Op::SetSolver("xpbd".into()), Op::AddBody(b.into()), Op::Step(H)]);
+}

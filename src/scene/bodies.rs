@@ -316,8 +316,10 @@ impl JointSpec {
         };
         def.validate(&world.bodies).map_err(|e| scene_err(joint_field(&e), e.to_string()))?;
         if let Some(q) = self.ref_rotation {
-            if !q.is_finite() || q.length_squared() < 1e-12 {
-                return Err(scene_err("ref_rotation", "must be a finite, non-zero quaternion"));
+            // (A finite quaternion whose squared length overflows, [0, 0, 1e38, 1], normalised
+            // to NaN.)
+            if !(q.is_finite() && q.length_squared().is_finite() && q.length_squared() >= 1e-12) {
+                return Err(scene_err("ref_rotation", "must be a finite, non-zero quaternion (|q|² finite)"));
             }
         }
         Ok(def)

@@ -692,6 +692,9 @@ pub fn non_finite(sim: &Sim) -> Option<String> {
             return Some(format!("body {i}: pos {} rot {} vel {} ω {}", b.pos[i], b.rot[i], b.vel[i], b.ang_vel[i]));
         }
     }
+    if w.non_finite_resets > 0 {
+        return Some(format!("a step left {} points or bodies NaN (reset by keep_in_bounds)", w.non_finite_resets));
+    }
     let e = w.energy();
     if !e.is_finite() {
         return Some(format!("energy {e}"));
