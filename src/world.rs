@@ -736,7 +736,8 @@ impl World {
     pub fn pin(&mut self, index: i64, target: Vec3, compliance: f32) -> Result<()> {
         let i = error::index("point", index, self.particles.len())?;
         check_vec("pin target", target)?;
-        error::finite("pin compliance", compliance)?;
+        // (A compliance of 3.4e38 m/N made the pin's row NaN: 1e6 m/N is already no pull.)
+        error::in_range("pin compliance", compliance, f32::NEG_INFINITY, 1e6, "0 ≤ compliance ≤ 1e6 m/N")?;
         if self.settings.solver == SolverKind::Classic {
             return Err(SimError::Invalid(
                 "the classic solver (the 002 seed's) has no pins: lock the point, or choose another solver".into(),

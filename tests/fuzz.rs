@@ -25,6 +25,11 @@ fn env_u64(name: &str, default: u64) -> u64 {
 
 const RELEASE: bool = !cfg!(debug_assertions);
 
+/// The longest a step of a mutated scene may take here (release): 4× the limits' 50 ms,
+/// because this runs beside the other fuzzer on a shared 2-core machine; `tests/limits.rs`
+/// measures the caps themselves against 50 ms.
+const SLOW_STEP_MS: f64 = 4.0 * ropelab::limits::MAX_STEP_MS;
+
 #[test]
 fn random_call_sequences_never_panic_and_errors_change_nothing() {
     quiet_panics();
@@ -92,8 +97,9 @@ fn check_scene(text: &str, previous: &str, steps: usize) -> Result<bool, String>
                     return Err(format!("step {k}: {bad}"));
                 }
             }
-            if RELEASE && worst > ropelab::limits::MAX_STEP_MS {
-                return Err(format!("a step took {worst:.1} ms (> {} ms)", ropelab::limits::MAX_STEP_MS));
+            if RELEASE && worst > SLOW_STEP_MS {
+                let l = sim.world().load();
+                return Err(format!("a step took {worst:.1} ms (> {SLOW_STEP_MS} ms): {l:?}, work {}", ropelab::limits::work(&l)));
             }
             Ok(true)
         }

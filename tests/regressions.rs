@@ -135,3 +135,54 @@ fn a_body_rotation_whose_length_overflows_made_the_body_nan() {
     let b = r#"{"mass":2.85,"pos":[-3.6,-1.3,2.4],"rot":[0.3624841574677373,8.187222389772291,6.359066351716772,1e+38],"shape":{"radius":0.32,"type":"sphere"}}"#;
     replay("net", &[Op::SetSolver("xpbd".into()), Op::AddBody(b.into()), Op::Step(H)]);
 }
+
+/// A pin with compliance 3.4e38 m/N (finite) made the wrecking ball's rope NaN. Pin
+/// compliance is now at most 1e6 m/N.
+#[test]
+fn a_pin_compliance_of_3e38_made_the_rope_nan() {
+    replay("wrecking-ball", &[Op::Pin(13.0, -0.24809553, -4.9635124, 3.4028235e38), Op::Step(H)]);
+}
+
+/// The plank bridge without an anchor after a 1 s step: a planar contact's friction cap went
+/// NaN and reached `f32::clamp` in `Patch::solve` (the other clamp of the first fix).
+#[test]
+fn a_nan_friction_cap_panicked_in_a_planar_contact() {
+    let ops = [
+        Op::RemoveBody(3.0),
+        Op::Step(1.0),
+        Op::Cut(0.8847219, 0.96033496, -2.7512398, -3.2082794),
+        Op::Connect(29.0, 44.0),
+        Op::Step(H),
+        Op::Step(0.5),
+    ];
+    let presets = presets();
+    let k = presets.iter().position(|(n, _)| n == "plank-bridge").unwrap();
+    // No panic; NaN inside the step may still be reset (counted) by keep_in_bounds.
+    let (fail, _) = run(Some(k), &ops, &presets, false);
+    assert!(!matches!(fail, Some((_, Failure::Panic(_)))), "{fail:?}");
+}
+
+/// A plane obstacle with normal [1e20, 2, −0.5]: its length overflowed, it normalised to
+/// [0, 0, 0], and the exported scene did not load.
+#[test]
+fn a_plane_normal_whose_length_overflows_normalised_to_zero() {
+    let o = r#"{"shape":{"normal":[1e+20,2.0,-0.5],"point":[-1.6429433802154518,-1.17937062338124,0.0],"type":"plane"}}"#;
+    replay("ragdoll", &[Op::AddObstacle(o.into()), Op::ExportReload]);
+}
+
+/// Particle contacts built by the impulse solver stayed in its scratch after a switch to
+/// `exact`, whose body rows still swept them: after `removePoint`, one named a point past
+/// the end (index out of bounds: a panic, a trap in wasm).
+#[test]
+fn stale_particle_contacts_indexed_a_removed_point_after_a_solver_switch() {
+    let plane = r#"{"shape":{"normal":[-0.20108022800215086,-0.1270368915454616,0.0980788871108873],"point":[1.2858044828658795,0.8193096257065076,-0.24059304339224252],"type":"plane"}}"#;
+    let ops = [
+        Op::AddPoint(4.855276, 2.722776, false),
+        Op::AddObstacle(plane.into()),
+        Op::Step(H),
+        Op::SetSolver("exact".into()),
+        Op::RemovePoint(-0.0),
+        Op::Step(H),
+    ];
+    replay("hinge-chain", &ops);
+}

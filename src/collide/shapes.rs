@@ -104,6 +104,9 @@ impl Shape {
             Shape::Plane { point, normal } => {
                 finite("point", point)?;
                 finite("normal", normal)?;
+                // (A finite normal whose length overflows, [1e20, 2, 0], came out [0, 0, 0]:
+                // scale it down first.)
+                let normal = if normal.length().is_finite() { normal } else { normal / normal.abs().max_element() };
                 let len = normal.length();
                 if len < 1e-6 {
                     return Err(("normal", "must not be zero".into()));

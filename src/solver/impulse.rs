@@ -554,6 +554,12 @@ fn prepare_rows(c: &mut StepContext) {
     let bodies = &*c.bodies;
     let attach = c.attach;
     let mut rows = std::mem::take(&mut sc.rows);
+    if !sc.with_particles {
+        // Only the impulse solver builds particle contacts: under the others they would be
+        // the last impulse step's, naming points that may since have been removed (an
+        // out-of-bounds index after setSolver("exact") and removePoint).
+        sc.contacts.clear();
+    }
     if sc.with_particles {
         // Links.
         for (row, &k) in rows.iter_mut().zip(sc.link_of_row.iter()) {

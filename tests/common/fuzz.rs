@@ -826,7 +826,8 @@ pub fn quiet_panics() {
 /// huge builder counts, duplicated arrays, deep nesting, garbage.
 pub fn mutate_scene(r: &mut Rng, text: &str) -> String {
     let mut v: serde_json::Value = serde_json::from_str(text).expect("presets parse");
-    for _ in 0..1 + r.below(3) {
+    let n = if r.chance(0.6) { 1 } else { 2 + r.below(2) };
+    for _ in 0..n {
         mutate_value(r, &mut v, 0);
     }
     match r.below(40) {
