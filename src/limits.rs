@@ -44,6 +44,10 @@ pub const MAX_COORD: f32 = 1e5;
 /// The fastest a point or body may move (m/s, per component; rad/s for a body's spin): a
 /// violent step's speeds are capped to it at the step's end, as Box2D caps its bodies'.
 pub const MAX_SPEED: f32 = 1e4;
+/// Rope–rope contact candidates per substep, and box tests to find them (the broad phase
+/// stops there: in a clump denser than that, the remaining segments pass through).
+pub const MAX_ROPE_PAIRS: usize = 20_000;
+pub const MAX_ROPE_BOX_TESTS: usize = 400_000;
 /// The per-step work budget (see [`work`]).
 pub const MAX_WORK: u64 = 4_000_000;
 
@@ -60,13 +64,15 @@ pub struct Load {
 }
 
 /// A step's cost in units of about one link projection: per substep, every point and body
-/// is integrated and collided (with every obstacle), and every iteration sweeps the links,
-/// joints and body contacts. Weights measured against the link sweep: a body with its
-/// contacts ≈ 40 links, a joint ≈ 10.
+/// is integrated and collided (with every obstacle) and every link's row is rebuilt, and
+/// every iteration sweeps the links, joints and body contacts. The weights are fitted to the
+/// slowest solver of each kind of term (`tests/limits.rs`): per substep, a point or a link
+/// ≈ 6 units (the impulse and exact solvers rebuild their rows every substep), per
+/// iteration a link ≈ 2, a joint ≈ 10, a body with its contacts ≈ 40.
 pub fn work(l: &Load) -> u64 {
     let (p, k, b, j, o) = (l.points as u64, l.links as u64, l.bodies as u64, l.joints as u64, l.obstacles as u64);
-    let per_iteration = k + 10 * j + 40 * b;
-    let per_substep = p * (1 + o / 4) + k + 20 * b + l.iterations.max(1) as u64 * per_iteration;
+    let per_iteration = 2 * k + 10 * j + 40 * b;
+    let per_substep = p * (6 + o / 4) + 6 * k + 20 * b + l.iterations.max(1) as u64 * per_iteration;
     l.substeps.max(1) as u64 * per_substep
 }
 

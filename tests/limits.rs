@@ -99,9 +99,15 @@ fn counts_past_their_caps_are_clear_errors() {
     let err = sim.load_scene_json(&big).unwrap_err().to_string();
     assert!(err.contains("MB") && err.contains("(root)"), "{err}");
     assert!(t.elapsed().as_millis() < 100);
-    // Deep nesting: serde_json's recursion limit, named at its path.
-    let deep = format!("{{\"version\": 1, \"name\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
-    let err = sim.load_scene_json(&deep).unwrap_err().to_string();
+    // Deep nesting (100,000 levels): the typed parse stops at the first level that is not
+    // what the field takes, with its path; where JSON is parsed untyped (a settings patch),
+    // serde_json's recursion limit (128) stops it. No stack overflow either way.
+    let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let err = sim.load_scene_json(&format!("{{\"version\": 1, \"name\": {}}}", deep("1"))).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `name`"), "{err}");
+    let err = sim.load_scene_json(&format!("{{\"version\": 1, \"obstacles\": [{{\"shape\": {}}}]}}", deep("1"))).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `obstacles[0].shape`"), "{err}");
+    let err = sim.set_settings_json(&format!("{{\"gravity\": {}}}", deep("1"))).unwrap_err().to_string();
     assert!(err.contains("recursion limit"), "{err}");
     assert_eq!(sim.export_scene_json(), before);
     // The settings: iterations × substeps past the budget for this world.

@@ -186,3 +186,32 @@ fn stale_particle_contacts_indexed_a_removed_point_after_a_solver_switch() {
     ];
     replay("hinge-chain", &ops);
 }
+
+/// A circle obstacle of radius 1e20 (finite) made the wrecking ball's rope NaN. Obstacle
+/// coordinates and sizes are now within ±1e5 m.
+#[test]
+fn a_circle_obstacle_of_radius_1e20_made_the_rope_nan() {
+    let o = r#"{"friction":0.0,"shape":{"center":[1.4059785369954776,0.734656923259219,0.0],"radius":1e+20,"type":"circle"}}"#;
+    replay("wrecking-ball", &[Op::AddObstacle(o.into()), Op::Step(H)]);
+}
+
+/// A leash link subdivided into 1,001 pieces of 0.1 mm, thinner than the leash's 1 cm
+/// radius, with rope collisions at 11 substeps: every segment overlapped every other, and
+/// the broad phase and the contacts went quadratic — 25 s for one step (debug build; about
+/// 1 s in release). The rope–rope broad phase now stops at `limits::MAX_ROPE_PAIRS` pairs
+/// and `MAX_ROPE_BOX_TESTS` box tests per substep.
+#[test]
+fn a_clump_of_subdivided_leash_segments_made_rope_contacts_quadratic() {
+    let mut sim = preset("leash");
+    let p = presets();
+    for op in [Op::Subdivide(24.0, 1000.0), Op::SetSolver("xpbd".into()), Op::SetRopeCollisions(true), Op::SetSubsteps(11.0)] {
+        apply(&mut sim, &op, &p).unwrap();
+    }
+    sim.world_mut().step(H).unwrap();
+    let t = std::time::Instant::now();
+    sim.world_mut().step(H).unwrap();
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    let budget = if cfg!(debug_assertions) { 5000.0 } else { ropelab::limits::MAX_STEP_MS };
+    assert!(ms < budget, "{ms:.0} ms");
+    assert!(non_finite(&sim).is_none());
+}
