@@ -27,7 +27,7 @@ pub const MAX_BODIES: usize = 1_000;
 /// Joints in a world (the pointers' drag joints included).
 pub const MAX_JOINTS: usize = 2_000;
 /// Static obstacles in a world.
-pub const MAX_OBSTACLES: usize = 256;
+pub const MAX_OBSTACLES: usize = 64;
 /// Winches in a world.
 pub const MAX_WINCHES: usize = 256;
 /// Iterations and substeps, each (the settings table's range).
@@ -49,7 +49,7 @@ pub const MAX_SPEED: f32 = 1e4;
 pub const MAX_ROPE_PAIRS: usize = 20_000;
 pub const MAX_ROPE_BOX_TESTS: usize = 400_000;
 /// The per-step work budget (see [`work`]).
-pub const MAX_WORK: u64 = 4_000_000;
+pub const MAX_WORK: u64 = 3_000_000;
 
 /// What a world asks of one step, counted for [`work`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,6 +61,8 @@ pub struct Load {
     pub obstacles: usize,
     pub substeps: u32,
     pub iterations: u32,
+    /// Rope–rope contacts on (PBD-family solvers solve them in every iteration).
+    pub rope_collisions: bool,
 }
 
 /// A step's cost in units of about one link projection: per substep, every point and body
@@ -68,10 +70,15 @@ pub struct Load {
 /// every iteration sweeps the links, joints and body contacts. The weights are fitted to the
 /// slowest solver of each kind of term (`tests/limits.rs`): per substep, a point or a link
 /// ≈ 6 units (the impulse and exact solvers rebuild their rows every substep), per
-/// iteration a link ≈ 2, a joint ≈ 10, a body with its contacts ≈ 40.
+/// iteration a link ≈ 3 (9 with rope–rope contacts on: a segment's contacts with its
+/// neighbours), a point against an obstacle ≈ ½ (PBD-family solvers project obstacle
+/// contacts in every iteration, with no broad phase), a joint ≈ 10, a body with its
+/// contacts ≈ 40. The budget is set so the slowest case at it takes about 30 ms on the fast
+/// level of the development machine, under 50 ms on its slow one (1.7× slower).
 pub fn work(l: &Load) -> u64 {
     let (p, k, b, j, o) = (l.points as u64, l.links as u64, l.bodies as u64, l.joints as u64, l.obstacles as u64);
-    let per_iteration = 2 * k + 10 * j + 40 * b;
+    let contacts = if l.rope_collisions { 6 * k } else { 0 };
+    let per_iteration = 3 * k + contacts + p * o / 2 + 10 * j + 40 * b;
     let per_substep = p * (6 + o / 4) + 6 * k + 20 * b + l.iterations.max(1) as u64 * per_iteration;
     l.substeps.max(1) as u64 * per_substep
 }

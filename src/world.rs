@@ -129,6 +129,7 @@ impl World {
             obstacles: self.obstacles.len(),
             substeps: self.settings.substeps,
             iterations: self.settings.iterations,
+            rope_collisions: self.settings.rope_collisions,
         }
     }
 
@@ -781,7 +782,13 @@ impl World {
             give |= t.key == "give";
             solver |= t.key == "solver";
         }
-        limits::check(&limits::Load { substeps: next.substeps, iterations: next.iterations, ..self.load() })?;
+        let load = limits::Load {
+            substeps: next.substeps,
+            iterations: next.iterations,
+            rope_collisions: next.rope_collisions,
+            ..self.load()
+        };
+        limits::check(&load)?;
         let before = std::mem::replace(&mut self.settings, next);
         let kind = self.settings.solver;
         if let Err(why) = kind.supports(self) {
