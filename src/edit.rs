@@ -93,9 +93,7 @@ impl World {
         // As `attach` refuses a locked point: an attached point moves with its body (a scene
         // saved with a locked attached point would not load).
         if locked && self.attachments.iter().any(|a| a.particle as usize == i) {
-            return Err(SimError::Invalid(format!(
-                "point {i} is attached to a body; detach it before locking it"
-            )));
+            return Err(SimError::Invalid(format!("point {i} is attached to a body; detach it before locking it")));
         }
         self.particles.locked[i] = locked;
         self.particles.refresh_inv_mass(i);

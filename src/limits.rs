@@ -10,8 +10,6 @@
 //! body, a joint or an obstacle, raising the iterations or the substeps, and loading a scene
 //! are all refused when they would pass it.
 
-use crate::error::{Result, SimError};
-
 /// The time one step may take on the development machine (ms): what the caps are chosen for.
 pub const MAX_STEP_MS: f64 = 50.0;
 
@@ -83,8 +81,9 @@ pub fn work(l: &Load) -> u64 {
     l.substeps.max(1) as u64 * per_substep
 }
 
-/// `Err` when `l` exceeds a cap or the work budget; `what` names the thing being set.
-pub fn check(l: &Load) -> Result<()> {
+/// `Err` (the message) when `l` exceeds a cap or the work budget. (A `String`, so that this
+/// module depends on nothing: every layer can use it.)
+pub fn check(l: &Load) -> Result<(), String> {
     for (what, n, max) in [
         ("points", l.points, MAX_POINTS),
         ("links", l.links, MAX_LINKS),
@@ -93,19 +92,17 @@ pub fn check(l: &Load) -> Result<()> {
         ("obstacles", l.obstacles, MAX_OBSTACLES),
     ] {
         if n > max {
-            return Err(SimError::Invalid(format!(
-                "too many {what}: {n} (at most {max}, so that one step stays under {MAX_STEP_MS} ms)"
-            )));
+            return Err(format!("too many {what}: {n} (at most {max}, so that one step stays under {MAX_STEP_MS} ms)"));
         }
     }
     let w = work(l);
     if w > MAX_WORK {
-        return Err(SimError::Invalid(format!(
+        return Err(format!(
             "too much work per step: {} substeps × {} iterations over {} points, {} links, {} bodies, {} joints, {} obstacles \
              is {w} units, over the budget of {MAX_WORK} that keeps one step under {MAX_STEP_MS} ms \
              (fewer substeps or iterations, or a smaller scene)",
             l.substeps, l.iterations, l.points, l.links, l.bodies, l.joints, l.obstacles
-        )));
+        ));
     }
     Ok(())
 }

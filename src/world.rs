@@ -138,7 +138,7 @@ impl World {
     pub fn check_limits(&self, grow: impl FnOnce(&mut limits::Load)) -> Result<()> {
         let mut l = self.load();
         grow(&mut l);
-        limits::check(&l)
+        limits::check(&l).map_err(SimError::Invalid)
     }
 
     /// Adds a particle after validating it.
@@ -272,7 +272,8 @@ impl World {
             let (x, u, w) = (b.pos[i], b.vel[i], b.ang_vel[i]);
             let ok = x.abs().max_element() <= m && u.abs().max_element() <= v && w.abs().max_element() <= v;
             if !ok || !b.rot[i].is_finite() {
-                self.non_finite_resets += !(x.is_finite() && u.is_finite() && w.is_finite() && b.rot[i].is_finite()) as u64;
+                self.non_finite_resets +=
+                    !(x.is_finite() && u.is_finite() && w.is_finite() && b.rot[i].is_finite()) as u64;
                 let fix = |a: Vec3, lim: f32, or: Vec3| {
                     if a.is_finite() {
                         a.clamp(Vec3::splat(-lim), Vec3::splat(lim))
@@ -578,7 +579,10 @@ impl World {
         // scene (Jacobi and classic refuse some mixes), or the attachment is undone.
         if let Err(why) = self.settings.solver.supports(self) {
             self.attachments.pop();
-            return Err(SimError::Invalid(format!("{} cannot run this with the point attached: {why}", self.settings.solver.name())));
+            return Err(SimError::Invalid(format!(
+                "{} cannot run this with the point attached: {why}",
+                self.settings.solver.name()
+            )));
         }
         Ok(())
     }
@@ -788,7 +792,7 @@ impl World {
             rope_collisions: next.rope_collisions,
             ..self.load()
         };
-        limits::check(&load)?;
+        limits::check(&load).map_err(SimError::Invalid)?;
         let before = std::mem::replace(&mut self.settings, next);
         let kind = self.settings.solver;
         if let Err(why) = kind.supports(self) {

@@ -52,7 +52,11 @@ fn random_call_sequences_never_panic_and_errors_change_nothing() {
                 continue;
             }
             let min = minimise(start, ops, &key, &presets, RELEASE);
-            eprintln!("FAILURE {key}\n  seed {seed}, start {:?}, minimised to {} calls:", start.map(|k| &presets[k].0), min.len());
+            eprintln!(
+                "FAILURE {key}\n  seed {seed}, start {:?}, minimised to {} calls:",
+                start.map(|k| &presets[k].0),
+                min.len()
+            );
             for op in &min {
                 eprintln!("    {op:?}");
             }
@@ -66,7 +70,12 @@ fn random_call_sequences_never_panic_and_errors_change_nothing() {
         calls as f64 / secs,
         failures.len()
     );
-    assert!(failures.is_empty(), "{} distinct failures: {:#?}", failures.len(), failures.iter().map(|f| &f.0).collect::<Vec<_>>());
+    assert!(
+        failures.is_empty(),
+        "{} distinct failures: {:#?}",
+        failures.len(),
+        failures.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
 }
 
 /// Checks one scene text against a sim holding `previous`: a rejection names a JSON path (or
@@ -99,7 +108,10 @@ fn check_scene(text: &str, previous: &str, steps: usize) -> Result<bool, String>
             }
             if RELEASE && worst > SLOW_STEP_MS {
                 let l = sim.world().load();
-                return Err(format!("a step took {worst:.1} ms (> {SLOW_STEP_MS} ms): {l:?}, work {}", ropelab::limits::work(&l)));
+                return Err(format!(
+                    "a step took {worst:.1} ms (> {SLOW_STEP_MS} ms): {l:?}, work {}",
+                    ropelab::limits::work(&l)
+                ));
             }
             Ok(true)
         }
@@ -142,6 +154,7 @@ fn every_preset_steps_600_times_within_the_step_limit() {
         if !RELEASE && text.contains("\"bodies\"") && text.len() > 4000 {
             continue; // unoptimised, the big body scenes take minutes: release covers them
         }
-        check_scene(&text, "{\"version\": 1}", if RELEASE { 600 } else { 120 }).unwrap_or_else(|e| panic!("{name}: {e}"));
+        check_scene(&text, "{\"version\": 1}", if RELEASE { 600 } else { 120 })
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }

@@ -43,7 +43,14 @@ fn time_steps(scene: &serde_json::Value) -> (f64, u64) {
     (best, work)
 }
 
-fn rope_scene(solver: &str, points: u32, ropes: u32, substeps: u32, iterations: u32, collisions: bool) -> serde_json::Value {
+fn rope_scene(
+    solver: &str,
+    points: u32,
+    ropes: u32,
+    substeps: u32,
+    iterations: u32,
+    collisions: bool,
+) -> serde_json::Value {
     let per = points / ropes;
     let r: Vec<_> = (0..ropes)
         .map(|k| {
@@ -56,10 +63,14 @@ fn rope_scene(solver: &str, points: u32, ropes: u32, substeps: u32, iterations: 
 }
 
 fn pile_scene(bodies: usize, substeps: u32, iterations: u32, joints: bool) -> serde_json::Value {
-    let mut b = vec![json!({"name": "ground", "kind": "static", "shape": {"type": "box", "half": [60, 0.5, 2]}, "pos": [0, -0.5, 0]})];
+    let mut b = vec![
+        json!({"name": "ground", "kind": "static", "shape": {"type": "box", "half": [60, 0.5, 2]}, "pos": [0, -0.5, 0]}),
+    ];
     for i in 0..bodies - 1 {
         let (col, row) = ((i % 40) as f32, (i / 40) as f32);
-        b.push(json!({"shape": {"type": "box", "half": [0.5, 0.5, 0.5]}, "pos": [col * 1.1 - 22.0, 0.5 + row * 1.0, 0]}));
+        b.push(
+            json!({"shape": {"type": "box", "half": [0.5, 0.5, 0.5]}, "pos": [col * 1.1 - 22.0, 0.5 + row * 1.0, 0]}),
+        );
     }
     let j: Vec<_> = if joints {
         (2..bodies).map(|k| json!({"type": "ballSocket", "a": k - 1, "b": k, "anchor": [0, 0, 0]})).collect()
@@ -75,8 +86,14 @@ fn counts_past_their_caps_are_clear_errors() {
     sim.load_scene_json(include_str!("../www/scenes/rope.json")).unwrap();
     let before = sim.export_scene_json();
     let cases = [
-        (json!({"version": 1, "ropes": [{"from": [0, 0, 0], "to": [1, 0, 0], "points": 1_000_000}]}), "ropes[0].points"),
-        (json!({"version": 1, "grids": [{"origin": [0, 0, 0], "cols": 1000, "rows": 1000, "spacing": 0.01}]}), "grids[0].cols"),
+        (
+            json!({"version": 1, "ropes": [{"from": [0, 0, 0], "to": [1, 0, 0], "points": 1_000_000}]}),
+            "ropes[0].points",
+        ),
+        (
+            json!({"version": 1, "grids": [{"origin": [0, 0, 0], "cols": 1000, "rows": 1000, "spacing": 0.01}]}),
+            "grids[0].cols",
+        ),
         (
             json!({"version": 1, "ropes": [{"from": [0, 0, 0], "to": [1, 0, 0], "points": 15000},
                                            {"from": [0, 1, 0], "to": [1, 1, 0], "points": 15000}]}),
@@ -105,13 +122,17 @@ fn counts_past_their_caps_are_clear_errors() {
     let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(100_000), "]".repeat(100_000));
     let err = sim.load_scene_json(&format!("{{\"version\": 1, \"name\": {}}}", deep("1"))).unwrap_err().to_string();
     assert!(err.starts_with("scene error at `name`"), "{err}");
-    let err = sim.load_scene_json(&format!("{{\"version\": 1, \"obstacles\": [{{\"shape\": {}}}]}}", deep("1"))).unwrap_err().to_string();
+    let err = sim
+        .load_scene_json(&format!("{{\"version\": 1, \"obstacles\": [{{\"shape\": {}}}]}}", deep("1")))
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("scene error at `obstacles[0].shape"), "{err}");
     let err = sim.set_settings_json(&format!("{{\"gravity\": {}}}", deep("1"))).unwrap_err().to_string();
     assert!(err.contains("recursion limit"), "{err}");
     assert_eq!(sim.export_scene_json(), before);
     // The settings: iterations × substeps past the budget for this world.
-    let err = sim.set_substeps_checked(1000.0).and_then(|_| sim.set_iterations_checked(1000.0)).unwrap_err().to_string();
+    let err =
+        sim.set_substeps_checked(1000.0).and_then(|_| sim.set_iterations_checked(1000.0)).unwrap_err().to_string();
     assert!(err.contains("too much work per step"), "{err}");
     // Edits past the caps.
     let mut sim = Sim::new();
@@ -147,18 +168,30 @@ fn one_step_at_the_caps_stays_under_50_ms() {
     for solver in ["classic", "pbd", "jacobi", "xpbd", "exact", "impulse"] {
         let load = Load { points: n as usize, links: n as usize - 1, substeps: 1, ..Default::default() };
         let it = max_iterations(load, 1);
-        record(format!("{solver}: 1 rope of {n} points, 1 substep × {it} iterations"), time_steps(&rope_scene(solver, n, 1, 1, it, false)));
+        record(
+            format!("{solver}: 1 rope of {n} points, 1 substep × {it} iterations"),
+            time_steps(&rope_scene(solver, n, 1, 1, it, false)),
+        );
         if solver != "classic" {
             let it = 1;
             let mut s = 1;
             while limits::work(&Load { substeps: s + 1, iterations: it, ..load }) <= MAX_WORK {
                 s += 1;
             }
-            record(format!("{solver}: 1 rope of {n} points, {s} substeps × 1 iteration"), time_steps(&rope_scene(solver, n, 1, s, 1, false)));
+            record(
+                format!("{solver}: 1 rope of {n} points, {s} substeps × 1 iteration"),
+                time_steps(&rope_scene(solver, n, 1, s, 1, false)),
+            );
         }
     }
     for solver in ["xpbd", "exact"] {
-        let load = Load { points: n as usize, links: n as usize - 200, substeps: 1, rope_collisions: true, ..Default::default() };
+        let load = Load {
+            points: n as usize,
+            links: n as usize - 200,
+            substeps: 1,
+            rope_collisions: true,
+            ..Default::default()
+        };
         let it = max_iterations(load, 1);
         record(
             format!("{solver}: 200 ropes of {} points, rope collisions, 1 × {it}", n / 200),
@@ -171,7 +204,9 @@ fn one_step_at_the_caps_stays_under_50_ms() {
         let load = Load { points: n as usize, links: n as usize - 1, obstacles: o, substeps: 1, ..Default::default() };
         let it = max_iterations(load, 1);
         let mut scene = rope_scene("xpbd", n, 1, 1, it, false);
-        scene["obstacles"] = (0..o).map(|k| json!({"shape": {"type": "circle", "center": [k as f32 * 0.8, 9.0, 0], "radius": 0.3}})).collect();
+        scene["obstacles"] = (0..o)
+            .map(|k| json!({"shape": {"type": "circle", "center": [k as f32 * 0.8, 9.0, 0], "radius": 0.3}}))
+            .collect();
         record(format!("xpbd: 1 rope of {n} points over {o} circles, 1 × {it}"), time_steps(&scene));
     }
     // Bodies: a pile of boxes (contacts), and a ball-socket chain through them (joints).

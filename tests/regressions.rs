@@ -1,5 +1,11 @@
 //! One test per defect the API fuzzer (`tests/fuzz.rs`) found, named after what broke, each
 //! the minimised call sequence it printed (issue 13 §1).
+//!
+//! The wasm fuzzer's (`tests/fuzz/wasm-fuzz.mjs`) one find lives in JS, where it can be
+//! replayed: a number or an object passed where a method takes a string trapped in
+//! wasm-bindgen's `&str` glue (`RuntimeError: memory access out of bounds`); the harness
+//! replays it for every string parameter before its random calls, and `src/wasm/mod.rs`
+//! (`js_text`) says why those parameters are `JsValue`s.
 
 #[path = "common/fuzz.rs"]
 mod fuzz;
@@ -166,7 +172,8 @@ fn a_nan_friction_cap_panicked_in_a_planar_contact() {
 /// [0, 0, 0], and the exported scene did not load.
 #[test]
 fn a_plane_normal_whose_length_overflows_normalised_to_zero() {
-    let o = r#"{"shape":{"normal":[1e+20,2.0,-0.5],"point":[-1.6429433802154518,-1.17937062338124,0.0],"type":"plane"}}"#;
+    let o =
+        r#"{"shape":{"normal":[1e+20,2.0,-0.5],"point":[-1.6429433802154518,-1.17937062338124,0.0],"type":"plane"}}"#;
     replay("ragdoll", &[Op::AddObstacle(o.into()), Op::ExportReload]);
 }
 
@@ -204,7 +211,9 @@ fn a_circle_obstacle_of_radius_1e20_made_the_rope_nan() {
 fn a_clump_of_subdivided_leash_segments_made_rope_contacts_quadratic() {
     let mut sim = preset("leash");
     let p = presets();
-    for op in [Op::Subdivide(24.0, 1000.0), Op::SetSolver("xpbd".into()), Op::SetRopeCollisions(true), Op::SetSubsteps(11.0)] {
+    for op in
+        [Op::Subdivide(24.0, 1000.0), Op::SetSolver("xpbd".into()), Op::SetRopeCollisions(true), Op::SetSubsteps(11.0)]
+    {
         apply(&mut sim, &op, &p).unwrap();
     }
     sim.world_mut().step(H).unwrap();

@@ -6,8 +6,8 @@ use crate::error::Result;
 use crate::leash::{Dog, Leash, Wander};
 use crate::limits;
 use crate::links::{LinkDef, LinkKind};
-use crate::settings::Settings;
 use crate::particles::ParticleDef;
+use crate::settings::Settings;
 use crate::world::World;
 
 use super::validate::*;
@@ -88,7 +88,7 @@ impl Scene {
         if w.winches.len() > limits::MAX_WINCHES {
             return Err(scene_err("winches", format!("{} winches: at most {}", w.winches.len(), limits::MAX_WINCHES)));
         }
-        limits::check(&w.load()).map_err(|e| scene_err("settings", e.to_string()))?;
+        limits::check(&w.load()).map_err(|e| scene_err("settings", e))?;
         let solver = w.settings.solver;
         solver
             .supports(&w)

@@ -116,8 +116,11 @@ impl Sim {
     /// Adds an obstacle from JSON, e.g. `{"shape": {"type": "circle", "center": [0, 1, 0],
     /// "radius": 0.5}, "friction": 0.6}`; returns its index.
     #[wasm_bindgen(js_name = addObstacle)]
-    pub fn add_obstacle(&mut self, json: &str) -> Result<u32, JsError> {
-        self.add_obstacle_json(json).map(|i| i as u32).map_err(js)
+    pub fn add_obstacle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+    ) -> Result<u32, JsError> {
+        self.add_obstacle_json(&js_text("addObstacle: the obstacle JSON", &json)?).map(|i| i as u32).map_err(js)
     }
 
     #[wasm_bindgen(js_name = clearObstacles)]

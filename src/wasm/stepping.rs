@@ -246,8 +246,15 @@ impl Sim {
 /// milliseconds (pass `() => performance.now()`). For the browser harness; warm the page up
 /// first so the timed steps run optimised code.
 #[wasm_bindgen(js_name = benchmarkLine)]
-pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
+pub fn benchmark_line(
+    #[wasm_bindgen(unchecked_param_type = "string")] workload: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] solver: JsValue,
+    now: &js_sys::Function,
+) -> Result<String, JsError> {
     use crate::workloads::Workload;
+    let (workload, solver) =
+        (js_text("benchmarkLine: workload", &workload)?, js_text("benchmarkLine: solver", &solver)?);
+    let (workload, solver) = (workload.as_str(), solver.as_str());
     let config = crate::workloads::BenchConfig::from_name(solver)
         .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {

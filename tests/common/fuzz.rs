@@ -139,7 +139,9 @@ fn maybe_num(r: &mut Rng, lo: f64, hi: f64) -> serde_json::Value {
 pub fn body_json(r: &mut Rng) -> String {
     let shape = match r.below(4) {
         0 => serde_json::json!({"type": "sphere", "radius": maybe_num(r, 0.05, 0.5)}),
-        1 => serde_json::json!({"type": "capsule", "radius": maybe_num(r, 0.02, 0.2), "half_length": maybe_num(r, 0.05, 0.5)}),
+        1 => {
+            serde_json::json!({"type": "capsule", "radius": maybe_num(r, 0.02, 0.2), "half_length": maybe_num(r, 0.05, 0.5)})
+        }
         2 => serde_json::json!({"type": "box", "half": if r.chance(0.7) {
             serde_json::json!([0.1 + r.unit(), 0.1 + r.unit(), 0.1 + r.unit()]) } else { vec3(r, 1.0) }}),
         _ => serde_json::json!({"type": *r.pick(&["cone", "", "sphere"]), "radius": json_num(r)}),
@@ -190,7 +192,18 @@ pub fn joint_json(r: &mut Rng, ids: &[u32]) -> String {
             _ => serde_json::Value::Null,
         }
     };
-    let ty = *r.pick(&["ballSocket", "hinge", "prismatic", "fixed", "distance", "rope", "angularMotor", "swingTwist", "weld", "glue"]);
+    let ty = *r.pick(&[
+        "ballSocket",
+        "hinge",
+        "prismatic",
+        "fixed",
+        "distance",
+        "rope",
+        "angularMotor",
+        "swingTwist",
+        "weld",
+        "glue",
+    ]);
     let mut j = serde_json::json!({"type": ty, "a": body(r), "b": body(r), "anchor": vec3(r, 3.0)});
     let o = j.as_object_mut().unwrap();
     let extra: &[&str] = match ty {
@@ -223,8 +236,12 @@ pub fn obstacle_json(r: &mut Rng) -> String {
     let shape = match r.below(5) {
         0 => serde_json::json!({"type": "plane", "point": vec3(r, 2.0), "normal": vec3(r, 1.0)}),
         1 => serde_json::json!({"type": "circle", "center": vec3(r, 2.0), "radius": maybe_num(r, 0.1, 1.0)}),
-        2 => serde_json::json!({"type": "capsule", "a": vec3(r, 2.0), "b": vec3(r, 2.0), "radius": maybe_num(r, 0.1, 1.0)}),
-        3 => serde_json::json!({"type": "box", "center": vec3(r, 2.0), "half": vec3(r, 1.0), "angle": maybe_num(r, -3.0, 3.0)}),
+        2 => {
+            serde_json::json!({"type": "capsule", "a": vec3(r, 2.0), "b": vec3(r, 2.0), "radius": maybe_num(r, 0.1, 1.0)})
+        }
+        3 => {
+            serde_json::json!({"type": "box", "center": vec3(r, 2.0), "half": vec3(r, 1.0), "angle": maybe_num(r, -3.0, 3.0)})
+        }
         _ => serde_json::json!({"type": "torus"}),
     };
     let mut o = serde_json::json!({"shape": shape});
@@ -253,7 +270,9 @@ pub fn setting_value(r: &mut Rng) -> SettingValue {
     match r.below(8) {
         0 => SettingValue::Absent,
         1 => SettingValue::Bool(r.chance(0.5)),
-        2 => SettingValue::Text(r.pick(&["classic", "pbd", "jacobi", "xpbd", "exact", "impulse", "top", "side", "", "CLASSIC"]).to_string()),
+        2 => SettingValue::Text(
+            r.pick(&["classic", "pbd", "jacobi", "xpbd", "exact", "impulse", "top", "side", "", "CLASSIC"]).to_string(),
+        ),
         3 => SettingValue::Vec3([num(r), num(r), num(r)]),
         4 => SettingValue::Rect([num(r), num(r), num(r), num(r)]),
         5 => SettingValue::Num(*r.pick(&[1.0, 2.0, 3.0, 8.0, 20.0, 0.5, 0.999, 0.0])),
@@ -461,7 +480,9 @@ pub fn gen_op(r: &mut Rng, sim: &Sim, presets: &[(String, String)]) -> Op {
         49 => Op::SetIterations(if r.chance(0.5) { (1 + r.below(20)) as f64 } else { num(r) }),
         50 => Op::SetSubsteps(if r.chance(0.5) { (1 + r.below(20)) as f64 } else { num(r) }),
         51 => Op::SetGive(f(mostly_sane(r, 0.0, 1.0))),
-        52 => Op::SetGravity(f(mostly_sane(r, -20.0, 20.0)), f(mostly_sane(r, -20.0, 20.0)), f(mostly_sane(r, -1.0, 1.0))),
+        52 => {
+            Op::SetGravity(f(mostly_sane(r, -20.0, 20.0)), f(mostly_sane(r, -20.0, 20.0)), f(mostly_sane(r, -1.0, 1.0)))
+        }
         53 => Op::SetFriction(f(mostly_sane(r, 0.9, 1.0))),
         54 => Op::SetWalls(coord(r), coord(r), coord(r), coord(r)),
         55 => Op::ClearWalls,
@@ -487,7 +508,11 @@ pub fn gen_op(r: &mut Rng, sim: &Sim, presets: &[(String, String)]) -> Op {
         70 => Op::RemoveJoint(id(r, &joint_ids)),
         71 => Op::Attach(index(r, n), id(r, &body_ids)),
         72 => {
-            let body = if body_ids.is_empty() || r.chance(0.2) { serde_json::json!("ghost") } else { serde_json::json!(*r.pick(&body_ids)) };
+            let body = if body_ids.is_empty() || r.chance(0.2) {
+                serde_json::json!("ghost")
+            } else {
+                serde_json::json!(*r.pick(&body_ids))
+            };
             let spec = if r.chance(0.5) {
                 serde_json::json!({"point": index(r, n).max(0.0).min(1e9) as u64, "body": body})
             } else {
@@ -632,7 +657,9 @@ pub fn apply(sim: &mut Sim, op: &Op, presets: &[(String, String)]) -> Result<(),
         Op::SetRopeFriction(a, b) => sim.set_rope_friction_checked(*a, *b).map_err(e),
         Op::SetTangleCap(c) => sim.set_tangle_cap_checked(*c).map_err(e),
         Op::SettingsReadouts => {
-            for s in [sim.settings_json(), Sim::settings_schema_json(), Sim::solver_info_json(), sim.solver_support_json()] {
+            for s in
+                [sim.settings_json(), Sim::settings_schema_json(), Sim::solver_info_json(), sim.solver_support_json()]
+            {
                 serde_json::from_str::<serde_json::Value>(&s).map_err(|e| format!("BAD JSON {e}: {s}"))?;
             }
             Ok(())
@@ -723,7 +750,8 @@ impl Failure {
             Failure::Slow(m) => ("slow", m),
             Failure::Other(m) => ("other", m),
         };
-        let words: String = m.split(|c: char| c.is_ascii_digit() || c == '\n').next().unwrap_or("").chars().take(60).collect();
+        let words: String =
+            m.split(|c: char| c.is_ascii_digit() || c == '\n').next().unwrap_or("").chars().take(60).collect();
         format!("{k}: {words}")
     }
 }
@@ -734,7 +762,12 @@ pub const SLOW_CALL_MS: f64 = 1000.0;
 
 /// Runs `ops` on a fresh sim loaded with `start` (a preset index, or none); returns the
 /// index of the call that failed and how, and the number of calls made.
-pub fn run(start: Option<usize>, ops: &[Op], presets: &[(String, String)], check_time: bool) -> (Option<(usize, Failure)>, usize) {
+pub fn run(
+    start: Option<usize>,
+    ops: &[Op],
+    presets: &[(String, String)],
+    check_time: bool,
+) -> (Option<(usize, Failure)>, usize) {
     let mut sim = Sim::new();
     if let Some(k) = start {
         sim.load_scene_json(&presets[k].1).expect("presets load");
@@ -796,7 +829,13 @@ pub fn gen_case(seed: u64, len: usize, presets: &[(String, String)]) -> (Option<
 }
 
 /// Drops calls while the same failure remains: the minimised sequence.
-pub fn minimise(start: Option<usize>, mut ops: Vec<Op>, want: &str, presets: &[(String, String)], check_time: bool) -> Vec<Op> {
+pub fn minimise(
+    start: Option<usize>,
+    mut ops: Vec<Op>,
+    want: &str,
+    presets: &[(String, String)],
+    check_time: bool,
+) -> Vec<Op> {
     let same = |ops: &[Op]| matches!(run(start, ops, presets, check_time).0, Some((_, f)) if f.key() == want);
     // The failing call is last; cut everything after it first.
     if let (Some((i, _)), _) = run(start, &ops, presets, check_time) {

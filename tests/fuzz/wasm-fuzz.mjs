@@ -212,6 +212,34 @@ const show = (v) => {
   try { return JSON.stringify(v) ?? String(v); } catch { return String(v); }
 };
 
+// ---- regressions: the defects this harness found, replayed first -------------------------
+// wasm-bindgen's glue for `&str` parameters trapped (memory access out of bounds) on a number
+// or an object (`loadScene(JSON.parse(text))`): every parameter declared `string` now takes a
+// JsValue and throws an Error for anything but a string.
+{
+  const sim = new Sim();
+  for (const [name, types] of paramTypes) {
+    types.forEach((t, i) => {
+      if (!t.startsWith('string')) return;
+      for (const bad of [1.5, 7, {}, [1], undefined, null, true, 1n]) {
+        const a = types.map((u) => (u.startsWith('string') ? 'rope' : u.startsWith('Function') ? () => 0 : 0));
+        a[i] = bad;
+        try {
+          (typeof Sim[name] === 'function' ? Sim[name] : sim[name].bind(sim))(...a);
+          throw new Error(`${name}(${a.map(show).join(', ')}) accepted a ${typeof bad} for a string`);
+        } catch (e) {
+          if (e instanceof WebAssembly.RuntimeError || !(e instanceof Error) || !e.message) {
+            console.error(`FAILURE regression: ${name}(${a.map(show).join(', ')}) → ${e}`);
+            process.exit(1);
+          }
+          if (e.message.includes('accepted a')) { console.error(`FAILURE ${e.message}`); process.exit(1); }
+        }
+      }
+    });
+  }
+  sim.free();
+}
+
 // ---- the run ---------------------------------------------------------------------------
 const t0 = performance.now();
 let calls = 0, cases = 0, throws = 0, slowest = [0, ''];
