@@ -68,14 +68,18 @@ pub struct Load {
 /// every iteration sweeps the links, joints and body contacts. The weights are fitted to the
 /// slowest solver of each kind of term (`tests/limits.rs`): per substep, a point or a link
 /// ≈ 6 units (the impulse and exact solvers rebuild their rows every substep), per
-/// iteration a link ≈ 3 (9 with rope–rope contacts on: a segment's contacts with its
-/// neighbours), a point against an obstacle ≈ ½ (PBD-family solvers project obstacle
+/// iteration a link ≈ 3, a possible rope–rope pair ≈ 6 (with rope collisions on: up to
+/// [`MAX_ROPE_PAIRS`]), a point against an obstacle ≈ ½ (PBD-family solvers project obstacle
 /// contacts in every iteration, with no broad phase), a joint ≈ 10, a body with its
 /// contacts ≈ 40. The budget is set so the slowest case at it takes about 30 ms on the fast
 /// level of the development machine, under 50 ms on its slow one (1.7× slower).
 pub fn work(l: &Load) -> u64 {
     let (p, k, b, j, o) = (l.points as u64, l.links as u64, l.bodies as u64, l.joints as u64, l.obstacles as u64);
-    let contacts = if l.rope_collisions { 6 * k } else { 0 };
+    // Rope–rope contacts: every pair of segments may be a candidate (a violent step sweeps
+    // them all; the leash at 1000 substeps with a plane 700 m deep took over a second), up to
+    // the broad phase's cap.
+    let pairs = (k * k.saturating_sub(1) / 2).min(MAX_ROPE_PAIRS as u64);
+    let contacts = if l.rope_collisions { 6 * pairs } else { 0 };
     let per_iteration = 3 * k + contacts + p * o / 2 + 10 * j + 40 * b;
     let per_substep = p * (6 + o / 4) + 6 * k + 20 * b + l.iterations.max(1) as u64 * per_iteration;
     l.substeps.max(1) as u64 * per_substep

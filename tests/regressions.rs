@@ -224,3 +224,70 @@ fn a_clump_of_subdivided_leash_segments_made_rope_contacts_quadratic() {
     assert!(ms < budget, "{ms:.0} ms");
     assert!(non_finite(&sim).is_none());
 }
+
+/// A point dragged 1,000 m in one step: its speed was capped to 1e4 m/s at the step's end,
+/// `subdivide` re-derived its new points' velocities from positions as 10000.004 m/s, and
+/// the exported scene did not load. The loaders allow 1e-3 of rounding slack.
+#[test]
+fn a_speed_capped_to_1e4_came_back_from_subdivide_as_10000_004() {
+    let ops = [
+        Op::Grab(4294967295, 12.0),
+        Op::DragTo(4294967295, 1001.0, -2.3795888),
+        Op::Step(H),
+        Op::Subdivide(7.0, 2.0),
+        Op::ExportReload,
+    ];
+    replay("wall", &ops);
+}
+
+/// Under classic with rope collisions on, removing a bridge point cut its rope in two, a
+/// world classic cannot run (two ropes it cannot collide), and its export did not load.
+/// Edits under classic now run on a copy and are refused when classic could not run it.
+#[test]
+fn removing_a_point_under_classic_made_two_ropes_it_cannot_collide() {
+    replay(
+        "bridge",
+        &[Op::SetRopeCollisions(true), Op::SetSolver("classic".into()), Op::RemovePoint(30.0), Op::ExportReload],
+    );
+    let mut sim = preset("bridge");
+    let p = presets();
+    apply(&mut sim, &Op::SetRopeCollisions(true), &p).unwrap();
+    apply(&mut sim, &Op::SetSolver("classic".into()), &p).unwrap();
+    let err = sim.world_mut().remove_point(30).unwrap_err().to_string();
+    assert!(err.contains("classic cannot run"), "{err}");
+}
+
+/// A joint anchored 1,000 m out, on a body dragged to the world's edge: its anchor ended past
+/// the loader's ±1e5 m, and the exported scene did not load. Anchors take ±1e6 m.
+#[test]
+fn a_joint_anchor_past_1e5_m_exported_a_scene_that_did_not_load() {
+    let j = r#"{"a":7,"anchor":[1001.0,1000.0,2.0],"anchor_b":[-0.623253258866489,0.8779818112447202,0.0],"b":6,"type":"ballSocket"}"#;
+    replay(
+        "wall",
+        &[Op::AddJoint(j.into()), Op::GrabBody(4294967295.0, 5.0, -1.6034068, 3.281513), Op::Step(H), Op::ExportReload],
+    );
+}
+
+/// The leash at 1000 substeps with a plane obstacle 700 m deep: every segment pair became
+/// a swept rope–rope candidate in every substep, and one step took over a second. The work
+/// budget now counts the possible pairs, and refuses this.
+#[test]
+fn the_leash_at_1000_substeps_against_a_deep_plane_froze_a_step() {
+    let plane = r#"{"friction":0.6006631808844911,"shape":{"normal":[0.7383354211983404,-0.608433768965146,0.0],"point":[1000.0,1.1754943508222875e-38,3.5155890240866716],"type":"plane"}}"#;
+    let mut sim = preset("leash");
+    let p = presets();
+    let r = apply(&mut sim, &Op::SetSubsteps(1000.0), &p);
+    assert!(r.as_ref().is_err_and(|e| e.contains("too much work")), "{r:?}");
+    replay("leash", &[Op::SetSubsteps(1000.0), Op::AddObstacle(plane.into()), Op::Step(H)]);
+}
+
+/// A mutated crane scene with `camera.center` 1e300 (f32 infinity) loaded, and exported the
+/// centre as null, which did not load.
+#[test]
+fn a_camera_centre_of_1e300_loaded_and_exported_null() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&presets().into_iter().find(|(n, _)| n == "crane").unwrap().1).unwrap();
+    v["camera"] = serde_json::json!({"center": [1e300, 0], "height": 5});
+    let err = Sim::new().load_scene_json(&v.to_string()).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `camera.center`"), "{err}");
+}

@@ -143,7 +143,8 @@ fn bodies_through_the_js_api_and_bad_ids_throw() {
     assert!(message(sim.refill_body_poses_js(f32::NAN).unwrap_err()).contains("alpha"));
     assert!(message(sim.drag_body(7.0, 0.0, 0.0).unwrap_err()).contains("holds no body"));
     let msg = message(
-        sim.add_body(r#"{"shape": {"type": "sphere", "radius": 0.1}, "mass": 0, "pos": [0, 0, 0]}"#.into()).unwrap_err(),
+        sim.add_body(r#"{"shape": {"type": "sphere", "radius": 0.1}, "mass": 0, "pos": [0, 0, 0]}"#.into())
+            .unwrap_err(),
     );
     assert!(msg.contains("body.mass"), "{msg}");
     let msg = message(sim.add_joint(r#"{"type": "hinge", "a": 0, "b": 0, "anchor": [0, 0, 0]}"#.into()).unwrap_err());

@@ -173,7 +173,8 @@ impl BodyDef {
             if !v.is_finite() {
                 return Err(SimError::NotFinite { what });
             }
-            if v.abs().max_element() > max {
+            // (Slack for rounding, as `world::check_vec`.)
+            if v.abs().max_element() > max * 1.001 {
                 return Err(SimError::OutOfRange {
                     what,
                     value: v.abs().max_element() as f64,

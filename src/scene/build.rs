@@ -18,6 +18,15 @@ impl Scene {
     pub fn build(&self) -> Result<World> {
         validate_settings(&self.settings)?;
         self.check_counts()?;
+        // (A centre of 1e300 read as f32 infinity, exported as null, and did not load again.)
+        if let Some(c) = self.camera {
+            if !c.center.is_finite() {
+                return Err(scene_err("camera.center", "must be finite"));
+            }
+            if !(c.height.is_finite() && c.height > 0.0) {
+                return Err(scene_err("camera.height", format!("{} is out of range (a height > 0 m)", c.height)));
+            }
+        }
         // Built at 1 substep × 1 iteration, so that a scene over the work budget is named as
         // such once, at the end, rather than at whichever point tipped it over.
         let mut w = World::new(Settings { substeps: 1, iterations: 1, ..self.settings.clone() });

@@ -514,7 +514,7 @@ pub fn gen_op(r: &mut Rng, sim: &Sim, presets: &[(String, String)]) -> Op {
                 serde_json::json!(*r.pick(&body_ids))
             };
             let spec = if r.chance(0.5) {
-                serde_json::json!({"point": index(r, n).max(0.0).min(1e9) as u64, "body": body})
+                serde_json::json!({"point": index(r, n).clamp(0.0, 1e9) as u64, "body": body})
             } else {
                 serde_json::json!({"rope": r.below(ropes + 2), "end": *r.pick(&["start", "end", "middle"]), "body": body})
             };
