@@ -574,10 +574,13 @@ impl World {
             return Err(SimError::Invalid(format!("point {i} is locked; unlock it before attaching it to a body")));
         }
         let local = self.bodies.rot[k].inverse() * (self.particles.pos[i] - self.bodies.pos[k]);
+        let was_supported = self.settings.solver.supports(self).is_ok();
         self.attachments.push(Attachment { particle: i as u32, body, local });
         // The point now weighs what the body does there: the solver must still run the
         // scene (Jacobi and classic refuse some mixes), or the attachment is undone.
-        if let Err(why) = self.settings.solver.supports(self) {
+        // (A world the solver already cannot run, built natively, is not guarded.)
+        let now = if was_supported { self.settings.solver.supports(self) } else { Ok(()) };
+        if let Err(why) = now {
             self.attachments.pop();
             return Err(SimError::Invalid(format!(
                 "{} cannot run this with the point attached: {why}",
