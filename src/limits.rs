@@ -46,6 +46,9 @@ pub const MAX_SPEED: f32 = 1e4;
 /// stops there: in a clump denser than that, the remaining segments pass through).
 pub const MAX_ROPE_PAIRS: usize = 20_000;
 pub const MAX_ROPE_BOX_TESTS: usize = 400_000;
+/// Body substeps per substep (the impulse rows run bodies at up to 240 Hz: 4 per 1/60 s;
+/// a longer (sub)step gets no more, so a step's cost does not grow with `dt`).
+pub const MAX_BODY_SUBSTEPS: u32 = 4;
 /// The per-step work budget (see [`work`]).
 pub const MAX_WORK: u64 = 3_000_000;
 
@@ -71,7 +74,8 @@ pub struct Load {
 /// iteration a link ≈ 3, a possible rope–rope pair ≈ 6 (with rope collisions on: up to
 /// [`MAX_ROPE_PAIRS`]), a point against an obstacle ≈ ½ (PBD-family solvers project obstacle
 /// contacts in every iteration, with no broad phase), a joint ≈ 10, a body with its
-/// contacts ≈ 40. The budget is set so the slowest case at it takes about 30 ms on the fast
+/// contacts ≈ 40, these two times the body substeps a substep may run ([`MAX_BODY_SUBSTEPS`],
+/// whatever `dt` is). The budget is set so the slowest case at it takes about 30 ms on the fast
 /// level of the development machine, under 50 ms on its slow one (1.7× slower).
 pub fn work(l: &Load) -> u64 {
     let (p, k, b, j, o) = (l.points as u64, l.links as u64, l.bodies as u64, l.joints as u64, l.obstacles as u64);
@@ -80,8 +84,10 @@ pub fn work(l: &Load) -> u64 {
     // the broad phase's cap.
     let pairs = (k * k.saturating_sub(1) / 2).min(MAX_ROPE_PAIRS as u64);
     let contacts = if l.rope_collisions { 6 * pairs } else { 0 };
-    let per_iteration = 3 * k + contacts + p * o / 2 + 10 * j + 40 * b;
-    let per_substep = p * (6 + o / 4) + 6 * k + 20 * b + l.iterations.max(1) as u64 * per_iteration;
+    // Bodies and joints run up to MAX_BODY_SUBSTEPS times per substep (whatever `dt` is).
+    let bs = MAX_BODY_SUBSTEPS as u64;
+    let per_iteration = 3 * k + contacts + p * o / 2 + bs * (10 * j + 40 * b);
+    let per_substep = p * (6 + o / 4) + 6 * k + bs * 20 * b + l.iterations.max(1) as u64 * per_iteration;
     l.substeps.max(1) as u64 * per_substep
 }
 
