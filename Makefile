@@ -98,12 +98,27 @@ test-types: web
 	tsc --noEmit -p .
 	node tests/types/json-shapes.mjs
 	node tests/types/package-consumer.mjs
+	node tests/fuzz/wasm-fuzz.mjs
 
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/
 
 bench:
 	cargo bench --bench workloads
+
+# The API fuzzers (issue 13 §1) with a large budget: the native one (tests/fuzz.rs; random
+# call sequences, then mutated scene files) in release, the wasm one in node against dist/
+# (tests/fuzz/wasm-fuzz.mjs), then the limits' step times (tests/limits.rs). `make test` runs
+# the same with small budgets (test-native, test-types). FUZZ_SEED defaults to the clock, so
+# each run explores new cases; a failure prints its seed and minimised calls.
+FUZZ_CALLS ?= 1000000
+.PHONY: fuzz
+fuzz: web
+	@seed=$${FUZZ_SEED:-$$(date +%s)}; echo "FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS)"; \
+	FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_SCENES=$${FUZZ_SCENES:-5000} \
+	  cargo test --release --test fuzz -- --nocapture --test-threads 1; \
+	FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS) node tests/fuzz/wasm-fuzz.mjs
+	cargo test --release --test limits -- --nocapture
 
 # W1–W5 for every solver in Chromium wasm (tests/bench/wasm-bench.mjs; classic skips W4 and W5,
 # which have rigid bodies): median of 5 lines each.

@@ -11,12 +11,75 @@ use crate::particles::ParticleDef;
 use crate::world::{Hold, World};
 
 fn check_point(x: f32, y: f32) -> Result<Vec2> {
-    error::finite("x", x)?;
-    error::finite("y", y)?;
+    let m = crate::limits::MAX_COORD;
+    error::in_range("x", x, -m, m, "|x| ≤ 1e5 m")?;
+    error::in_range("y", y, -m, m, "|y| ≤ 1e5 m")?;
     Ok(Vec2::new(x, y))
 }
 
 impl World {
+    /// Runs an edit and keeps it only if the solver can still run the world. The classic
+    /// solver's limits depend on what the edits change (a cut makes two ropes of one, which
+    /// it cannot collide; a subdivision or a removal changes which points weigh what); an
+    /// edit that broke them left a world whose exported scene did not load. Under classic
+    /// the edit runs on a copy first (classic worlds have no bodies: a copy is the points
+    /// and links); the other solvers' limits do not depend on these edits.
+    fn supported_edit<T>(&mut self, edit: impl FnOnce(&mut World) -> Result<T>) -> Result<T> {
+        let kind = self.settings.solver;
+        if kind != crate::solver::SolverKind::Classic || kind.supports(self).is_err() {
+            return edit(self);
+        }
+        let mut next = self.clone();
+        let out = edit(&mut next)?;
+        if let Err(why) = kind.supports(&next) {
+            return Err(SimError::Invalid(format!("classic cannot run the result: {why}")));
+        }
+        *self = next;
+        Ok(out)
+    }
+
+    /// See [`World::set_locked_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn set_locked(&mut self, index: i64, locked: bool) -> Result<()> {
+        self.supported_edit(|w| w.set_locked_unchecked(index, locked))
+    }
+
+    /// See [`World::add_point_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn add_point(&mut self, x: f32, y: f32, locked: bool) -> Result<usize> {
+        self.supported_edit(|w| w.add_point_unchecked(x, y, locked))
+    }
+
+    /// See [`World::remove_point_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn remove_point(&mut self, index: i64) -> Result<()> {
+        self.supported_edit(|w| w.remove_point_unchecked(index))
+    }
+
+    /// See [`World::connect_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn connect(&mut self, a: i64, b: i64) -> Result<usize> {
+        self.supported_edit(|w| w.connect_unchecked(a, b))
+    }
+
+    /// See [`World::disconnect_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn disconnect(&mut self, a: i64, b: i64) -> Result<bool> {
+        self.supported_edit(|w| w.disconnect_unchecked(a, b))
+    }
+
+    /// See [`World::subdivide_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn subdivide(&mut self, link: i64, count: u32) -> Result<usize> {
+        self.supported_edit(|w| w.subdivide_unchecked(link, count))
+    }
+
+    /// See [`World::cut_unchecked`]: refused, changing nothing, when the solver could not run
+    /// the result.
+    pub fn cut(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> Result<usize> {
+        self.supported_edit(|w| w.cut_unchecked(x0, y0, x1, y1))
+    }
+
     /// Index of the particle nearest to `(x, y)` within `radius` (in the view plane).
     pub fn pick(&self, x: f32, y: f32, radius: f32) -> Result<Option<usize>> {
         let q = check_point(x, y)?;
@@ -87,8 +150,13 @@ impl World {
     }
 
     /// Locks or unlocks particle `index`. A locked particle stops dead.
-    pub fn set_locked(&mut self, index: i64, locked: bool) -> Result<()> {
+    fn set_locked_unchecked(&mut self, index: i64, locked: bool) -> Result<()> {
         let i = error::index("point", index, self.particles.len())?;
+        // As `attach` refuses a locked point: an attached point moves with its body (a scene
+        // saved with a locked attached point would not load).
+        if locked && self.attachments.iter().any(|a| a.particle as usize == i) {
+            return Err(SimError::Invalid(format!("point {i} is attached to a body; detach it before locking it")));
+        }
         self.particles.locked[i] = locked;
         self.particles.refresh_inv_mass(i);
         if locked {
@@ -99,7 +167,7 @@ impl World {
     }
 
     /// Adds a resting particle at `(x, y)` in the view plane (mass 1 kg unless changed).
-    pub fn add_point(&mut self, x: f32, y: f32, locked: bool) -> Result<usize> {
+    fn add_point_unchecked(&mut self, x: f32, y: f32, locked: bool) -> Result<usize> {
         let q = check_point(x, y)?;
         let pos = self.settings.view.unproject(q, Vec3::ZERO);
         // Like the scene's typical point (the median mass and radius), so that a point added
@@ -117,7 +185,7 @@ impl World {
     }
 
     /// Removes particle `index` with every link touching it; higher indices shift down.
-    pub fn remove_point(&mut self, index: i64) -> Result<()> {
+    fn remove_point_unchecked(&mut self, index: i64) -> Result<()> {
         let i = error::index("point", index, self.particles.len())?;
         let iu = i as u32;
         let keep: Vec<bool> = self.links.ends.iter().map(|e| !e.contains(&iu)).collect();
@@ -155,7 +223,7 @@ impl World {
 
     /// Connects `a` and `b` with a link at their current distance (the seed's `connect`),
     /// using the world's default give. Returns the link index; an existing link is kept.
-    pub fn connect(&mut self, a: i64, b: i64) -> Result<usize> {
+    fn connect_unchecked(&mut self, a: i64, b: i64) -> Result<usize> {
         let n = self.particles.len();
         let ia = error::index("point", a, n)? as u32;
         let ib = error::index("point", b, n)? as u32;
@@ -166,7 +234,7 @@ impl World {
     }
 
     /// Removes the link between `a` and `b`; returns whether there was one.
-    pub fn disconnect(&mut self, a: i64, b: i64) -> Result<bool> {
+    fn disconnect_unchecked(&mut self, a: i64, b: i64) -> Result<bool> {
         let n = self.particles.len();
         let ia = error::index("point", a, n)? as u32;
         let ib = error::index("point", b, n)? as u32;
@@ -185,11 +253,15 @@ impl World {
     /// the new points move with the link). New points get the mean of the ends' masses; the
     /// new links share the old one's settings and its rest length equally.
     /// Returns the index of the first new particle.
-    pub fn subdivide(&mut self, link: i64, count: u32) -> Result<usize> {
+    fn subdivide_unchecked(&mut self, link: i64, count: u32) -> Result<usize> {
         let k = error::index("link", link, self.links.len())?;
         if count == 0 || count > 1000 {
             return Err(SimError::OutOfRange { what: "count", value: count as f64, range: "1 ≤ count ≤ 1000" });
         }
+        self.check_limits(|l| {
+            l.points += count as usize;
+            l.links += count as usize;
+        })?;
         let [a, b] = self.links.ends[k];
         let (ia, ib) = (a as usize, b as usize);
         let p = &self.particles;
@@ -233,7 +305,7 @@ impl World {
 
     /// Removes every link whose segment (in the view plane) crosses the swipe from
     /// `(x0, y0)` to `(x1, y1)`. Returns how many were cut.
-    pub fn cut(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> Result<usize> {
+    fn cut_unchecked(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> Result<usize> {
         let s0 = check_point(x0, y0)?;
         let s1 = check_point(x1, y1)?;
         let view = self.settings.view;

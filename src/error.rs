@@ -79,11 +79,16 @@ pub fn index(what: &'static str, i: i64, len: usize) -> Result<usize> {
     }
 }
 
-/// A time step must be finite and strictly positive (and not absurdly long).
+/// Shortest time step (s): velocities are displacements over the (sub)step, and over a
+/// subnormal one (`step(1e-45)`) they overflowed to infinity.
+pub const MIN_DT: f32 = 1e-6;
+
+/// A time step must be finite, at least [`MIN_DT`] and at most 1 s (longer spans are
+/// `advance`'s job, in fixed steps).
 pub fn time_step(dt: f32) -> Result<f32> {
     finite("dt", dt)?;
-    if dt <= 0.0 || dt > 1.0 {
-        return Err(SimError::OutOfRange { what: "dt", value: dt as f64, range: "0 < dt ≤ 1 s" });
+    if !(MIN_DT..=1.0).contains(&dt) {
+        return Err(SimError::OutOfRange { what: "dt", value: dt as f64, range: "1e-6 s ≤ dt ≤ 1 s" });
     }
     Ok(dt)
 }

@@ -30,6 +30,7 @@ pub mod hold;
 pub mod ids;
 pub mod joints;
 pub mod leash;
+pub mod limits;
 pub mod links;
 pub mod particles;
 pub mod report;

@@ -9,6 +9,7 @@ use crate::error::{self, Result, SimError};
 use crate::ids::Id;
 use crate::joints::{JointDef, Joints};
 use crate::leash::{self, Leash, Wander};
+use crate::limits;
 use crate::links::{LinkDef, Links};
 use crate::particles::{ParticleDef, Particles};
 use crate::ropes::Ropes;
@@ -77,6 +78,9 @@ pub struct World {
     pub time: f64,
     /// Number of completed `step` calls.
     pub steps: u64,
+    /// Points and bodies whose state a step left NaN or infinite, put back at rest where
+    /// they were by `keep_in_bounds` (a solver defect: the API fuzzer fails on any).
+    pub non_finite_resets: u64,
     /// Length of the last substep (s); used to seed velocities of new particles.
     pub(crate) last_h: f32,
     pub(crate) scratch: Scratch,
@@ -115,6 +119,28 @@ impl World {
         }
     }
 
+    /// What this world asks of one step (the counts and settings `limits::work` weighs).
+    pub fn load(&self) -> limits::Load {
+        limits::Load {
+            points: self.particles.len(),
+            links: self.links.len(),
+            bodies: self.bodies.len(),
+            joints: self.joints.len(),
+            obstacles: self.obstacles.len(),
+            substeps: self.settings.substeps,
+            iterations: self.settings.iterations,
+            rope_collisions: self.settings.rope_collisions,
+        }
+    }
+
+    /// `Err` (a clear message, nothing changed) when the world grown by `grow` would pass a
+    /// cap of [`limits`] or the per-step work budget.
+    pub fn check_limits(&self, grow: impl FnOnce(&mut limits::Load)) -> Result<()> {
+        let mut l = self.load();
+        grow(&mut l);
+        limits::check(&l).map_err(SimError::Invalid)
+    }
+
     /// Adds a particle after validating it.
     pub fn add_particle(&mut self, def: &ParticleDef) -> Result<usize> {
         check_vec("position", def.pos)?;
@@ -127,6 +153,7 @@ impl World {
         if def.radius < 0.0 {
             return Err(SimError::OutOfRange { what: "radius", value: def.radius as f64, range: "radius ≥ 0" });
         }
+        self.check_limits(|l| l.points += 1)?;
         Ok(self.particles.push(def, self.last_h))
     }
 
@@ -171,6 +198,7 @@ impl World {
                 d
             }
         };
+        self.check_limits(|l| l.links += 1)?;
         Ok(self.links.push(def, rest))
     }
 
@@ -211,10 +239,57 @@ impl World {
         if let Some(p) = &mut self.profile {
             p.steps += 1;
         }
+        self.keep_in_bounds(h);
         self.last_h = h;
         self.time += dt as f64;
         self.steps += 1;
         Ok(())
+    }
+
+    /// The step's last act: a point or body past [`limits::MAX_COORD`] stops at it, and
+    /// speeds past [`limits::MAX_SPEED`] are capped (Box2D's `maxLinearSpeed`), so a violent
+    /// step (a huge `dt`, a removed anchor) cannot run away to infinity and NaN, and every
+    /// state exports a scene that loads. One branch per point when nothing is out of range,
+    /// so trajectories that stay in range are bit-identical.
+    fn keep_in_bounds(&mut self, h: f32) {
+        let (m, v) = (limits::MAX_COORD, limits::MAX_SPEED);
+        let p = &mut self.particles;
+        for i in 0..p.pos.len() {
+            let (x, u) = (p.pos[i], p.vel[i]);
+            // (NaN fails the comparisons too, and is reset.)
+            if !(x.abs().max_element() <= m && u.abs().max_element() <= v) {
+                self.non_finite_resets += !(x.is_finite() && u.is_finite()) as u64;
+                let x = if x.is_finite() { x.clamp(Vec3::splat(-m), Vec3::splat(m)) } else { p.prev[i] };
+                let x = if x.is_finite() { x.clamp(Vec3::splat(-m), Vec3::splat(m)) } else { Vec3::ZERO };
+                let u = if u.is_finite() { u.clamp(Vec3::splat(-v), Vec3::splat(v)) } else { Vec3::ZERO };
+                p.pos[i] = x;
+                p.vel[i] = u;
+                p.prev[i] = x - u * h;
+            }
+        }
+        let b = &mut self.bodies;
+        for i in 0..b.pos.len() {
+            let (x, u, w) = (b.pos[i], b.vel[i], b.ang_vel[i]);
+            let ok = x.abs().max_element() <= m && u.abs().max_element() <= v && w.abs().max_element() <= v;
+            if !ok || !b.rot[i].is_finite() {
+                self.non_finite_resets +=
+                    !(x.is_finite() && u.is_finite() && w.is_finite() && b.rot[i].is_finite()) as u64;
+                let fix = |a: Vec3, lim: f32, or: Vec3| {
+                    if a.is_finite() {
+                        a.clamp(Vec3::splat(-lim), Vec3::splat(lim))
+                    } else {
+                        or
+                    }
+                };
+                let back = fix(b.prev_pos[i], m, Vec3::ZERO);
+                b.pos[i] = fix(x, m, back);
+                b.vel[i] = fix(u, v, Vec3::ZERO);
+                b.ang_vel[i] = fix(w, v, Vec3::ZERO);
+                if !b.rot[i].is_finite() {
+                    b.rot[i] = if b.prev_rot[i].is_finite() { b.prev_rot[i] } else { glam::Quat::IDENTITY };
+                }
+            }
+        }
     }
 
     #[inline]
@@ -457,6 +532,7 @@ impl World {
 
     /// Adds a rigid body (validated first; nothing changes on error).
     pub fn add_body(&mut self, def: &BodyDef) -> Result<Id> {
+        self.check_limits(|l| l.bodies += 1)?;
         self.bodies.add(def)
     }
 
@@ -478,6 +554,7 @@ impl World {
 
     /// Adds a joint (validated against the bodies first; nothing changes on error).
     pub fn add_joint(&mut self, def: &JointDef) -> Result<Id> {
+        self.check_limits(|l| l.joints += 1)?;
         self.joints.add(def, &self.bodies)
     }
 
@@ -497,7 +574,19 @@ impl World {
             return Err(SimError::Invalid(format!("point {i} is locked; unlock it before attaching it to a body")));
         }
         let local = self.bodies.rot[k].inverse() * (self.particles.pos[i] - self.bodies.pos[k]);
+        let was_supported = self.settings.solver.supports(self).is_ok();
         self.attachments.push(Attachment { particle: i as u32, body, local });
+        // The point now weighs what the body does there: the solver must still run the
+        // scene (Jacobi and classic refuse some mixes), or the attachment is undone.
+        // (A world the solver already cannot run, built natively, is not guarded.)
+        let now = if was_supported { self.settings.solver.supports(self) } else { Ok(()) };
+        if let Err(why) = now {
+            self.attachments.pop();
+            return Err(SimError::Invalid(format!(
+                "{} cannot run this with the point attached: {why}",
+                self.settings.solver.name()
+            )));
+        }
         Ok(())
     }
 
@@ -510,6 +599,9 @@ impl World {
     /// against at most `max_force` N. Returns its index.
     pub fn add_winch(&mut self, rope: Id, speed: f32, max_force: f32) -> Result<usize> {
         self.sync_ropes();
+        if self.winches.len() >= limits::MAX_WINCHES {
+            return Err(SimError::Invalid(format!("too many winches (at most {})", limits::MAX_WINCHES)));
+        }
         let w = Winch::new(&self.ropes, &self.links, rope, speed, max_force)?;
         self.winches.push(w);
         Ok(self.winches.len() - 1)
@@ -641,6 +733,7 @@ impl World {
     pub fn add_obstacle(&mut self, obstacle: &Obstacle) -> Result<usize> {
         let o =
             obstacle.validated().map_err(|(field, reason)| SimError::Invalid(format!("obstacle {field}: {reason}")))?;
+        self.check_limits(|l| l.obstacles += 1)?;
         self.obstacles.push(o);
         Ok(self.obstacles.len() - 1)
     }
@@ -651,7 +744,8 @@ impl World {
     pub fn pin(&mut self, index: i64, target: Vec3, compliance: f32) -> Result<()> {
         let i = error::index("point", index, self.particles.len())?;
         check_vec("pin target", target)?;
-        error::finite("pin compliance", compliance)?;
+        // (A compliance of 3.4e38 m/N made the pin's row NaN: 1e6 m/N is already no pull.)
+        error::in_range("pin compliance", compliance, f32::NEG_INFINITY, 1e6, "0 ≤ compliance ≤ 1e6 m/N")?;
         if self.settings.solver == SolverKind::Classic {
             return Err(SimError::Invalid(
                 "the classic solver (the 002 seed's) has no pins: lock the point, or choose another solver".into(),
@@ -695,6 +789,13 @@ impl World {
             give |= t.key == "give";
             solver |= t.key == "solver";
         }
+        let load = limits::Load {
+            substeps: next.substeps,
+            iterations: next.iterations,
+            rope_collisions: next.rope_collisions,
+            ..self.load()
+        };
+        limits::check(&load).map_err(SimError::Invalid)?;
         let before = std::mem::replace(&mut self.settings, next);
         let kind = self.settings.solver;
         if let Err(why) = kind.supports(self) {
@@ -791,9 +892,18 @@ fn stretch_of(pos: &[Vec3], [a, b]: [u32; 2], rest: f32) -> f32 {
 }
 
 pub(crate) fn check_vec(what: &'static str, v: Vec3) -> Result<Vec3> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(SimError::NotFinite { what })
+    if !v.is_finite() {
+        return Err(SimError::NotFinite { what });
     }
+    let max = if what.contains("velocity") { limits::MAX_SPEED } else { limits::MAX_COORD };
+    // (A relative slack of 1e-3: a velocity capped to 1e4 m/s and re-derived from positions,
+    // as `subdivide` does, came out 10000.004 and the exported scene did not load.)
+    if v.abs().max_element() > max * 1.001 {
+        return Err(SimError::OutOfRange {
+            what,
+            value: v.abs().max_element() as f64,
+            range: if max == limits::MAX_SPEED { "|component| ≤ 1e4 m/s" } else { "|component| ≤ 1e5 m" },
+        });
+    }
+    Ok(v)
 }

@@ -12,7 +12,7 @@ const ROPE: &str = include_str!("../www/scenes/rope.json");
 
 fn rope() -> Sim {
     let mut sim = Sim::new();
-    sim.load_scene(ROPE).expect("rope scene loads");
+    sim.load_scene(ROPE.into()).expect("rope scene loads");
     sim
 }
 
@@ -62,8 +62,8 @@ fn bad_input_throws_a_js_error_and_changes_nothing() {
     assert!(message(sim.set_locked(-1.0, true).unwrap_err()).contains("out of range"));
     assert!(message(sim.add_point(f32::INFINITY, 0.0, false).unwrap_err()).contains("finite"));
     assert!(message(sim.pick(0.0, 0.0, -1.0).unwrap_err()).contains("radius"));
-    assert!(message(sim.set_solver("warp").unwrap_err()).contains("unknown solver"));
-    let msg = message(sim.load_scene(r#"{"version": 1, "ropes": [{"from": [0,0,0]}]}"#).unwrap_err());
+    assert!(message(sim.set_solver("warp".into()).unwrap_err()).contains("unknown solver"));
+    let msg = message(sim.load_scene(r#"{"version": 1, "ropes": [{"from": [0,0,0]}]}"#.into()).unwrap_err());
     assert!(msg.contains("ropes[0]"), "{msg}");
     assert_eq!(sim.export_scene(), before);
 }
@@ -106,14 +106,14 @@ fn counts_refuse_negatives_and_solvers_say_why_not() {
     assert_eq!(sim.iterations(), it);
     assert!(sim.set_substeps(2.5).is_err());
     let mut leash = Sim::new();
-    leash.load_scene(include_str!("../www/scenes/leash.json")).unwrap();
-    let msg = message(leash.set_solver("classic").unwrap_err());
+    leash.load_scene(include_str!("../www/scenes/leash.json").into()).unwrap();
+    let msg = message(leash.set_solver("classic".into()).unwrap_err());
     assert!(msg.contains("classic cannot run this scene"), "{msg}");
     assert_eq!(leash.solver(), "xpbd");
     let info: js_sys::Array = js_sys::JSON::parse(&Sim::solver_info()).unwrap().dyn_into().unwrap();
     assert_eq!(info.length(), Sim::solvers().len() as u32);
     let mut capstan = Sim::new();
-    capstan.load_scene(include_str!("../www/scenes/capstan.json")).unwrap();
+    capstan.load_scene(include_str!("../www/scenes/capstan.json").into()).unwrap();
     for _ in 0..30 {
         capstan.step(1.0 / 60.0).unwrap();
     }
@@ -125,7 +125,7 @@ fn counts_refuse_negatives_and_solvers_say_why_not() {
 #[wasm_bindgen_test]
 fn bodies_through_the_js_api_and_bad_ids_throw() {
     let mut sim = Sim::new();
-    sim.load_scene(include_str!("../www/scenes/wrecking-ball.json")).unwrap();
+    sim.load_scene(include_str!("../www/scenes/wrecking-ball.json").into()).unwrap();
     let before = sim.export_scene();
     for bad in [f64::NAN, f64::INFINITY, -1.0, 0.5, 1e10] {
         assert!(message(sim.remove_body(bad).unwrap_err()).contains("id"));
@@ -143,10 +143,11 @@ fn bodies_through_the_js_api_and_bad_ids_throw() {
     assert!(message(sim.refill_body_poses_js(f32::NAN).unwrap_err()).contains("alpha"));
     assert!(message(sim.drag_body(7.0, 0.0, 0.0).unwrap_err()).contains("holds no body"));
     let msg = message(
-        sim.add_body(r#"{"shape": {"type": "sphere", "radius": 0.1}, "mass": 0, "pos": [0, 0, 0]}"#).unwrap_err(),
+        sim.add_body(r#"{"shape": {"type": "sphere", "radius": 0.1}, "mass": 0, "pos": [0, 0, 0]}"#.into())
+            .unwrap_err(),
     );
     assert!(msg.contains("body.mass"), "{msg}");
-    let msg = message(sim.add_joint(r#"{"type": "hinge", "a": 0, "b": 0, "anchor": [0, 0, 0]}"#).unwrap_err());
+    let msg = message(sim.add_joint(r#"{"type": "hinge", "a": 0, "b": 0, "anchor": [0, 0, 0]}"#.into()).unwrap_err());
     assert!(msg.contains("joint.b") && msg.contains("itself"), "{msg}");
     assert_eq!(sim.export_scene(), before, "nothing changed");
     // The ball is picked, dragged and let go; the pose buffer is refilled in place.
@@ -176,7 +177,7 @@ fn bodies_through_the_js_api_and_bad_ids_throw() {
 #[wasm_bindgen_test]
 fn contact_events_as_views_and_json() {
     let mut sim = Sim::new();
-    sim.load_scene(include_str!("../www/scenes/wall.json")).unwrap();
+    sim.load_scene(include_str!("../www/scenes/wall.json").into()).unwrap();
     for _ in 0..90 {
         sim.step(1.0 / 60.0).unwrap();
     }

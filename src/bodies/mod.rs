@@ -161,7 +161,7 @@ impl Default for BodyDef {
 
 /// Largest mass (kg) and speed (m/s) a body may be given.
 pub const MAX_MASS: f32 = 1e9;
-pub const MAX_SPEED: f32 = 1e4;
+pub const MAX_SPEED: f32 = crate::limits::MAX_SPEED;
 /// Most bodies in one world.
 pub const MAX_BODIES: usize = 10_000;
 
@@ -173,21 +173,24 @@ impl BodyDef {
             if !v.is_finite() {
                 return Err(SimError::NotFinite { what });
             }
-            if v.abs().max_element() > max {
+            // (Slack for rounding, as `world::check_vec`.)
+            if v.abs().max_element() > max * 1.001 {
                 return Err(SimError::OutOfRange {
                     what,
                     value: v.abs().max_element() as f64,
-                    range: "|component| ≤ limit",
+                    range: if max == MAX_SPEED { "|component| ≤ 1e4" } else { "|component| ≤ 1e5 m" },
                 });
             }
             Ok(())
         };
-        vec("body position", self.pos, 1e5)?;
+        vec("body position", self.pos, crate::limits::MAX_COORD)?;
         vec("body velocity", self.vel, MAX_SPEED)?;
         vec("body angular velocity", self.ang_vel, MAX_SPEED)?;
         let q = self.rot;
-        if !(q.is_finite()) || q.length_squared() < 1e-12 {
-            return Err(SimError::Invalid("body rotation must be a finite, non-zero quaternion".into()));
+        // (A finite quaternion whose squared length overflows, [0, 0, 1e38, 1], normalised
+        // to NaN.)
+        if !(q.is_finite() && q.length_squared().is_finite() && q.length_squared() >= 1e-12) {
+            return Err(SimError::Invalid("body rotation must be a finite, non-zero quaternion (|q|² finite)".into()));
         }
         if self.kind == BodyKind::Dynamic {
             error::finite("body mass", self.mass)?;

@@ -694,7 +694,12 @@ impl SegmentBroadPhase {
             self.order[j] = v;
         }
         self.pairs.clear();
-        for k in 0..n {
+        // A dense clump (a link subdivided into 1,000 pieces shorter than the rope's radius:
+        // every segment overlaps every other) made the sweep and the contacts quadratic, 25 s
+        // a step. The sweep stops after `limits::MAX_ROPE_BOX_TESTS` box tests and
+        // `limits::MAX_ROPE_PAIRS` pairs: in a clump denser than that the rest pass through.
+        let mut tests = 0usize;
+        'sweep: for k in 0..n {
             let i = self.order[k] as usize;
             let bi = &boxes[i];
             for &j in &self.order[k + 1..] {
@@ -702,6 +707,10 @@ impl SegmentBroadPhase {
                 let bj = &boxes[j];
                 if bj.min[axis] > bi.max[axis] {
                     break;
+                }
+                tests += 1;
+                if tests > crate::limits::MAX_ROPE_BOX_TESTS || self.pairs.len() >= crate::limits::MAX_ROPE_PAIRS {
+                    break 'sweep;
                 }
                 if bi.overlaps(bj) && pair_allowed(i, j, segs, rope, params.self_gap) {
                     self.pairs.push(if i < j { [i as u32, j as u32] } else { [j as u32, i as u32] });

@@ -86,24 +86,31 @@ impl Shape {
     /// Checks the shape's numbers and returns it with its plane normal normalised, or the
     /// name of the faulty field and why.
     pub fn validated(&self) -> Result<Shape, (&'static str, String)> {
+        // (Within the world's ±1e5 m: a circle of radius 1e20 made the points it touched NaN.)
+        let m = crate::limits::MAX_COORD;
         let finite = |name: &'static str, v: Vec3| {
-            if v.is_finite() {
+            if v.is_finite() && v.abs().max_element() <= m {
                 Ok(())
             } else {
-                Err((name, "must be finite".to_string()))
+                Err((name, "must be finite, each coordinate within ±1e5 m".to_string()))
             }
         };
         let positive = |name: &'static str, x: f32| {
-            if x.is_finite() && x > 0.0 {
+            if x.is_finite() && x > 0.0 && x <= m {
                 Ok(())
             } else {
-                Err((name, format!("{x} must be a finite number > 0")))
+                Err((name, format!("{x} must be a finite number in (0, 1e5] m")))
             }
         };
         match *self {
             Shape::Plane { point, normal } => {
                 finite("point", point)?;
-                finite("normal", normal)?;
+                if !normal.is_finite() {
+                    return Err(("normal", "must be finite".into()));
+                }
+                // (A finite normal whose length overflows, [1e20, 2, 0], came out [0, 0, 0]:
+                // scale it down first.)
+                let normal = if normal.length().is_finite() { normal } else { normal / normal.abs().max_element() };
                 let len = normal.length();
                 if len < 1e-6 {
                     return Err(("normal", "must not be zero".into()));
@@ -123,8 +130,8 @@ impl Shape {
             }
             Shape::Box { center, half, angle } => {
                 finite("center", center)?;
-                if !(half.is_finite() && half.min_element() > 0.0) {
-                    return Err(("half", "half extents must be finite and > 0".into()));
+                if !(half.is_finite() && half.min_element() > 0.0 && half.max_element() <= m) {
+                    return Err(("half", "half extents must be finite, > 0 and ≤ 1e5 m".into()));
                 }
                 if !angle.is_finite() {
                     return Err(("angle", "must be finite".into()));

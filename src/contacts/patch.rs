@@ -313,7 +313,10 @@ impl Patch {
         f0.accum += d0;
         f0.apply(&mut sb.v, &mut sb.w, d0);
         if self.planar {
-            f0.accum = f0.accum.clamp(-cap, cap);
+            // (`clamp` panics on a NaN bound, a trap in wasm; see `row::solve`.)
+            if cap >= 0.0 {
+                f0.accum = f0.accum.clamp(-cap, cap);
+            }
             let applied = f0.accum - before0;
             f0.apply(&mut sb.v, &mut sb.w, applied - d0);
             return;

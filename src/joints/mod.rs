@@ -279,11 +279,13 @@ impl JointDef {
         }
         pose(bodies, self.a)?;
         pose(bodies, self.b)?;
+        // (±5e5 m, not the bodies' ±1e5: an anchor 1,000 m from a body at the world's edge
+        // lies past ±1e5, and the exported scene must load again.)
         let finite3 = |what: &'static str, v: Vec3| -> Result<()> {
-            if v.is_finite() && v.abs().max_element() <= 1e5 {
+            if v.is_finite() && v.abs().max_element() <= 5e5 {
                 Ok(())
             } else {
-                Err(SimError::Invalid(format!("{what} must be finite and within ±1e5 m")))
+                Err(SimError::Invalid(format!("{what} must be finite and within ±5e5 m")))
             }
         };
         finite3("joint anchor", self.anchor)?;

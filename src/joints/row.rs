@@ -370,7 +370,9 @@ pub fn solve(row: &mut Row, v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     let s = row.soft[phase as usize];
     let cdot = row.cdot(v, w);
     let raw = -row.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * row.accum;
-    let new = (row.accum + raw).clamp(row.lo, row.hi);
+    // (`clamp` panics on NaN bounds — a contact's friction bounds are μ times its normal
+    // impulse — and a panic is a trap in wasm: a bound that is not a number leaves the row.)
+    let new = if row.lo <= row.hi { (row.accum + raw).clamp(row.lo, row.hi) } else { row.accum };
     let d = new - row.accum;
     row.accum = new;
     row.apply(v, w, d);

@@ -316,8 +316,10 @@ impl JointSpec {
         };
         def.validate(&world.bodies).map_err(|e| scene_err(joint_field(&e), e.to_string()))?;
         if let Some(q) = self.ref_rotation {
-            if !q.is_finite() || q.length_squared() < 1e-12 {
-                return Err(scene_err("ref_rotation", "must be a finite, non-zero quaternion"));
+            // (A finite quaternion whose squared length overflows, [0, 0, 1e38, 1], normalised
+            // to NaN.)
+            if !(q.is_finite() && q.length_squared().is_finite() && q.length_squared() >= 1e-12) {
+                return Err(scene_err("ref_rotation", "must be a finite, non-zero quaternion (|q|² finite)"));
             }
         }
         Ok(def)
@@ -483,7 +485,15 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
             kind: b.kind[i],
             shape: b.shape[i],
             mass: if b.kind[i] == BodyKind::Dynamic { b.mass[i] } else { 1.0 },
-            pos: b.pos[i],
+            // A planar body is held in z = 0 by soft rows; a violent step can leave it more
+            // than the loader's slack off, and the file must load again (the rows pull it
+            // back the rest of the way either way).
+            pos: if b.planar[i] {
+                let s = crate::bodies::PLANAR_SLACK;
+                glam::Vec3::new(b.pos[i].x, b.pos[i].y, b.pos[i].z.clamp(-s, s))
+            } else {
+                b.pos[i]
+            },
             rot: Some(b.rot[i]),
             angle: None,
             vel: b.vel[i],

@@ -4,8 +4,10 @@ use glam::{Vec2, Vec3};
 
 use crate::error::Result;
 use crate::leash::{Dog, Leash, Wander};
+use crate::limits;
 use crate::links::{LinkDef, LinkKind};
 use crate::particles::ParticleDef;
+use crate::settings::Settings;
 use crate::world::World;
 
 use super::validate::*;
@@ -15,7 +17,19 @@ impl Scene {
     /// Builds a fresh world from the scene; nothing is returned unless all of it is valid.
     pub fn build(&self) -> Result<World> {
         validate_settings(&self.settings)?;
-        let mut w = World::new(self.settings.clone());
+        self.check_counts()?;
+        // (A centre of 1e300 read as f32 infinity, exported as null, and did not load again.)
+        if let Some(c) = self.camera {
+            if !c.center.is_finite() {
+                return Err(scene_err("camera.center", "must be finite"));
+            }
+            if !(c.height.is_finite() && c.height > 0.0) {
+                return Err(scene_err("camera.height", format!("{} is out of range (a height > 0 m)", c.height)));
+            }
+        }
+        // Built at 1 substep × 1 iteration, so that a scene over the work budget is named as
+        // such once, at the end, rather than at whichever point tipped it over.
+        let mut w = World::new(Settings { substeps: 1, iterations: 1, ..self.settings.clone() });
         for (i, p) in self.particles.iter().enumerate() {
             let def = ParticleDef { pos: p.pos, vel: p.vel, mass: p.mass, radius: p.radius, locked: p.locked };
             w.add_particle(&def).map_err(at(format!("particles[{i}]")))?;
@@ -79,11 +93,66 @@ impl Scene {
         w.sync_ropes();
         super::bodies::build(&mut w, &self.bodies, &self.joints, &self.attachments)?;
         super::winches::build(&mut w, &self.winches)?;
+        (w.settings.substeps, w.settings.iterations) = (self.settings.substeps, self.settings.iterations);
+        if w.winches.len() > limits::MAX_WINCHES {
+            return Err(scene_err("winches", format!("{} winches: at most {}", w.winches.len(), limits::MAX_WINCHES)));
+        }
+        limits::check(&w.load()).map_err(|e| scene_err("settings", e))?;
         let solver = w.settings.solver;
         solver
             .supports(&w)
             .map_err(|why| scene_err("settings.solver", format!("{} cannot run this scene: {why}", solver.name())))?;
         Ok(w)
+    }
+}
+
+impl Scene {
+    /// The builders' counts against the caps of [`limits`], before anything is built (so a
+    /// 10⁶-point rope is an error naming its field, not a long wait).
+    fn check_counts(&self) -> Result<()> {
+        let ropes = self.ropes.len() + self.rope_points.len();
+        if ropes > limits::MAX_ROPES {
+            let field = if self.ropes.len() > self.rope_points.len() { "ropes" } else { "rope_points" };
+            return Err(scene_err(field, format!("{ropes} ropes: a scene may have at most {}", limits::MAX_ROPES)));
+        }
+        let over = |n: u64, max: usize| n > max as u64;
+        let mut points = self.particles.len() as u64;
+        for (i, r) in self.ropes.iter().enumerate() {
+            if over(r.points as u64, limits::MAX_POINTS) {
+                return Err(scene_err(
+                    format!("ropes[{i}].points"),
+                    format!("{} is out of range (2..={} points)", r.points, limits::MAX_POINTS),
+                ));
+            }
+            points += r.points as u64;
+        }
+        for (i, g) in self.grids.iter().enumerate() {
+            let n = g.cols as u64 * g.rows as u64;
+            if over(n, limits::MAX_POINTS) {
+                return Err(scene_err(
+                    format!("grids[{i}].cols"),
+                    format!("{} × {} = {n} points: at most {}", g.cols, g.rows, limits::MAX_POINTS),
+                ));
+            }
+            points += n;
+        }
+        if over(points, limits::MAX_POINTS) {
+            return Err(scene_err("particles", format!("{points} points in all: at most {}", limits::MAX_POINTS)));
+        }
+        if self.links.len() > limits::MAX_LINKS {
+            return Err(scene_err("links", format!("{} links: at most {}", self.links.len(), limits::MAX_LINKS)));
+        }
+        for (field, n, max) in [
+            ("bodies", self.bodies.len(), limits::MAX_BODIES),
+            ("joints", self.joints.len(), limits::MAX_JOINTS),
+            ("obstacles", self.obstacles.len(), limits::MAX_OBSTACLES),
+            ("winches", self.winches.len(), limits::MAX_WINCHES),
+        ] {
+            if n > max {
+                return Err(scene_err(field, format!("{n} {field}: at most {max}")));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -50,7 +50,9 @@ impl Scene {
                 .collect(),
             leash: None,
             rope_points: (0..world.ropes.len()).map(|k| world.ropes.points(k).to_vec()).collect(),
-            leash_points: world.leash.as_ref().filter(|l| l.hand != u32::MAX).map(|l| LeashPoints {
+            // A leash cut or broken apart is no longer simulated (its dogs are free points)
+            // and the loader refuses it: it is exported as what it now is, ropes and points.
+            leash_points: world.leash.as_ref().filter(|l| l.hand != u32::MAX && l.valid).map(|l| LeashPoints {
                 hand: l.hand,
                 dogs: l
                     .dogs

@@ -317,6 +317,17 @@ fn is_distance(k: &LinkKind) -> bool {
 impl Scene {
     /// Parses a scene from JSON text; errors carry the JSON path.
     pub fn from_json(text: &str) -> Result<Scene> {
+        use crate::limits::MAX_SCENE_BYTES;
+        if text.len() > MAX_SCENE_BYTES {
+            return Err(scene_err(
+                "(root)",
+                format!(
+                    "the file is {:.1} MB, over the {} MB a scene file may be",
+                    text.len() as f64 / (1 << 20) as f64,
+                    MAX_SCENE_BYTES >> 20
+                ),
+            ));
+        }
         let de = &mut serde_json::Deserializer::from_str(text);
         let scene: Scene = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();

@@ -403,7 +403,10 @@ const BODY_RATE: f32 = 240.0;
 
 /// How many sub-substeps of at most 1/`BODY_RATE` s a substep of `h` takes for the rows.
 pub(crate) fn body_substeps(h: f32) -> u32 {
-    (h * BODY_RATE).ceil().max(1.0) as u32
+    // At most `limits::MAX_BODY_SUBSTEPS` (4, what 1/60 s asks for): a `step(1)` ran 240 of
+    // them, 3.5 s in wasm for a pile of boxes. A longer step is split no further (the step's
+    // end bounds what an unstable one does).
+    ((h * BODY_RATE).ceil().max(1.0) as u32).min(crate::limits::MAX_BODY_SUBSTEPS)
 }
 
 /// Integrates positions: free particles x ← x + h v (prev ← x), bodies x and q, attached
@@ -554,6 +557,12 @@ fn prepare_rows(c: &mut StepContext) {
     let bodies = &*c.bodies;
     let attach = c.attach;
     let mut rows = std::mem::take(&mut sc.rows);
+    if !sc.with_particles {
+        // Only the impulse solver builds particle contacts: under the others they would be
+        // the last impulse step's, naming points that may since have been removed (an
+        // out-of-bounds index after setSolver("exact") and removePoint).
+        sc.contacts.clear();
+    }
     if sc.with_particles {
         // Links.
         for (row, &k) in rows.iter_mut().zip(sc.link_of_row.iter()) {

@@ -444,8 +444,8 @@ impl Sim {
     /// kind, vel, angular_velocity, linear_damping, angular_damping, gravity_scale,
     /// planar}`); returns its id. Throws under the classic solver (it cannot run bodies).
     #[wasm_bindgen(js_name = addBody)]
-    pub fn add_body(&mut self, json: &str) -> Result<u32, JsError> {
-        self.add_body_json(json).map(|id| id.0).map_err(js)
+    pub fn add_body(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue) -> Result<u32, JsError> {
+        self.add_body_json(&js_text("addBody: the body JSON", &json)?).map(|id| id.0).map_err(js)
     }
 
     /// Removes a body, its joints (a drag on it too) and its attachments.
@@ -458,8 +458,11 @@ impl Sim {
     /// `{type: "hinge", a: 0, b: 1, anchor: [x, y, z], axis, limit, motor: {speed,
     /// max_force}, soft: {hertz, damping_ratio}, break_force, …}`); returns its id.
     #[wasm_bindgen(js_name = addJoint)]
-    pub fn add_joint(&mut self, json: &str) -> Result<u32, JsError> {
-        self.add_joint_json(json).map(|id| id.0).map_err(js)
+    pub fn add_joint(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+    ) -> Result<u32, JsError> {
+        self.add_joint_json(&js_text("addJoint: the joint JSON", &json)?).map(|id| id.0).map_err(js)
     }
 
     #[wasm_bindgen(js_name = removeJoint)]

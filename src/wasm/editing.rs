@@ -25,6 +25,13 @@ impl Sim {
         let target = self.world.settings.view.unproject(glam::Vec2::new(x, y), self.world.particles.pos[i]);
         self.world.pin(index, target, compliance)
     }
+
+    /// `subdivide(link, count)`: inserts `count` points evenly along link `link` (a JS
+    /// number each); returns the first new point's index.
+    pub fn subdivide_checked(&mut self, link: f64, count: f64) -> Result<usize> {
+        let count = error::count("subdivide count", count, 1, 1000, "a whole number in 1..=1000")?;
+        self.world.subdivide(idx(link), count)
+    }
 }
 
 #[wasm_bindgen]
@@ -98,8 +105,7 @@ impl Sim {
 
     /// Inserts `count` points evenly along link `link`; returns the first new point's index.
     pub fn subdivide(&mut self, link: f64, count: f64) -> Result<u32, JsError> {
-        let count = error::count("subdivide count", count, 1, 1000, "a whole number in 1..=1000").map_err(js)?;
-        self.world.subdivide(idx(link), count).map(|i| i as u32).map_err(js)
+        self.subdivide_checked(link, count).map(|i| i as u32).map_err(js)
     }
 
     /// Removes every link crossed by the swipe (x0, y0)–(x1, y1); returns how many.
@@ -110,8 +116,11 @@ impl Sim {
     /// Adds an obstacle from JSON, e.g. `{"shape": {"type": "circle", "center": [0, 1, 0],
     /// "radius": 0.5}, "friction": 0.6}`; returns its index.
     #[wasm_bindgen(js_name = addObstacle)]
-    pub fn add_obstacle(&mut self, json: &str) -> Result<u32, JsError> {
-        self.add_obstacle_json(json).map(|i| i as u32).map_err(js)
+    pub fn add_obstacle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+    ) -> Result<u32, JsError> {
+        self.add_obstacle_json(&js_text("addObstacle: the obstacle JSON", &json)?).map(|i| i as u32).map_err(js)
     }
 
     #[wasm_bindgen(js_name = clearObstacles)]

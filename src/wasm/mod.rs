@@ -85,6 +85,24 @@ fn js(e: SimError) -> JsError {
     JsError::new(&e.to_string())
 }
 
+/// A string argument from JS. The parameters that take text are `JsValue`s declared `string`
+/// (`unchecked_param_type`), not `&str`: wasm-bindgen's glue for `&str` (0.2.106) traps —
+/// `RuntimeError: memory access out of bounds`, poisoning the instance — when JS passes a
+/// number or an object there (`loadScene(JSON.parse(text))`), because it reads `arg.length`
+/// as the byte count. Found by `tests/fuzz/wasm-fuzz.mjs`.
+fn js_text(what: &str, v: &JsValue) -> Result<String, JsError> {
+    v.as_string().ok_or_else(|| {
+        let got = if v.is_undefined() {
+            "undefined".to_string()
+        } else if v.is_null() {
+            "null".to_string()
+        } else {
+            v.js_typeof().as_string().unwrap_or_default()
+        };
+        JsError::new(&format!("{what} must be a string (got {got})"))
+    })
+}
+
 /// Converts a JS number used as an index into an `i64` the validators understand
 /// (NaN, infinities and fractions become an out-of-range marker).
 fn idx(x: f64) -> i64 {

@@ -25,8 +25,11 @@ impl Sim {
     /// Replaces the world with a JSON scene. Throws (naming the JSON path) and keeps the
     /// current world if the scene is invalid.
     #[wasm_bindgen(js_name = loadScene)]
-    pub fn load_scene(&mut self, json: &str) -> Result<(), JsError> {
-        self.load_scene_json(json).map_err(js)
+    pub fn load_scene(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+    ) -> Result<(), JsError> {
+        self.load_scene_json(&js_text("loadScene: the scene (JSON text)", &json)?).map_err(js)
     }
 
     /// The current world as a scene file (JSON text).

@@ -263,8 +263,11 @@ impl Sim {
     }
 
     #[wasm_bindgen(js_name = setSolver)]
-    pub fn set_solver(&mut self, name: &str) -> Result<(), JsError> {
-        self.set_solver_checked(name).map_err(js)
+    pub fn set_solver(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> Result<(), JsError> {
+        self.set_solver_checked(&js_text("setSolver: the solver name", &name)?).map_err(js)
     }
 
     #[wasm_bindgen(getter)]

@@ -45,7 +45,8 @@ impl Sim {
 
     pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: f64) -> Result<()> {
         error::time_step(h)?;
-        let max_steps = error::count("max steps", max_steps, 1, 1000, "a whole number in 1..=1000")?;
+        let max_steps =
+            error::count("max steps", max_steps, 1, crate::limits::MAX_CATCH_UP, "a whole number in 1..=10")?;
         self.clock = FixedClock::new(h, max_steps);
         Ok(())
     }
@@ -116,7 +117,7 @@ impl Sim {
         self.clock.h
     }
 
-    /// Advances exactly `dt` seconds (0 < dt ≤ 1).
+    /// Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1).
     pub fn step(&mut self, dt: f32) -> Result<(), JsError> {
         self.world.step(dt).map_err(js)
     }
@@ -245,8 +246,15 @@ impl Sim {
 /// milliseconds (pass `() => performance.now()`). For the browser harness; warm the page up
 /// first so the timed steps run optimised code.
 #[wasm_bindgen(js_name = benchmarkLine)]
-pub fn benchmark_line(workload: &str, solver: &str, now: &js_sys::Function) -> Result<String, JsError> {
+pub fn benchmark_line(
+    #[wasm_bindgen(unchecked_param_type = "string")] workload: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] solver: JsValue,
+    now: &js_sys::Function,
+) -> Result<String, JsError> {
     use crate::workloads::Workload;
+    let (workload, solver) =
+        (js_text("benchmarkLine: workload", &workload)?, js_text("benchmarkLine: solver", &solver)?);
+    let (workload, solver) = (workload.as_str(), solver.as_str());
     let config = crate::workloads::BenchConfig::from_name(solver)
         .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {

@@ -417,7 +417,7 @@ export class Sim {
    */
   constructor();
   /**
-   * Advances exactly `dt` seconds (0 < dt ≤ 1).
+   * Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1).
    */
   step(dt: number): void;
   /**
@@ -506,10 +506,10 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
   readonly memory: WebAssembly.Memory;
   readonly __wbg_sim_free: (a: number, b: number) => void;
-  readonly benchmarkLine: (a: number, b: number, c: number, d: number, e: any) => [number, number, number, number];
-  readonly sim_addBody: (a: number, b: number, c: number) => [number, number, number];
-  readonly sim_addJoint: (a: number, b: number, c: number) => [number, number, number];
-  readonly sim_addObstacle: (a: number, b: number, c: number) => [number, number, number];
+  readonly benchmarkLine: (a: any, b: any, c: any) => [number, number, number, number];
+  readonly sim_addBody: (a: number, b: any) => [number, number, number];
+  readonly sim_addJoint: (a: number, b: any) => [number, number, number];
+  readonly sim_addObstacle: (a: number, b: any) => [number, number, number];
   readonly sim_addPoint: (a: number, b: number, c: number, d: number) => [number, number, number];
   readonly sim_advance: (a: number, b: number) => [number, number, number];
   readonly sim_alpha: (a: number) => number;
@@ -560,7 +560,7 @@ export interface InitOutput {
   readonly sim_linkStrain: (a: number) => any;
   readonly sim_linkTension: (a: number) => any;
   readonly sim_links: (a: number) => any;
-  readonly sim_loadScene: (a: number, b: number, c: number) => [number, number];
+  readonly sim_loadScene: (a: number, b: any) => [number, number];
   readonly sim_massWeighted: (a: number) => number;
   readonly sim_maxStretch: (a: number) => number;
   readonly sim_new: () => number;
@@ -607,7 +607,7 @@ export interface InitOutput {
   readonly sim_setRopeCollisions: (a: number, b: number) => [number, number];
   readonly sim_setRopeFriction: (a: number, b: number, c: number) => [number, number];
   readonly sim_setSettings: (a: number, b: any) => [number, number];
-  readonly sim_setSolver: (a: number, b: number, c: number) => [number, number];
+  readonly sim_setSolver: (a: number, b: any) => [number, number];
   readonly sim_setSubsteps: (a: number, b: number) => [number, number];
   readonly sim_setTangleCap: (a: number, b: number) => [number, number];
   readonly sim_setTethers: (a: number, b: number) => [number, number];

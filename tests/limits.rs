@@ -1,0 +1,237 @@
+//! Limits that protect the page (issue 13 §4): every count has a cap and beyond it a clear
+//! error; at the caps, one step stays under `limits::MAX_STEP_MS`.
+//!
+//! `cargo test --release --test limits -- --nocapture` prints the README's limits table: the
+//! worst cases at the caps (the most points, links, bodies, joints or obstacles, with as
+//! many substeps × iterations as the work budget then allows), each solver, the fastest of
+//! five steps after five warm-up steps (the fastest, because the 2-core machine is shared and
+//! a step's cost is what the code needs, not what the neighbours take). Debug builds check
+//! the errors only.
+
+use std::time::Instant;
+
+use ropelab::limits::{self, Load, MAX_STEP_MS, MAX_WORK};
+use ropelab::Sim;
+use serde_json::json;
+
+const RELEASE: bool = !cfg!(debug_assertions);
+
+/// The most iterations (at `substeps`) the work budget allows for `load`.
+fn max_iterations(load: Load, substeps: u32) -> u32 {
+    let mut it = 1;
+    while it < limits::MAX_ITERATIONS && limits::work(&Load { substeps, iterations: it + 1, ..load }) <= MAX_WORK {
+        it += 1;
+    }
+    it
+}
+
+/// Loads `scene` with the settings patched in, then times steps: (fastest ms, work units).
+fn time_steps(scene: &serde_json::Value) -> (f64, u64) {
+    let mut sim = Sim::new();
+    sim.load_scene_json(&scene.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let work = limits::work(&sim.world().load());
+    assert!(work <= MAX_WORK);
+    for _ in 0..5 {
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+    }
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let t = Instant::now();
+        sim.world_mut().step(1.0 / 60.0).unwrap();
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    (best, work)
+}
+
+fn rope_scene(
+    solver: &str,
+    points: u32,
+    ropes: u32,
+    substeps: u32,
+    iterations: u32,
+    collisions: bool,
+) -> serde_json::Value {
+    let per = points / ropes;
+    let r: Vec<_> = (0..ropes)
+        .map(|k| {
+            let z = k as f32 * 0.05;
+            json!({"from": [0, 10, z], "to": [per as f32 * 0.01, 10, z], "points": per, "lock_start": true})
+        })
+        .collect();
+    json!({"version": 1, "settings": {"solver": solver, "substeps": substeps, "iterations": iterations,
+        "rope_collisions": collisions, "mass_weighted": solver == "classic"}, "ropes": r})
+}
+
+fn pile_scene(bodies: usize, substeps: u32, iterations: u32, joints: bool) -> serde_json::Value {
+    let mut b = vec![
+        json!({"name": "ground", "kind": "static", "shape": {"type": "box", "half": [60, 0.5, 2]}, "pos": [0, -0.5, 0]}),
+    ];
+    for i in 0..bodies - 1 {
+        let (col, row) = ((i % 40) as f32, (i / 40) as f32);
+        b.push(
+            json!({"shape": {"type": "box", "half": [0.5, 0.5, 0.5]}, "pos": [col * 1.1 - 22.0, 0.5 + row * 1.0, 0]}),
+        );
+    }
+    let j: Vec<_> = if joints {
+        (2..bodies).map(|k| json!({"type": "ballSocket", "a": k - 1, "b": k, "anchor": [0, 0, 0]})).collect()
+    } else {
+        Vec::new()
+    };
+    json!({"version": 1, "settings": {"solver": "impulse", "substeps": substeps, "iterations": iterations}, "bodies": b, "joints": j})
+}
+
+#[test]
+fn counts_past_their_caps_are_clear_errors() {
+    let mut sim = Sim::new();
+    sim.load_scene_json(include_str!("../www/scenes/rope.json")).unwrap();
+    let before = sim.export_scene_json();
+    let cases = [
+        (
+            json!({"version": 1, "ropes": [{"from": [0, 0, 0], "to": [1, 0, 0], "points": 1_000_000}]}),
+            "ropes[0].points",
+        ),
+        (
+            json!({"version": 1, "grids": [{"origin": [0, 0, 0], "cols": 1000, "rows": 1000, "spacing": 0.01}]}),
+            "grids[0].cols",
+        ),
+        (
+            json!({"version": 1, "ropes": [{"from": [0, 0, 0], "to": [1, 0, 0], "points": 15000},
+                                           {"from": [0, 1, 0], "to": [1, 1, 0], "points": 15000}]}),
+            "particles",
+        ),
+        (
+            json!({"version": 1, "settings": {"iterations": 1000, "substeps": 1000},
+                   "ropes": [{"from": [0, 0, 0], "to": [1, 0, 0], "points": 100}]}),
+            "settings",
+        ),
+    ];
+    for (scene, path) in cases {
+        let err = sim.load_scene_json(&scene.to_string()).unwrap_err().to_string();
+        assert!(err.starts_with(&format!("scene error at `{path}`")), "{err}");
+        assert_eq!(sim.export_scene_json(), before, "{err}");
+    }
+    // A 50 MB file: refused before parsing, by its size.
+    let big = format!("{{\"version\": 1, \"name\": \"{}\"}}", "x".repeat(50 << 20));
+    let t = Instant::now();
+    let err = sim.load_scene_json(&big).unwrap_err().to_string();
+    assert!(err.contains("MB") && err.contains("(root)"), "{err}");
+    assert!(t.elapsed().as_millis() < 100);
+    // Deep nesting (100,000 levels): the typed parse stops at the first level that is not
+    // what the field takes, with its path; where JSON is parsed untyped (a settings patch),
+    // serde_json's recursion limit (128) stops it. No stack overflow either way.
+    let deep = |inner: &str| format!("{}{inner}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let err = sim.load_scene_json(&format!("{{\"version\": 1, \"name\": {}}}", deep("1"))).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `name`"), "{err}");
+    let err = sim
+        .load_scene_json(&format!("{{\"version\": 1, \"obstacles\": [{{\"shape\": {}}}]}}", deep("1")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("scene error at `obstacles[0].shape"), "{err}");
+    let err = sim.set_settings_json(&format!("{{\"gravity\": {}}}", deep("1"))).unwrap_err().to_string();
+    assert!(err.contains("recursion limit"), "{err}");
+    assert_eq!(sim.export_scene_json(), before);
+    // The settings: iterations × substeps past the budget for this world.
+    let err =
+        sim.set_substeps_checked(1000.0).and_then(|_| sim.set_iterations_checked(1000.0)).unwrap_err().to_string();
+    assert!(err.contains("too much work per step"), "{err}");
+    // Edits past the caps.
+    let mut sim = Sim::new();
+    let rope = json!({"version": 1, "ropes": [{"from": [0, 0, 0], "to": [100, 0, 0], "points": limits::MAX_POINTS}]});
+    sim.load_scene_json(&rope.to_string()).unwrap();
+    let before = sim.export_scene_json();
+    assert!(sim.world_mut().add_point(0.0, 1.0, false).unwrap_err().to_string().contains("too many points"));
+    assert!(sim.subdivide_checked(0.0, 1.0).unwrap_err().to_string().contains("too many points"));
+    assert_eq!(sim.export_scene_json(), before);
+    // Catch-up steps per `advance`.
+    assert!(sim.set_fixed_step_checked(1.0 / 60.0, 11.0).is_err());
+    // A huge dt is refused, not run.
+    for dt in [1.5, 1e9, f32::MAX] {
+        assert!(sim.world_mut().step(dt).unwrap_err().to_string().contains("dt"));
+    }
+}
+
+#[test]
+fn one_step_at_the_caps_stays_under_50_ms() {
+    if !RELEASE {
+        eprintln!("(timings need a release build: cargo test --release --test limits -- --nocapture)");
+        return;
+    }
+    let mut rows = Vec::new();
+    let mut worst: f64 = 0.0;
+    let mut record = |what: String, (ms, work): (f64, u64)| {
+        eprintln!("| {what} | {work} | {ms:.1} |");
+        worst = worst.max(ms);
+        rows.push((what, ms));
+    };
+    eprintln!("| case | work units | ms / step (fastest of 5) |\n|---|---|---|");
+    let n = limits::MAX_POINTS as u32;
+    for solver in ["classic", "pbd", "jacobi", "xpbd", "exact", "impulse"] {
+        let load = Load { points: n as usize, links: n as usize - 1, substeps: 1, ..Default::default() };
+        let it = max_iterations(load, 1);
+        record(
+            format!("{solver}: 1 rope of {n} points, 1 substep × {it} iterations"),
+            time_steps(&rope_scene(solver, n, 1, 1, it, false)),
+        );
+        if solver != "classic" {
+            let it = 1;
+            let mut s = 1;
+            while limits::work(&Load { substeps: s + 1, iterations: it, ..load }) <= MAX_WORK {
+                s += 1;
+            }
+            record(
+                format!("{solver}: 1 rope of {n} points, {s} substeps × 1 iteration"),
+                time_steps(&rope_scene(solver, n, 1, s, 1, false)),
+            );
+        }
+    }
+    for solver in ["xpbd", "exact"] {
+        let load = Load {
+            points: n as usize,
+            links: n as usize - 200,
+            substeps: 1,
+            rope_collisions: true,
+            ..Default::default()
+        };
+        let it = max_iterations(load, 1);
+        record(
+            format!("{solver}: 200 ropes of {} points, rope collisions, 1 × {it}", n / 200),
+            time_steps(&rope_scene(solver, n, 200, 1, it, true)),
+        );
+    }
+    // Obstacles: every point tests every obstacle each substep.
+    {
+        let o = limits::MAX_OBSTACLES;
+        let load = Load { points: n as usize, links: n as usize - 1, obstacles: o, substeps: 1, ..Default::default() };
+        let it = max_iterations(load, 1);
+        let mut scene = rope_scene("xpbd", n, 1, 1, it, false);
+        scene["obstacles"] = (0..o)
+            .map(|k| json!({"shape": {"type": "circle", "center": [k as f32 * 0.8, 9.0, 0], "radius": 0.3}}))
+            .collect();
+        record(format!("xpbd: 1 rope of {n} points over {o} circles, 1 × {it}"), time_steps(&scene));
+    }
+    // Bodies: a pile of boxes (contacts), and a ball-socket chain through them (joints).
+    let b = limits::MAX_BODIES;
+    for (joints, label) in [(false, "pile"), (true, "pile on a ball-socket chain")] {
+        let load = Load { bodies: b, joints: if joints { b - 2 } else { 0 }, substeps: 4, ..Default::default() };
+        let it = max_iterations(load, 4);
+        record(format!("impulse: {b} boxes, {label}, 4 substeps × {it}"), time_steps(&pile_scene(b, 4, it, joints)));
+    }
+    // A 1 s step of the pile: its body substeps stop at 4 per substep (it ran 240: 3.5 s).
+    {
+        let load = Load { bodies: b, substeps: 4, ..Default::default() };
+        let it = max_iterations(load, 4);
+        let mut sim = Sim::new();
+        sim.load_scene_json(&pile_scene(b, 4, it, false).to_string()).unwrap();
+        let mut best = f64::INFINITY;
+        for _ in 0..3 {
+            let t = Instant::now();
+            sim.world_mut().step(1.0).unwrap();
+            best = best.min(t.elapsed().as_secs_f64() * 1e3);
+        }
+        record(
+            format!("impulse: {b} boxes, pile, 4 substeps × {it}, step(1 s)"),
+            (best, limits::work(&sim.world().load())),
+        );
+    }
+    assert!(worst < MAX_STEP_MS, "a step at the caps took {worst:.1} ms (> {MAX_STEP_MS} ms): {rows:#?}");
+}

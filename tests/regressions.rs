@@ -1,0 +1,313 @@
+//! One test per defect the API fuzzer (`tests/fuzz.rs`) found, named after what broke, each
+//! the minimised call sequence it printed (issue 13 §1).
+//!
+//! The wasm fuzzer's (`tests/fuzz/wasm-fuzz.mjs`) one find lives in JS, where it can be
+//! replayed: a number or an object passed where a method takes a string trapped in
+//! wasm-bindgen's `&str` glue (`RuntimeError: memory access out of bounds`); the harness
+//! replays it for every string parameter before its random calls, and `src/wasm/mod.rs`
+//! (`js_text`) says why those parameters are `JsValue`s.
+
+#[path = "common/fuzz.rs"]
+mod fuzz;
+
+use fuzz::*;
+use ropelab::Sim;
+
+fn preset(name: &str) -> Sim {
+    let mut sim = Sim::new();
+    let text = presets().into_iter().find(|(n, _)| n == name).expect("preset").1;
+    sim.load_scene_json(&text).unwrap();
+    sim
+}
+
+/// Replays `ops` on `start` and asserts the fuzzer's checks pass for every call.
+#[track_caller]
+fn replay(start: &str, ops: &[Op]) {
+    let presets = presets();
+    let k = presets.iter().position(|(n, _)| n == start).expect("preset");
+    let (fail, _) = run(Some(k), ops, &presets, false);
+    assert!(fail.is_none(), "{fail:?}");
+}
+
+const H: f32 = 1.0 / 60.0;
+
+/// `step(1e-45)`: a subnormal dt passed the `dt > 0` check, and the velocities, the
+/// displacement over the step, came out infinite (then NaN). dt is now at least 1e-6 s.
+#[test]
+fn a_subnormal_dt_made_velocities_infinite() {
+    replay("wrecking-ball", &[Op::Step(1e-45)]);
+    replay("rope", &[Op::Step(1e-7), Op::Step(1e-6), Op::SetSubsteps(1000.0), Op::Step(1e-6)]);
+    let mut sim = preset("rope");
+    assert!(sim.world_mut().step(1e-45).unwrap_err().to_string().contains("dt"));
+}
+
+/// The crane after a 1 s step: its planar trolley ended more than the loader's 1 mm slack
+/// off z = 0, so `exportScene()` wrote a file `loadScene` refused (`bodies[2].planar`).
+#[test]
+fn a_planar_body_knocked_off_its_plane_exported_a_scene_that_did_not_load() {
+    let ops = [
+        Op::Step(1.0),
+        Op::SetRopeFriction(0.03384788, 0.44409922),
+        Op::Step(H),
+        Op::Step(H),
+        Op::Grab(0, 10.0),
+        Op::Step(H),
+        Op::Step(H),
+        Op::Step(H),
+        Op::ExportReload,
+    ];
+    replay("crane", &ops);
+}
+
+/// The plank bridge: a point attached to a plank could be locked, and the exported scene
+/// then failed to load (`attachments[…]`: a locked point cannot be attached). Locking an
+/// attached point is now refused, as attaching a locked one is.
+#[test]
+fn locking_an_attached_point_exported_a_scene_that_did_not_load() {
+    replay("plank-bridge", &[Op::ToggleLock(20.0), Op::ExportReload]);
+    let mut sim = preset("plank-bridge");
+    let err = sim.world_mut().set_locked(20, true).unwrap_err().to_string();
+    assert!(err.contains("attached"), "{err}");
+}
+
+/// The plank bridge with an anchor removed and a 1 s step at 11 substeps exploded (bodies at
+/// 10⁶ m/s); a step later a contact's friction bound, μ × a NaN normal impulse, reached
+/// `f32::clamp`, which panics on NaN — a trap in wasm. Now a NaN bound leaves the row, and
+/// speeds and positions are capped at each step's end (`World::keep_in_bounds`).
+#[test]
+fn a_nan_friction_bound_panicked_in_clamp_after_the_plank_bridge_exploded() {
+    let body = r#"{"friction":0.2407717979836379,"mass":80.28948374031427,"pos":[3.83278793685633,-0.5040251234454518,0.0],"shape":{"half_length":0.447810662165306,"radius":0.06687243916183822,"type":"capsule"}}"#;
+    let ops = [
+        Op::Detach(17.0),
+        Op::SetSubsteps(11.0),
+        Op::Step(H),
+        Op::RemoveBody(12.0),
+        Op::Step(1.0),
+        Op::AddBody(body.into()),
+        Op::Advance(0.064),
+        Op::ExportReload,
+    ];
+    replay("plank-bridge", &ops);
+}
+
+/// A pin target at x = 1e20 (finite) was accepted, and the leash went NaN pulling towards
+/// it. Coordinates are now within ±1e5 m (`limits::MAX_COORD`).
+#[test]
+fn a_pin_at_1e20_made_the_leash_nan() {
+    replay("leash", &[Op::Pin(35.0, 1e20, -3.6839128, 0.00028053857), Op::Advance(0.032)]);
+}
+
+/// A point added at y = −1e38 made the potential energy −∞ under 1000 m/s² gravity.
+#[test]
+fn a_point_added_at_minus_1e38_made_the_energy_infinite() {
+    replay("pyramid", &[Op::AddPoint(-2.9556181, -1e38, false)]);
+    let presets = presets();
+    let ops = [Op::SetGravity(-10.835429, 1000.0, -0.8190199), Op::AddPoint(-0.0, -1e38, false)];
+    assert!(run(None, &ops, &presets, false).0.is_none());
+}
+
+/// The atwood machine with a point pinned 1000 m away: a body reached 16,760 m/s, past the
+/// 1e4 m/s the loader accepts, so `exportScene()` wrote a file `loadScene` refused.
+#[test]
+fn a_body_faster_than_the_loader_accepts_exported_a_scene_that_did_not_load() {
+    replay("atwood", &[Op::Pin(22.0, 1000.0, -2.359771, 0.0005373118), Op::Step(H), Op::ExportReload]);
+}
+
+/// Removing a leash point leaves the leash invalid (no longer simulated), but the export
+/// still wrote `leash_points`, which the loader refuses.
+#[test]
+fn a_broken_leash_exported_leash_points_that_did_not_load() {
+    replay("leash", &[Op::RemovePoint(51.0), Op::ExportReload]);
+}
+
+/// Under Jacobi, attaching a second drum point made a scene Jacobi cannot run (`attach`
+/// did not ask the solver, as `setSolver` does), and its export did not load.
+#[test]
+fn attaching_a_point_made_a_scene_the_solver_refuses() {
+    replay("drum", &[Op::Attach(3.0, 0.0), Op::SetSolver("jacobi".into()), Op::Attach(30.0, 0.0), Op::ExportReload]);
+}
+
+/// `ref_rotation: [0, 1001, 3.4e38, 1]` is finite, but its squared length overflows and it
+/// normalised to NaN: the joint exported NaN and the file did not load.
+#[test]
+fn a_ref_rotation_whose_length_overflows_normalised_to_nan() {
+    let j = r#"{"a":5,"anchor":[2.0102040247908044,0.8657202606760654,-1.1441593933390122],"b":6,"ref_rotation":[0.0,1001.0,3.4028234663852886e+38,1.0],"type":"ballSocket"}"#;
+    replay("ragdoll", &[Op::AddJoint(j.into()), Op::ExportReload]);
+}
+
+/// A body `rot` of `[0.36, 8.19, 6.36, 1e38]`: the same overflow made the body NaN.
+#[test]
+fn a_body_rotation_whose_length_overflows_made_the_body_nan() {
+    let b = r#"{"mass":2.85,"pos":[-3.6,-1.3,2.4],"rot":[0.3624841574677373,8.187222389772291,6.359066351716772,1e+38],"shape":{"radius":0.32,"type":"sphere"}}"#;
+    replay("net", &[Op::SetSolver("xpbd".into()), Op::AddBody(b.into()), Op::Step(H)]);
+}
+
+/// A pin with compliance 3.4e38 m/N (finite) made the wrecking ball's rope NaN. Pin
+/// compliance is now at most 1e6 m/N.
+#[test]
+fn a_pin_compliance_of_3e38_made_the_rope_nan() {
+    replay("wrecking-ball", &[Op::Pin(13.0, -0.24809553, -4.9635124, 3.4028235e38), Op::Step(H)]);
+}
+
+/// The plank bridge without an anchor after a 1 s step: a planar contact's friction cap went
+/// NaN and reached `f32::clamp` in `Patch::solve` (the other clamp of the first fix).
+#[test]
+fn a_nan_friction_cap_panicked_in_a_planar_contact() {
+    let ops = [
+        Op::RemoveBody(3.0),
+        Op::Step(1.0),
+        Op::Cut(0.8847219, 0.96033496, -2.7512398, -3.2082794),
+        Op::Connect(29.0, 44.0),
+        Op::Step(H),
+        Op::Step(0.5),
+    ];
+    let presets = presets();
+    let k = presets.iter().position(|(n, _)| n == "plank-bridge").unwrap();
+    // No panic; NaN inside the step may still be reset (counted) by keep_in_bounds.
+    let (fail, _) = run(Some(k), &ops, &presets, false);
+    assert!(!matches!(fail, Some((_, Failure::Panic(_)))), "{fail:?}");
+}
+
+/// A plane obstacle with normal [1e20, 2, −0.5]: its length overflowed, it normalised to
+/// [0, 0, 0], and the exported scene did not load.
+#[test]
+fn a_plane_normal_whose_length_overflows_normalised_to_zero() {
+    let o =
+        r#"{"shape":{"normal":[1e+20,2.0,-0.5],"point":[-1.6429433802154518,-1.17937062338124,0.0],"type":"plane"}}"#;
+    replay("ragdoll", &[Op::AddObstacle(o.into()), Op::ExportReload]);
+}
+
+/// Particle contacts built by the impulse solver stayed in its scratch after a switch to
+/// `exact`, whose body rows still swept them: after `removePoint`, one named a point past
+/// the end (index out of bounds: a panic, a trap in wasm).
+#[test]
+fn stale_particle_contacts_indexed_a_removed_point_after_a_solver_switch() {
+    let plane = r#"{"shape":{"normal":[-0.20108022800215086,-0.1270368915454616,0.0980788871108873],"point":[1.2858044828658795,0.8193096257065076,-0.24059304339224252],"type":"plane"}}"#;
+    let ops = [
+        Op::AddPoint(4.855276, 2.722776, false),
+        Op::AddObstacle(plane.into()),
+        Op::Step(H),
+        Op::SetSolver("exact".into()),
+        Op::RemovePoint(-0.0),
+        Op::Step(H),
+    ];
+    replay("hinge-chain", &ops);
+}
+
+/// A circle obstacle of radius 1e20 (finite) made the wrecking ball's rope NaN. Obstacle
+/// coordinates and sizes are now within ±1e5 m.
+#[test]
+fn a_circle_obstacle_of_radius_1e20_made_the_rope_nan() {
+    let o = r#"{"friction":0.0,"shape":{"center":[1.4059785369954776,0.734656923259219,0.0],"radius":1e+20,"type":"circle"}}"#;
+    replay("wrecking-ball", &[Op::AddObstacle(o.into()), Op::Step(H)]);
+}
+
+/// A leash link subdivided into 1,001 pieces of 0.1 mm, thinner than the leash's 1 cm
+/// radius, with rope collisions at 11 substeps: every segment overlapped every other, and
+/// the broad phase and the contacts went quadratic — 25 s for one step (debug build; about
+/// 1 s in release). The rope–rope broad phase now stops at `limits::MAX_ROPE_PAIRS` pairs
+/// and `MAX_ROPE_BOX_TESTS` box tests per substep.
+#[test]
+fn a_clump_of_subdivided_leash_segments_made_rope_contacts_quadratic() {
+    let mut sim = preset("leash");
+    let p = presets();
+    for op in
+        [Op::Subdivide(24.0, 1000.0), Op::SetSolver("xpbd".into()), Op::SetRopeCollisions(true), Op::SetSubsteps(11.0)]
+    {
+        apply(&mut sim, &op, &p).unwrap();
+    }
+    sim.world_mut().step(H).unwrap();
+    let t = std::time::Instant::now();
+    sim.world_mut().step(H).unwrap();
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    let budget = if cfg!(debug_assertions) { 5000.0 } else { ropelab::limits::MAX_STEP_MS };
+    assert!(ms < budget, "{ms:.0} ms");
+    assert!(non_finite(&sim).is_none());
+}
+
+/// A point dragged 1,000 m in one step: its speed was capped to 1e4 m/s at the step's end,
+/// `subdivide` re-derived its new points' velocities from positions as 10000.004 m/s, and
+/// the exported scene did not load. The loaders allow 1e-3 of rounding slack.
+#[test]
+fn a_speed_capped_to_1e4_came_back_from_subdivide_as_10000_004() {
+    let ops = [
+        Op::Grab(4294967295, 12.0),
+        Op::DragTo(4294967295, 1001.0, -2.3795888),
+        Op::Step(H),
+        Op::Subdivide(7.0, 2.0),
+        Op::ExportReload,
+    ];
+    replay("wall", &ops);
+}
+
+/// Under classic with rope collisions on, removing a bridge point cut its rope in two, a
+/// world classic cannot run (two ropes it cannot collide), and its export did not load.
+/// Edits under classic now run on a copy and are refused when classic could not run it.
+#[test]
+fn removing_a_point_under_classic_made_two_ropes_it_cannot_collide() {
+    replay(
+        "bridge",
+        &[Op::SetRopeCollisions(true), Op::SetSolver("classic".into()), Op::RemovePoint(30.0), Op::ExportReload],
+    );
+    let mut sim = preset("bridge");
+    let p = presets();
+    apply(&mut sim, &Op::SetRopeCollisions(true), &p).unwrap();
+    apply(&mut sim, &Op::SetSolver("classic".into()), &p).unwrap();
+    let err = sim.world_mut().remove_point(30).unwrap_err().to_string();
+    assert!(err.contains("classic cannot run"), "{err}");
+}
+
+/// A joint anchored 1,000 m out, on a body dragged to the world's edge: its anchor ended past
+/// the loader's ±1e5 m, and the exported scene did not load. Anchors take ±5e5 m.
+#[test]
+fn a_joint_anchor_past_1e5_m_exported_a_scene_that_did_not_load() {
+    let j = r#"{"a":7,"anchor":[1001.0,1000.0,2.0],"anchor_b":[-0.623253258866489,0.8779818112447202,0.0],"b":6,"type":"ballSocket"}"#;
+    replay(
+        "wall",
+        &[Op::AddJoint(j.into()), Op::GrabBody(4294967295.0, 5.0, -1.6034068, 3.281513), Op::Step(H), Op::ExportReload],
+    );
+}
+
+/// The leash at 1000 substeps with a plane obstacle 700 m deep: every segment pair became
+/// a swept rope–rope candidate in every substep, and one step took over a second. The work
+/// budget now counts the possible pairs, and refuses this.
+#[test]
+fn the_leash_at_1000_substeps_against_a_deep_plane_froze_a_step() {
+    let plane = r#"{"friction":0.6006631808844911,"shape":{"normal":[0.7383354211983404,-0.608433768965146,0.0],"point":[1000.0,1.1754943508222875e-38,3.5155890240866716],"type":"plane"}}"#;
+    let mut sim = preset("leash");
+    let p = presets();
+    let r = apply(&mut sim, &Op::SetSubsteps(1000.0), &p);
+    assert!(r.as_ref().is_err_and(|e| e.contains("too much work")), "{r:?}");
+    replay("leash", &[Op::SetSubsteps(1000.0), Op::AddObstacle(plane.into()), Op::Step(H)]);
+}
+
+/// A mutated crane scene with `camera.center` 1e300 (f32 infinity) loaded, and exported the
+/// centre as null, which did not load.
+#[test]
+fn a_camera_centre_of_1e300_loaded_and_exported_null() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&presets().into_iter().find(|(n, _)| n == "crane").unwrap().1).unwrap();
+    v["camera"] = serde_json::json!({"center": [1e300, 0], "height": 5});
+    let err = Sim::new().load_scene_json(&v.to_string()).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `camera.center`"), "{err}");
+}
+
+/// `step(1)` on a scene with bodies (found by the wasm fuzzer: 3.5 s for one call): the
+/// impulse rows ran bodies at 240 Hz whatever the step, 240 body substeps per substep. They
+/// stop at `limits::MAX_BODY_SUBSTEPS` (4, what 1/60 s asks for), and the work budget counts
+/// them.
+#[test]
+fn a_one_second_step_ran_240_body_substeps() {
+    let mut sim = preset("pyramid");
+    sim.world_mut().step(H).unwrap();
+    let t = std::time::Instant::now();
+    sim.world_mut().step(H).unwrap();
+    let normal = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    sim.world_mut().step(1.0).unwrap();
+    let long = t.elapsed().as_secs_f64();
+    // It was 60× (240 body substeps against 4); now about the same work. (Generous: the
+    // machine is shared.)
+    assert!(long < 10.0 * normal + 0.02, "step(1): {long:.3} s, step(1/60): {normal:.3} s");
+    assert!(non_finite(&sim).is_none());
+}
