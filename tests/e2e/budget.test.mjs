@@ -4,8 +4,15 @@
 //
 // The issue asked for 150 KB; the engine does not fit in that without dropping features (see
 // README, "Download size"): at 2026-11-26 the wasm is 1,087,792 bytes, 421,123 gzipped as
-// measured here (419,028 by `gzip -9`). The budget is that plus a 2 % margin. A change that
+// measured here (419,028 by `gzip -9`). The budget was that plus a 2 % margin. A change that
 // breaks it either cuts elsewhere or raises BUDGET here, its commit saying what the bytes bought.
+//
+// Raised once, 430,000 → 446,000 (2026-11-26): issue 13's fuzzing fixes and limits (input
+// checks on every entry point, the step's end guard, the limits module; `World`'s derived
+// `Clone`, 21.7 KB raw, so that an edit under the classic solver runs on a copy and is refused
+// when classic could not run the result) and the determinism work (our sin/cos/atan2/exp/powf
+// through the libm crate) took the wasm to 1,125,647 bytes, 437,870 gzipped here (twiggy diff
+// of the -Oz -g builds before and after: +38 KB raw). Again 2 % above that.
 //
 // Gzip is node's zlib at level 9 (about 0.5 % more than `gzip -9` gives for the same file).
 
@@ -17,7 +24,7 @@ import { gzipSync, constants } from 'node:zlib';
 import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 430_000;
+export const BUDGET = 446_000;
 
 checkDist();
 
