@@ -395,6 +395,11 @@ describe('share links', () => {
         await show(blog.page, 'inline'); // (an embed draws, and announces `ready`, on screen only)
         const fromEmbed = await blog.page.evaluate(async (s) => {
           const el = document.getElementById('inline');
+          // Its own scene's first frame (and `ready`) first: under load the embed may not
+          // have drawn yet, and that `ready` would be taken for the shared scene's.
+          if (!el.frames) {
+            await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('the inline embed drew nothing within 10 s')), 10000); });
+          }
           el.pause();
           el.scene = s;
           await new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
