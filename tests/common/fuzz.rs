@@ -17,17 +17,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use ropelab::settings::table::SettingValue;
 use ropelab::Sim;
 
-/// SplitMix64: tiny, seedable, good enough to draw test inputs.
+/// The leash's SplitMix64 (`ropelab::leash::Rng`) with the draws the fuzzer needs.
 #[derive(Clone, Debug)]
-pub struct Rng(pub u64);
+pub struct Rng(pub ropelab::leash::Rng);
 
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
@@ -809,7 +805,7 @@ pub fn run(
 /// Generates a case from its seed: the start scene and the calls (generated against the sim
 /// as it evolves, so indices are mostly valid).
 pub fn gen_case(seed: u64, len: usize, presets: &[(String, String)]) -> (Option<usize>, Vec<Op>) {
-    let mut r = Rng(seed);
+    let mut r = Rng(ropelab::leash::Rng::new(seed));
     let start = if r.chance(0.9) { Some(r.below(presets.len())) } else { None };
     let mut sim = Sim::new();
     if let Some(k) = start {

@@ -14,20 +14,11 @@
 //   node tests/fuzz/wasm-fuzz.mjs                 # FUZZ_CALLS=20000 by default
 //   FUZZ_CALLS=1000000 FUZZ_SEED=7 node tests/fuzz/wasm-fuzz.mjs
 
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, loadBuiltWasm } from '../node/built-wasm.mjs';
 
-const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const DIST = join(REPO, 'dist');
-const OUT = join(REPO, 'target/fuzz-wasm');
-
-const js = readdirSync(DIST).filter((f) => /^ropelab-[0-9a-f]+\.js$/.test(f));
-if (js.length !== 1) throw new Error(`expected one dist/ropelab-<hash>.js (make web), found ${js.length}`);
-mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'ropelab.mjs'), readFileSync(join(DIST, js[0])));
-const bindings = await import(pathToFileURL(join(OUT, 'ropelab.mjs')).href);
-bindings.initSync({ module: readFileSync(join(DIST, js[0].replace(/\.js$/, '_bg.wasm'))) });
+const { bindings } = await loadBuiltWasm('fuzz-wasm');
 const { Sim } = bindings;
 
 const CALLS = Number(process.env.FUZZ_CALLS ?? 20000);

@@ -12,13 +12,10 @@
 //  - the held point exactly where it is held, every step of the hour.
 // STEPS=… and HOLD_STEPS=… shorten it; DIST=… reads another build.
 
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, loadBuiltWasm } from '../node/built-wasm.mjs';
 
-const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const DIST = process.env.DIST ?? join(REPO, 'dist');
-const OUT = join(REPO, 'target/soak');
 const STEPS = Number(process.env.STEPS ?? 100_000);
 const HOLD_STEPS = Number(process.env.HOLD_STEPS ?? 216_000);
 const WARMUP = 3600; // energy figures and the warm memory figure start here (as `ropelab soak`)
@@ -26,12 +23,7 @@ const TOL = 1e-3;
 const CAP = 1024;
 const H = 1 / 60;
 
-const js = readdirSync(DIST).filter((f) => /^ropelab-[0-9a-f]+\.js$/.test(f));
-if (js.length !== 1) throw new Error(`expected one ropelab-<hash>.js in ${DIST} (make web), found ${js.length}`);
-mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'ropelab.mjs'), readFileSync(join(DIST, js[0])));
-const bindings = await import(pathToFileURL(join(OUT, 'ropelab.mjs')).href);
-const wasm = bindings.initSync({ module: readFileSync(join(DIST, js[0].replace(/\.js$/, '_bg.wasm'))) });
+const { bindings, wasm } = await loadBuiltWasm('soak', process.env.DIST ?? join(REPO, 'dist'));
 const { Sim } = bindings;
 const memory = () => wasm.memory.buffer.byteLength;
 

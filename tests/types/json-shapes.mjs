@@ -9,20 +9,12 @@
 // number that came out as null) fails the check, as does a scene file that is not a `Scene`.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO, loadBuiltWasm } from '../node/built-wasm.mjs';
 
-const REPO = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const DIST = join(REPO, 'dist');
 const OUT = join(REPO, 'target/types-check');
-
-const js = readdirSync(DIST).filter((f) => /^ropelab-[0-9a-f]+\.js$/.test(f));
-if (js.length !== 1) throw new Error(`expected one dist/ropelab-<hash>.js (make web), found ${js.length}`);
-mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, 'ropelab.mjs'), readFileSync(join(DIST, js[0]))); // (an ES module to node)
-const bindings = await import(pathToFileURL(join(OUT, 'ropelab.mjs')).href);
-bindings.initSync({ module: readFileSync(join(DIST, js[0].replace(/\.js$/, '_bg.wasm'))) });
+const { bindings } = await loadBuiltWasm('types-check');
 const { Sim } = bindings;
 
 const H = 1 / 60;
