@@ -28,6 +28,10 @@ pub const MAX_JOINTS: usize = 2_000;
 pub const MAX_OBSTACLES: usize = 64;
 /// Winches in a world.
 pub const MAX_WINCHES: usize = 256;
+/// The lightest a point or a dynamic body may be (kg): below it 1/m overflows (a mass of
+/// 1e-45 kg, a subnormal, made the inverse mass infinite and the step NaN) or dwarfs every
+/// other mass in the scene past what f32 rows can balance.
+pub const MIN_MASS: f32 = 1e-6;
 /// Iterations and substeps, each (the settings table's range).
 pub const MAX_ITERATIONS: u32 = 1000;
 pub const MAX_SUBSTEPS: u32 = 1000;

@@ -146,8 +146,8 @@ impl World {
         check_vec("position", def.pos)?;
         check_vec("velocity", def.vel)?;
         error::finite("mass", def.mass)?;
-        if def.mass <= 0.0 {
-            return Err(SimError::OutOfRange { what: "mass", value: def.mass as f64, range: "mass > 0 kg" });
+        if def.mass < crate::limits::MIN_MASS {
+            return Err(SimError::OutOfRange { what: "mass", value: def.mass as f64, range: "mass ≥ 1e-6 kg" });
         }
         error::finite("radius", def.radius)?;
         if def.radius < 0.0 {

@@ -311,3 +311,25 @@ fn a_one_second_step_ran_240_body_substeps() {
     assert!(long < 10.0 * normal + 0.02, "step(1): {long:.3} s, step(1/60): {normal:.3} s");
     assert!(non_finite(&sim).is_none());
 }
+
+/// Found by the scene fuzzer at its release budget (case 338, from the plank bridge): a
+/// plank of mass 1e-45 kg (a subnormal) passed the `mass > 0` check, its inverse mass
+/// overflowed to infinity and the first step left 61 points and bodies NaN. Masses are now
+/// at least 1e-6 kg (`limits::MIN_MASS`), for points, bodies and dogs; the file is refused
+/// with the JSON path and the world kept.
+#[test]
+fn a_plank_of_1e_minus_45_kg_made_the_first_step_nan() {
+    let mut sim = preset("plank-bridge");
+    let before = sim.export_scene();
+    let text = presets().into_iter().find(|(n, _)| n == "plank-bridge").unwrap().1;
+    let tiny = text.replacen("\"mass\": 1,", "\"mass\": 1e-45,", 1);
+    assert_ne!(tiny, text, "the preset has a plank of 1 kg to edit");
+    let err = sim.load_scene_json(&tiny).unwrap_err().to_string();
+    assert!(err.contains("mass") && err.contains("1e-6"), "{err}");
+    assert!(err.contains("bodies["), "names the JSON path: {err}");
+    assert_eq!(sim.export_scene(), before, "the world is untouched");
+    let mut w = ropelab::World::new(ropelab::Settings::default());
+    let def = ropelab::particles::ParticleDef { mass: 1e-45, ..Default::default() };
+    assert!(w.add_particle(&def).is_err());
+    assert!(w.add_particle(&ropelab::particles::ParticleDef { mass: 1e-6, ..Default::default() }).is_ok());
+}

@@ -194,11 +194,11 @@ impl BodyDef {
         }
         if self.kind == BodyKind::Dynamic {
             error::finite("body mass", self.mass)?;
-            if !(self.mass > 0.0 && self.mass <= MAX_MASS) {
+            if !(self.mass >= crate::limits::MIN_MASS && self.mass <= MAX_MASS) {
                 return Err(SimError::OutOfRange {
                     what: "body mass",
                     value: self.mass as f64,
-                    range: "0 < mass ≤ 1e9 kg for a dynamic body",
+                    range: "1e-6 ≤ mass ≤ 1e9 kg for a dynamic body",
                 });
             }
         }

@@ -257,8 +257,8 @@ pub(super) fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
         if d.at.distance(l.hand) < 1e-3 {
             return Err(e("at", "at the hand".into()));
         }
-        if !(d.mass.is_finite() && d.mass > 0.0) {
-            return Err(e("mass", format!("{} is out of range (> 0 kg)", d.mass)));
+        if !(d.mass.is_finite() && d.mass >= crate::limits::MIN_MASS) {
+            return Err(e("mass", format!("{} is out of range (≥ 1e-6 kg)", d.mass)));
         }
         if !(d.body_radius.is_finite() && d.body_radius >= 0.0) {
             return Err(e("body_radius", format!("{} is out of range (≥ 0 m)", d.body_radius)));
