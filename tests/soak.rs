@@ -78,3 +78,21 @@ fn a_held_point_does_not_drift() {
     // settled it must not climb back: measured over the whole hold.
     assert!(r.soak.rise_rel() <= ENERGY_RISE_TOL, "energy rose {:.3e} of m g h: {:?}", r.soak.rise_rel(), r.soak);
 }
+
+/// The net preset under the exact solver (its tree of links solved directly, the loop links
+/// by Gauss–Seidel between the passes) comes to rest: after 20 s its kinetic energy is
+/// below 1e-6 J (its 38.4 kg would then move at most ~0.2 mm/s) and it gains no energy.
+/// The preset used to hang from its two top corners, exactly as far apart as its top row
+/// is long: an inextensible row under a load with no equilibrium, where the passes kept
+/// the net 0.1–0.7 J from rest for ever (README, "Determinism and soak").
+#[test]
+fn the_net_under_exact_comes_to_rest() {
+    let mut w = preset("net");
+    assert_eq!(w.settings.solver, ropelab::settings::SolverKind::Exact);
+    let r = soak(&mut w, 2400, 1200, DT, |_, _| {});
+    assert_eq!(r.nan_at, None);
+    assert!(r.rise_rel() <= ENERGY_RISE_TOL, "energy rose {:.3e} of m g h: {r:?}", r.rise_rel());
+    let p = &w.particles;
+    let ke: f64 = (0..p.len()).map(|i| 0.5 * p.mass[i] as f64 * p.vel[i].length_squared() as f64).sum();
+    assert!(ke < 1e-6, "kinetic energy {ke:.3e} J after 40 s");
+}
