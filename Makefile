@@ -99,6 +99,7 @@ test-types: web
 	node tests/types/json-shapes.mjs
 	node tests/types/package-consumer.mjs
 	node tests/fuzz/wasm-fuzz.mjs
+	FUZZ_WASM=lite FUZZ_CALLS=10000 node tests/fuzz/wasm-fuzz.mjs
 
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/
