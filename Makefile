@@ -55,8 +55,8 @@ web: setup-rust setup-trunk setup-node
 
 # The npm package of the <rope-lab> web component (issue 12): trunk's post_build hook
 # (Trunk.toml → tools/package.mjs) assembles it in every build as dist/pkg/ from that build's
-# wasm and glue (no second compile, no second wasm-opt); this copies it to ./pkg (gitignored)
-# for `cd pkg && npm pack`.
+# wasm and glue (the full build) plus the lite embed wasm it compiles (cargo profile `embed`,
+# no `full` feature); this copies it to ./pkg (gitignored) for `cd pkg && npm pack`.
 package: web
 	rm -rf pkg
 	cp -r dist/pkg pkg
@@ -99,6 +99,7 @@ test-types: web
 	node tests/types/json-shapes.mjs
 	node tests/types/package-consumer.mjs
 	node tests/fuzz/wasm-fuzz.mjs
+	FUZZ_WASM=lite FUZZ_CALLS=10000 node tests/fuzz/wasm-fuzz.mjs
 
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/

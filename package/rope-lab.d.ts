@@ -25,6 +25,10 @@ export interface RopeLabAttributes {
   aspect?: string;
   /** The accessible name (default: "rope simulation: <scene name> — …"). */
   label?: string;
+  /** "full": always load the full wasm (`ropelab_bg.wasm`). Otherwise the lite one
+   *  (`ropelab-lite_bg.wasm`, a third smaller) unless the scene has bodies, joints or
+   *  attachments or a view's solver is `impulse`, which need the full one. */
+  wasm?: 'full' | 'lite';
 }
 
 /** The element's events: the sim's events (the JSON object as `detail`), `ready`, `error`. */
@@ -79,8 +83,10 @@ export declare class RopeLab extends HTMLElement {
 
 /** The scene shown when none is given or the given one fails: "rope". */
 export declare const DEFAULT_SCENE: string;
-/** Loads the wasm module (once per page; every element shares it). */
-export declare function loadWasm(): Promise<unknown>;
+/** Loads a wasm build (once per page; every element shares it) and resolves with its `Sim`
+ *  class: 0 (default) the lite build `ropelab-lite_bg.wasm` (ropes: no rigid bodies, joints
+ *  or impulse solver), 1 the full build `ropelab_bg.wasm`. */
+export declare function loadWasm(full?: 0 | 1): Promise<typeof Sim>;
 /** Scene JSON text for a `scene` value (preset name, share string or URL). */
 export declare function sceneText(ref: string): Promise<string>;
 

@@ -48,6 +48,25 @@ pub mod workloads;
 pub mod world;
 pub mod wrap;
 
+/// Whether this is the full build (the `full` feature: rigid bodies, joints, body contacts,
+/// the impulse solver and the playground's reports) rather than the lite embed build.
+///
+/// The lite build keeps every type and compiles every function, but the step and the
+/// solvers skip the body stages behind `if FULL` (so the compiler drops their code), the
+/// world refuses bodies, joints and attachments, the scene format refuses `bodies`,
+/// `joints` and `attachments`, `impulse` cannot run a scene, and the wasm `Sim` lacks the
+/// body methods and the playground's reports (`src/wasm/`). A rope scene steps through the
+/// same arithmetic in both builds, so the same bits (`tests/web.rs`, `tests/lite.rs`).
+pub const FULL: bool = cfg!(feature = "full");
+
+/// The error of a lite build asked for something only the full build has.
+pub(crate) fn not_in_lite(what: &str) -> String {
+    format!(
+        "{what}: this is ropelab's lite build (the <rope-lab> embed's small wasm), which has no rigid bodies, \
+         joints or impulse solver; the full build (ropelab_bg.wasm) runs it"
+    )
+}
+
 pub use error::{Result, SimError};
 pub use links::{LinkDef, LinkKind, Links};
 pub use particles::{ParticleDef, Particles};

@@ -229,7 +229,7 @@ impl World {
             }
         }
         // The step's contact events, with the impulses the new pairs took, into the log.
-        if self.settings.solver != SolverKind::Classic {
+        if crate::FULL && self.settings.solver != SolverKind::Classic {
             let c = &mut self.scratch.contacts;
             c.finish_step();
             if !(c.begin.is_empty() && c.end.is_empty()) {
@@ -266,6 +266,9 @@ impl World {
                 p.vel[i] = u;
                 p.prev[i] = x - u * h;
             }
+        }
+        if !crate::FULL {
+            return;
         }
         let b = &mut self.bodies;
         for i in 0..b.pos.len() {
@@ -328,7 +331,8 @@ impl World {
             Stage::Prepare => solver::prepare(&mut self.step_context(st)),
             // The bodies' contacts, once per step (the substeps re-measure their separations).
             Stage::Collide => {
-                if self.settings.solver == SolverKind::Classic {
+                // (The lite build has no bodies: the same as `collide` with none.)
+                if !crate::FULL || self.settings.solver == SolverKind::Classic {
                     self.scratch.contacts.rope.clear();
                 } else {
                     let np = self.particles.len();
@@ -517,7 +521,7 @@ impl World {
     /// Stage (with tearing): joints pulled past their break force are removed, an event each.
     fn stage_breaking(&mut self) {
         let j = &self.joints;
-        if !j.break_force.iter().any(|f| f.is_finite()) {
+        if !crate::FULL || !j.break_force.iter().any(|f| f.is_finite()) {
             return;
         }
         let broken: Vec<(Id, f32)> = (0..j.len())
@@ -532,6 +536,9 @@ impl World {
 
     /// Adds a rigid body (validated first; nothing changes on error).
     pub fn add_body(&mut self, def: &BodyDef) -> Result<Id> {
+        if !crate::FULL {
+            return Err(SimError::Invalid(crate::not_in_lite("a rigid body")));
+        }
         self.check_limits(|l| l.bodies += 1)?;
         self.bodies.add(def)
     }
@@ -554,6 +561,9 @@ impl World {
 
     /// Adds a joint (validated against the bodies first; nothing changes on error).
     pub fn add_joint(&mut self, def: &JointDef) -> Result<Id> {
+        if !crate::FULL {
+            return Err(SimError::Invalid(crate::not_in_lite("a joint")));
+        }
         self.check_limits(|l| l.joints += 1)?;
         self.joints.add(def, &self.bodies)
     }
@@ -565,6 +575,9 @@ impl World {
     /// Makes particle `particle` the point of body `body` where it is now (it moves with the
     /// body and has no mass of its own until detached; see `bodies::attach`).
     pub fn attach(&mut self, particle: usize, body: Id) -> Result<()> {
+        if !crate::FULL {
+            return Err(SimError::Invalid(crate::not_in_lite("attaching a point to a body")));
+        }
         let i = error::index("point", particle as i64, self.particles.len())?;
         let k = self.bodies.index(body)?;
         if self.attachments.iter().any(|a| a.particle as usize == i) {
@@ -830,6 +843,9 @@ impl SolverKind {
     /// whose points weigh differently, like the capstan's load and hold, needs that on).
     /// Every preset under every solver it supports is tested in `tests/preset_solvers.rs`.
     pub fn supports(self, world: &World) -> Result<(), String> {
+        if !crate::FULL && self == SolverKind::Impulse {
+            return Err(crate::not_in_lite("the impulse solver"));
+        }
         if matches!(self, SolverKind::Pbd | SolverKind::Jacobi | SolverKind::Xpbd | SolverKind::Exact) {
             // The position-based family moves an attached body through one proxy particle per
             // attached point (`bodies::attach`); past two per body the proxies' corrections

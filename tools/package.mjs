@@ -1,5 +1,5 @@
 // The npm package of the <rope-lab> component (issue 12 §3): assembled from what trunk has
-// just built, with no second compile of the crate and no second wasm-opt.
+// just built (the full wasm, no second compile of it), plus the lite embed wasm compiled here.
 //
 // Run by trunk as a post_build hook (Trunk.toml): every `trunk build` / `trunk serve` writes
 // the package into the build as dist/pkg/ (so the page's www/embed-demo.html loads
@@ -11,7 +11,8 @@
 //   rope-lab.js, sharelink.js   the component (with the codec inline) and the share-string codec
 //                               (www/), comments dropped
 //   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), doc comments dropped
-//   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is
+//   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
+//   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
 //   ropelab.d.ts                wasm-bindgen's declarations of `Sim`
 //   rope-lab.d.ts, sharelink.d.ts, shapes.d.ts   the element, the codec, the JSON shapes
 //   scenes/*.json, embed.html, README.md, package.json (version from Cargo.toml)
@@ -82,6 +83,32 @@ async function minify(src) {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'scenes'), { recursive: true });
 
+// The lite embed wasm (issue 12 §5): the crate without its `full` feature (no rigid bodies,
+// joints, body contacts, impulse solver or the playground's reports), built with cargo's
+// `embed` profile (the release settings, its own target folder), then wasm-bindgen and
+// wasm-opt as trunk runs them for the page (index.html's flags). <rope-lab> loads it unless a
+// scene needs the full build.
+const WASM_OPT_FLAGS = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext',
+  '--enable-reference-types', '--enable-multivalue', '--enable-mutable-globals', '--enable-simd'];
+const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => {
+  const r = spawnSync(cmd, args, { cwd: REPO, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`package: ${cmd} ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`})`);
+};
+{
+  const index = readFileSync(join(REPO, 'index.html'), 'utf8');
+  for (const f of WASM_OPT_FLAGS) if (!index.includes(f)) throw new Error(`package: index.html no longer passes ${f} to wasm-opt`);
+  run('cargo', ['build', '--lib', '--profile', 'embed', '--target', 'wasm32-unknown-unknown', '--no-default-features']);
+  const lite = join(tmpdir(), `ropelab-lite-${process.pid}`);
+  rmSync(lite, { recursive: true, force: true });
+  run('wasm-bindgen', ['--target', 'web', '--out-name', 'ropelab-lite', '--out-dir', lite,
+    join(REPO, 'target/wasm32-unknown-unknown/embed/ropelab.wasm')]);
+  const wasmOpt = join(REPO, 'node_modules/.bin/wasm-opt');
+  run(wasmOpt, ['-Oz', ...WASM_OPT_FLAGS, join(lite, 'ropelab-lite_bg.wasm'), '-o', join(out, 'ropelab-lite_bg.wasm')]);
+  writeFileSync(join(out, 'ropelab-lite.js'), stripComments(readFileSync(join(lite, 'ropelab-lite.js'), 'utf8')));
+  cpSync(join(lite, 'ropelab-lite.d.ts'), join(out, 'ropelab-lite.d.ts'));
+  rmSync(lite, { recursive: true, force: true });
+}
+
 const glueText = stripComments(readFileSync(join(from, glue[0]), 'utf8')).replaceAll(`${base}_bg.wasm`, 'ropelab_bg.wasm');
 writeFileSync(join(out, 'ropelab.js'), glueText);
 cpSync(join(from, `${base}_bg.wasm`), join(out, 'ropelab_bg.wasm'));
@@ -118,7 +145,7 @@ writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
 mkdirSync(check, { recursive: true });
 try {
-  for (const f of ['ropelab.js', 'rope-lab.js', 'sharelink.js']) {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'sharelink.js', 'ropelab-lite.js']) {
     const file = join(check, f.replace(/\.js$/, '.mjs'));
     writeFileSync(file, readFileSync(join(out, f)));
     const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });

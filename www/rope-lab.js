@@ -14,6 +14,8 @@
 //   controls  "minimal" (play/pause, reset, solver) or "none" (the default)
 //   aspect    width/height of the box when CSS sets no height: "16/9" (default), "4:3", "1.5"
 //   label     the accessible name (default: "rope simulation: <scene name>")
+//   wasm      "full": always load the full wasm; otherwise the lite one unless the scene has
+//             bodies, joints or attachments or a view's solver is impulse
 //
 // Manners: the wasm module loads once per page (every instance has its own `Sim`s); one
 // requestAnimationFrame loop serves every instance that is on screen, in a visible tab and
@@ -39,19 +41,31 @@ const FLAG_HELD = 2;
 const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
 
-/** @type {typeof import('./ropelab.js').Sim} the class, once the module is loaded */
-let SimClass;
-/** @type {Promise<void> | null} */
-let wasm = null;
+/** @typedef {typeof import('./ropelab.js').Sim} SimClass */
+/** @type {Promise<SimClass>[]} */
+const wasm = [];
 /**
- * The wasm module, loaded once for every instance on the page. The wasm's download starts
- * together with the glue's (a dynamic import), not after it: the first frame comes sooner.
+ * A wasm build, loaded once for every instance on the page: 0 the lite one (ropes only, a
+ * third of the size), 1 the full one (rigid bodies, joints, the impulse solver). The wasm's
+ * download starts together with the glue's (a dynamic import), not after it.
+ * @param {number} full
  */
-export const loadWasm = () => (wasm ??= Promise.all([import('./ropelab.js'), fetch(new URL('./ropelab_bg.wasm', import.meta.url))])
-  .then(async ([glue, res]) => {
-    await glue.default({ module_or_path: res });
-    SimClass = glue.Sim;
-  }));
+export const loadWasm = (full = 0) => (wasm[full] ??= Promise.all(full
+  ? [import('./ropelab.js'), fetch(new URL('./ropelab_bg.wasm', import.meta.url))]
+  : [import('./ropelab-lite.js'), fetch(new URL('./ropelab-lite_bg.wasm', import.meta.url))])
+  .then(async ([glue, res]) => (await glue.default({ module_or_path: res }), glue.Sim)));
+/**
+ * Whether a scene needs the full build (the lite one refuses it, naming what it lacks).
+ * @param {string} text @param {string[]} solvers
+ */
+const needsFull = (text, solvers) => {
+  try {
+    const s = JSON.parse(text);
+    return ['bodies', 'joints', 'attachments'].some((k) => s[k]?.length) || [s.settings?.solver, ...solvers].includes('impulse');
+  } catch {
+    return false;
+  }
+};
 
 /** @type {Map<string, Promise<string>>} */
 const presetTexts = new Map();
@@ -187,7 +201,7 @@ button:focus-visible,select:focus-visible{outline:2px solid #4dd6ff}
 [hidden]{display:none}`;
 
 export class RopeLab extends HTMLElement {
-  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label'];
+  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm'];
 
   constructor() {
     super();
@@ -208,6 +222,8 @@ export class RopeLab extends HTMLElement {
     this.text = '';
     this.sceneName = '';
     this.loadToken = 0;
+    /** @type {SimClass} the wasm build of the views (lite unless the scene needs full) */
+    this.Sim = /** @type {any} */ (null);
     this.onScreen = false;
     /** prefers-reduced-motion: start paused, behind a play button. */
     this.isPaused = reducedMotion();
@@ -292,7 +308,7 @@ export class RopeLab extends HTMLElement {
       if (name === 'aspect') this.setAspect();
       return;
     }
-    if (name === 'scene' || name === 'compare') this.reload();
+    if (name === 'scene' || name === 'compare' || name === 'wasm') this.reload();
     else if (name === 'solver') this.applySolver();
     else if (name === 'controls') this.buildControls();
     else if (name === 'aspect') this.setAspect();
@@ -340,14 +356,16 @@ export class RopeLab extends HTMLElement {
     /** @type {string} */
     let text;
     try {
-      [{ text }] = await Promise.all([this.sceneSource(), loadWasm()]);
+      const full = +(this.getAttribute('wasm') === 'full');
+      [{ text }] = await Promise.all([this.sceneSource(), loadWasm(full)]);
+      this.Sim = await loadWasm(full || +needsFull(text, this.solverList()));
       if (token !== this.loadToken) return;
       this.build(text);
     } catch (e) {
       if (token !== this.loadToken) return;
       warning = `scene: ${errText(e)} — showing the default scene`;
       try {
-        await loadWasm();
+        this.Sim = await loadWasm();
         text = await presetText(DEFAULT_SCENE);
         if (token !== this.loadToken) return;
         this.build(text);
@@ -379,7 +397,7 @@ export class RopeLab extends HTMLElement {
     const views = [];
     try {
       for (const name of solvers.length ? solvers : ['']) {
-        const sim = new SimClass();
+        const sim = new this.Sim();
         views.push(this.makeView(sim, name));
         sim.loadScene(text);
       }
@@ -456,10 +474,11 @@ export class RopeLab extends HTMLElement {
 
   /** Applies the `solver` attribute to the first view (a refusal is shown, the solver stays). */
   applySolver() {
-    if (this.compare.trim()) return void this.reload();
+    const name = this.solver.trim();
+    // (impulse: a reload, which loads the full build if this one is lite.)
+    if (this.compare.trim() || name === 'impulse') return void this.reload();
     const v = this.views[0];
     if (!v) return;
-    const name = this.solver.trim();
     try {
       if (name) v.sim.setSolver(name);
       v.solver = v.sim.solver;
@@ -534,7 +553,7 @@ export class RopeLab extends HTMLElement {
     if (!this.compare.trim() && this.views.length) {
       const sel = document.createElement('select');
       sel.setAttribute('aria-label', 'solver');
-      for (const s of SimClass.solvers()) sel.add(new Option(s, s));
+      for (const s of this.Sim.solvers()) sel.add(new Option(s, s));
       sel.value = this.views[0]?.solver ?? this.solver;
       sel.onchange = () => (this.solver = sel.value);
       bar.append(sel);

@@ -448,8 +448,33 @@ impl AttachSpec {
     }
 }
 
+/// The lite build's reading of `bodies`, `joints` and `attachments`: an empty list (or none)
+/// is fine, an entry is refused with an error naming what the build lacks (the JSON path is
+/// the field's, e.g. "scene error at `bodies`: …").
+#[cfg(not(feature = "full"))]
+pub(super) fn refuse<'de, D: serde::Deserializer<'de>, T>(d: D) -> std::result::Result<Vec<T>, D::Error> {
+    struct Empty;
+    impl<'de> serde::de::Visitor<'de> for Empty {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an empty list")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<(), A::Error> {
+            match seq.next_element::<serde::de::IgnoredAny>()? {
+                None => Ok(()),
+                Some(_) => Err(serde::de::Error::custom(crate::not_in_lite("rigid bodies, joints and attachments"))),
+            }
+        }
+    }
+    d.deserialize_seq(Empty).map(|()| Vec::new())
+}
+
 /// Adds the scene's bodies, joints and attachments to `w` (errors name the path).
 pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &[AttachSpec]) -> Result<()> {
+    if !crate::FULL {
+        // (The lite build's parser refuses every entry: see `refuse`.)
+        return Ok(());
+    }
     let at = |p: String| super::at(p);
     let mut names: Vec<(String, Id)> = Vec::new();
     for (i, b) in bodies.iter().enumerate() {
@@ -477,6 +502,9 @@ pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &
 /// their angles from, so a joint exported mid-swing comes back with its limits, cone and
 /// slide travel where they were).
 pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
+    if !crate::FULL {
+        return (Vec::new(), Vec::new(), Vec::new());
+    }
     let b = &w.bodies;
     let name = |id: Id| format!("b{}", id.0);
     let bodies = (0..b.len())

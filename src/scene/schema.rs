@@ -53,12 +53,17 @@ pub struct Scene {
     /// A leash over existing particles and `rope_points` (what an exported leash world holds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leash_points: Option<LeashPoints>,
-    /// Rigid bodies, their joints and particles attached to them (`scene::bodies`).
+    /// Rigid bodies, their joints and particles attached to them (`scene::bodies`). The lite
+    /// build (no `full` feature) refuses a non-empty list by name (`super::bodies::refuse`),
+    /// so it carries none of their parsing or printing code.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "super::bodies::refuse", skip_serializing))]
     pub bodies: Vec<super::bodies::BodySpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "super::bodies::refuse", skip_serializing))]
     pub joints: Vec<super::bodies::JointSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "super::bodies::refuse", skip_serializing))]
     pub attachments: Vec<super::bodies::AttachSpec>,
     /// Winches paying ropes out or reeling them in (`scene::winches`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

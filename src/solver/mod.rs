@@ -163,7 +163,11 @@ struct PackKey {
 /// Stage `prepare`: sizes scratch and outputs, refreshes cached structure and packs the
 /// links for the chosen solver, for substeps of length `c.h`.
 pub fn prepare(c: &mut StepContext) {
-    impulse::proxy_masses(c);
+    // (`crate::FULL` off: no bodies, joints or attachments, never `impulse` — every call to
+    // `impulse` here would return at once, and the lite build leaves them out.)
+    if crate::FULL {
+        impulse::proxy_masses(c);
+    }
     let h = c.h;
     let StepContext { p: particles, links, s: settings, sc: scratch, holds, out, .. } = c;
     let (particles, links, settings) = (&**particles, *links, *settings);
@@ -172,11 +176,13 @@ pub fn prepare(c: &mut StepContext) {
     if settings.solver == SolverKind::Classic {
         // (The classic solver refuses bodies in `supports`; should a world with bodies be
         // stepped under it anyway, their joints still run, so nothing is left unsized.)
-        impulse::prepare(c);
+        if crate::FULL {
+            impulse::prepare(c);
+        }
         return;
     }
     scratch.topo.refresh(particles, links);
-    if settings.solver == SolverKind::Impulse {
+    if crate::FULL && settings.solver == SolverKind::Impulse {
         impulse::prepare(c);
         return;
     }
@@ -257,16 +263,21 @@ pub fn prepare(c: &mut StepContext) {
     scratch.bend_lambda.resize(scratch.topo.bends.len(), 0.0);
     scratch.pin_lambda.resize(scratch.topo.pins.len(), Vec3::ZERO);
     scratch.hold_lambda.resize(holds.len(), Vec3::ZERO);
-    impulse::prepare(c);
+    if crate::FULL {
+        impulse::prepare(c);
+    }
 }
 
 /// Stage `integrate`: gravity and damping into a predicted position (Verlet with the seed's
 /// friction for `classic`).
 pub fn integrate(c: &mut StepContext) {
     match c.s.solver {
-        SolverKind::Impulse => return impulse::integrate(c),
+        SolverKind::Impulse if crate::FULL => return impulse::integrate(c),
         SolverKind::Classic => classic::integrate(c),
         _ => c.integrate(),
+    }
+    if !crate::FULL {
+        return;
     }
     // The bodies' poses before they move this substep (rope–body friction measures the
     // slip from them).
@@ -289,20 +300,26 @@ pub fn solve(c: &mut StepContext) {
         SolverKind::Pbd | SolverKind::Xpbd => pbd::solve(c),
         SolverKind::Jacobi => jacobi::solve(c),
         SolverKind::Exact => exact::solve(c),
-        SolverKind::Impulse => impulse::solve(c),
+        SolverKind::Impulse if crate::FULL => impulse::solve(c),
+        // (The lite build refuses `impulse` in `SolverKind::supports`.)
+        SolverKind::Impulse => pbd::solve(c),
     }
 }
 
 /// Stage `velocities`: v = (x − x_prev)/h with restitution for particles that hit something.
 pub fn velocities(c: &mut StepContext) {
     match c.s.solver {
-        SolverKind::Impulse => impulse::velocities(c),
+        SolverKind::Impulse if crate::FULL => impulse::velocities(c),
         SolverKind::Classic => {
-            impulse::transfer_proxies(c);
+            if crate::FULL {
+                impulse::transfer_proxies(c);
+            }
             classic::velocities(c)
         }
         _ => {
-            impulse::transfer_proxies(c);
+            if crate::FULL {
+                impulse::transfer_proxies(c);
+            }
             c.velocities()
         }
     }
@@ -312,7 +329,9 @@ pub fn velocities(c: &mut StepContext) {
 pub fn forces(c: &mut StepContext) {
     let h = c.h;
     c.out.link_force.iter_mut().for_each(|f| *f = 0.0);
-    impulse::store_impulses(c);
+    if crate::FULL {
+        impulse::store_impulses(c);
+    }
     if c.s.solver == SolverKind::Classic || c.out.link_force.len() != c.links.len() {
         return;
     }
@@ -597,7 +616,7 @@ impl StepContext<'_> {
 
     /// Rope–body contacts, projected on the particles and the bodies (`collide::rope_body`).
     pub fn rope_body_contacts(&mut self) {
-        if self.sc.contacts.rope.pairs.is_empty() {
+        if !crate::FULL || self.sc.contacts.rope.pairs.is_empty() {
             return;
         }
         let friction = RopeFriction { mu_s: self.s.rope_friction, mu_k: self.s.rope_mu_k() };

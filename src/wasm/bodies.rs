@@ -432,6 +432,9 @@ fn convex_hull(mut pts: [Vec2; 8]) -> ([Vec2; 16], usize) {
     (h, n - 1) // the last point is the first again
 }
 
+/// Bodies, joints, attachments, winches and body contacts in JS: the full build's (the lite
+/// build's `Sim` has none of these; `<rope-lab>` treats a missing `bodyCount` as none).
+#[cfg(feature = "full")]
 #[wasm_bindgen]
 impl Sim {
     /// Number of rigid bodies.
@@ -604,12 +607,6 @@ impl Sim {
     #[wasm_bindgen(js_name = releaseBody)]
     pub fn release_body(&mut self, pointer: f64) -> Result<bool, JsError> {
         self.release_body_checked(pointer).map_err(js)
-    }
-
-    /// Fraction of a fixed step the clock has accumulated (for interpolated drawing).
-    #[wasm_bindgen(getter)]
-    pub fn alpha(&self) -> f32 {
-        self.clock.alpha()
     }
 }
 

@@ -20,6 +20,7 @@ mod scenes;
 mod settings;
 mod stepping;
 
+#[cfg(feature = "full")]
 pub use stepping::benchmark_line;
 
 use crate::clock::FixedClock;

@@ -55,6 +55,7 @@ impl Sim {
     /// limit, tensionLoad, tensionHold, fromSolver, ratio, slipSpeed, holds, load: {point,
     /// mass}, hold: {point, mass}, contactFrom: [x, y, z], contactTo: [x, y, z]}` or `null`.
     /// Allocates: call it a few times a second, not per frame of a hot loop.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = capstanReport)]
     pub fn capstan_report(&self) -> String {
         self.capstan_report_json()
@@ -81,6 +82,7 @@ impl Sim {
     /// The leash scene as JSON, or `"null"`: `{"hand": point, "valid": bool, "front": [fx, fz],
     /// "handRadius": m, "wander": bool, "seed": n, "dogs": [{"point", "rope", "height",
     /// "bodyRadius"}]}` (see `report::leash_json`).
+    #[cfg(feature = "full")]
     pub fn leash(&self) -> String {
         crate::report::leash_json(&self.world)
     }
@@ -109,12 +111,14 @@ impl Sim {
     /// "handOrder", "dogOrder", "hint": {"moves", "twistsLeft", "optimal", "steps": [{"dogs",
     /// "halfTurns", "text"}]}}`. Letters: +i = σᵢ, -i = σᵢ⁻¹. `swivel`: a swivel coupler at
     /// the hand sheds full twists (the hint may leave them).
+    #[cfg(feature = "full")]
     pub fn braid(&self, swivel: bool) -> String {
         crate::report::braid_json(&self.world, swivel)
     }
 
     /// The braid reading's crossings, hand outwards: `[{"kind": "leash" | "dogRay" | "seam",
     /// "point", "top", "radius", "over", "under" (-1 for the seam), "letters"}]`.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = braidCrossings)]
     pub fn braid_crossings(&self) -> String {
         crate::report::braid_crossings_json(&self.world)
@@ -123,12 +127,14 @@ impl Sim {
     /// Every top-view crossing of two rope segments, for the knot diagram: `[{"top": [x, z],
     /// "over": {"rope", "segment", "link", "t", "y"}, "under": {…}}]` — break the `under`
     /// segment around `top`.
+    #[cfg(feature = "full")]
     pub fn crossings(&self) -> String {
         crate::report::top_crossings_json(&self.world)
     }
 
     /// Rope–rope contacts pressing in the last substep: `[{"ropes": [a, b], "segments": [i,
     /// j], "point": [x, y, z], "force": N}]`.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = ropeContacts)]
     pub fn rope_contacts(&self) -> String {
         crate::report::contacts_json(&self.world)
@@ -146,6 +152,7 @@ impl Sim {
     }
 
     /// Wander strength: random acceleration (m/s²) and damping rate (1/s).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = setWanderParams)]
     pub fn set_wander_params(&mut self, accel: f32, damping: f32) -> Result<(), JsError> {
         self.set_wander_params_checked(accel, damping).map_err(js)

@@ -6,6 +6,7 @@ use super::*;
 
 /// A patch entry from JS as a setting value, numbers kept as they are (NaN stays NaN, so the
 /// table rejects it instead of `JSON.stringify` turning it into `null`).
+#[cfg(feature = "full")]
 fn js_setting_value(v: &JsValue) -> std::result::Result<SettingValue, String> {
     if v.is_null() || v.is_undefined() {
         return Ok(SettingValue::Absent);
@@ -281,6 +282,7 @@ impl Sim {
     }
 
     /// Every solver's name, menu label and description: JSON `[{name, label, about}]`.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = solverInfo)]
     pub fn solver_info() -> String {
         Sim::solver_info_json()
@@ -288,6 +290,7 @@ impl Sim {
 
     /// Which solvers can run the current scene: JSON `[{name, ok, reason}]` (`reason` says
     /// what the scene needs that the solver lacks; `setSolver` throws it too).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = solverSupport)]
     pub fn solver_support(&self) -> String {
         self.solver_support_json()
@@ -422,6 +425,7 @@ impl Sim {
     /// `{name: value}` with scene keys or JS names (`settingsSchema()` lists them), e.g.
     /// `sim.setSettings({iterations: 8, damping: 0.5})`. Each value is checked exactly as a
     /// scene file's `settings` are; on any error nothing changes.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = setSettings)]
     pub fn set_settings(&mut self, patch: JsValue) -> Result<(), JsError> {
         if let Some(json) = patch.as_string() {
@@ -452,6 +456,7 @@ impl Sim {
 
     /// The settings table as JSON: `[{key, js, label, unit, doc, kind, range, min, max,
     /// default, slider?}]` — the page builds its sliders from it.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = settingsSchema)]
     pub fn settings_schema() -> String {
         Self::settings_schema_json()

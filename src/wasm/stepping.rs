@@ -111,6 +111,12 @@ impl Sim {
         self.set_fixed_step_checked(h, max_steps).map_err(js)
     }
 
+    /// Fraction of a fixed step the clock has accumulated (for interpolated drawing).
+    #[wasm_bindgen(getter)]
+    pub fn alpha(&self) -> f32 {
+        self.clock.alpha()
+    }
+
     /// The fixed step `h` (s) used by `advance`.
     #[wasm_bindgen(getter, js_name = fixedStep)]
     pub fn fixed_step(&self) -> f32 {
@@ -181,6 +187,7 @@ impl Sim {
 
     /// The bits of `pointFlags()`: `{locked, held}` as JSON (www/flags.js holds the same
     /// values for the page, checked against this by the browser tests).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = pointFlagBits)]
     pub fn point_flag_bits() -> String {
         serde_json::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
@@ -217,6 +224,7 @@ impl Sim {
 
     /// Per-stage timers on or off (off costs nothing; on, two `performance.now()` reads per
     /// stage, whose resolution the browser may coarsen: read means over many steps).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = setProfiling)]
     pub fn set_profiling(&mut self, on: bool) {
         self.set_profiling_checked(on);
@@ -224,12 +232,14 @@ impl Sim {
 
     /// Mean µs per step of every stage since profiling began or was reset, as JSON
     /// `{steps, stages: [{name, perSubstep, us}]}` in step order; `null` when off.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = stageTimes)]
     pub fn stage_times(&self) -> String {
         self.stage_times_json()
     }
 
     /// Restarts the per-stage means from zero.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = resetStageTimes)]
     pub fn reset_stage_times(&mut self) {
         self.world.reset_stage_times();
@@ -245,6 +255,7 @@ impl Sim {
 /// solver has no rigid bodies and is refused for W4 and W5. `now` is a monotonic clock in
 /// milliseconds (pass `() => performance.now()`). For the browser harness; warm the page up
 /// first so the timed steps run optimised code.
+#[cfg(feature = "full")]
 #[wasm_bindgen(js_name = benchmarkLine)]
 pub fn benchmark_line(
     #[wasm_bindgen(unchecked_param_type = "string")] workload: JsValue,

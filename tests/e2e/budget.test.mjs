@@ -15,6 +15,13 @@
 // of the -Oz -g builds before and after: +38 KB raw). Again 2 % above that.
 //
 // Gzip is node's zlib at level 9 (about 0.5 % more than `gzip -9` gives for the same file).
+//
+// The lite embed wasm (dist/pkg/ropelab-lite_bg.wasm: the crate without `full`, what
+// <rope-lab> loads for a scene without bodies) has its own budget, LITE_BUDGET. Measured
+// 2026-11-27: 666,959 bytes, 264,411 gzipped here (the full one 1,125,822 / 437,898); the
+// budget is that plus 2 %. The issue's 150 KB is not reached: even the whole lite crate at
+// opt-level "z" is 206,021 gzipped, and the hot loop must stay at opt-level 3 (README,
+// "Download size", says where the bytes are).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +32,7 @@ import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
 export const BUDGET = 446_000;
+export const LITE_BUDGET = 270_000;
 
 checkDist();
 
@@ -38,4 +46,14 @@ test(`the page's wasm is at most ${BUDGET.toLocaleString('en')} bytes gzipped`, 
   console.log(line);
   assert.ok(gz <= BUDGET, `wasm over its size budget: ${line}. Measure what grew with twiggy `
     + '(README, "Download size") and cut it, or raise BUDGET in tests/e2e/budget.test.mjs saying why.');
+});
+
+test(`the lite embed wasm is at most ${LITE_BUDGET.toLocaleString('en')} bytes gzipped`, () => {
+  const bytes = readFileSync(join(DIST, 'pkg', 'ropelab-lite_bg.wasm'));
+  const gz = gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
+  const line = `pkg/ropelab-lite_bg.wasm: ${bytes.length.toLocaleString('en')} bytes, ${gz.toLocaleString('en')} gzipped `
+    + `(budget ${LITE_BUDGET.toLocaleString('en')}, ${((100 * gz) / LITE_BUDGET).toFixed(1)} % of it)`;
+  console.log(line);
+  assert.ok(gz <= LITE_BUDGET, `lite wasm over its size budget: ${line}. Measure what grew with twiggy `
+    + '(README, "Download size") and cut it, or raise LITE_BUDGET in tests/e2e/budget.test.mjs saying why.');
 });

@@ -68,15 +68,19 @@ describe('budgets', () => {
     // What the blog page actually requests: its scripts are the component and the glue.
     const { context, scripts, wasm, errors } = await openBlog();
     await context.close();
-    assert.deepEqual([...new Set(scripts)].sort(), ['/pkg/rope-lab.js', '/pkg/ropelab.js'], 'the scripts an embed loads');
-    assert.equal(wasm.length, 1, `the wasm module is fetched once for three embeds (${wasm.join(', ')})`);
-    const sizes = Object.fromEntries(['rope-lab.js', 'ropelab.js'].map((f) => {
+    // (Rope scenes: the lite build's glue and wasm; tests below load the full build.)
+    assert.deepEqual([...new Set(scripts)].sort(), ['/pkg/rope-lab.js', '/pkg/ropelab-lite.js'], 'the scripts an embed loads');
+    assert.deepEqual(wasm, ['/pkg/ropelab-lite_bg.wasm'], 'the lite wasm, fetched once for three embeds');
+    // Both glues are held to the budget: a body scene loads the full one instead of the lite.
+    const sizes = Object.fromEntries(['rope-lab.js', 'ropelab-lite.js', 'ropelab.js'].map((f) => {
       const raw = readFileSync(join(PKG, f));
       return [f, { raw: raw.length, gzip: gzipSync(raw).length }];
     }));
-    const total = sizes['rope-lab.js'].gzip + sizes['ropelab.js'].gzip;
-    console.log(`embed JS: rope-lab.js ${sizes['rope-lab.js'].raw} B (${sizes['rope-lab.js'].gzip} B gzipped) + ropelab.js ${sizes['ropelab.js'].raw} B (${sizes['ropelab.js'].gzip} B gzipped) = ${total} B gzipped, budget ${JS_BUDGET} B`);
-    assert.ok(total <= JS_BUDGET, `embed JS is ${total} B gzipped, over the ${JS_BUDGET} B budget`);
+    for (const glue of ['ropelab-lite.js', 'ropelab.js']) {
+      const total = sizes['rope-lab.js'].gzip + sizes[glue].gzip;
+      console.log(`embed JS: rope-lab.js ${sizes['rope-lab.js'].raw} B (${sizes['rope-lab.js'].gzip} B gzipped) + ${glue} ${sizes[glue].raw} B (${sizes[glue].gzip} B gzipped) = ${total} B gzipped, budget ${JS_BUDGET} B`);
+      assert.ok(total <= JS_BUDGET, `embed JS with ${glue} is ${total} B gzipped, over the ${JS_BUDGET} B budget`);
+    }
     assert.deepEqual(errors, []);
   });
 
@@ -89,7 +93,7 @@ describe('budgets', () => {
       await page.waitForFunction(() => document.getElementById('bridge')?.firstFrameAt > 0, null, { timeout: 15000 });
       runs.push(await page.evaluate(() => {
         const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/rope-lab.js'));
-        const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/ropelab_bg.wasm'));
+        const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/ropelab-lite_bg.wasm'));
         const first = document.getElementById('bridge').firstFrameAt;
         return { scriptLoaded: script.responseEnd, wasmLoaded: wasm?.responseEnd ?? NaN, first, ms: first - script.responseEnd };
       }));
@@ -343,6 +347,56 @@ describe('the blog page', () => {
       return el.shadowRoot.querySelector('.msg').textContent;
     });
     assert.match(missing, /no preset "no-such-preset"/);
+  });
+});
+
+describe('two wasm builds: lite for ropes, full for bodies', () => {
+  it('the blog page\'s rope embeds run on the lite wasm', async () => {
+    const { page, context, wasm, errors } = await openBlog();
+    for (const id of ['bridge', 'compare', 'inline']) {
+      await show(page, id);
+      await waitSteps(page, id, 5);
+    }
+    const got = await page.evaluate(() => [...document.querySelectorAll('rope-lab')].map((e) => ({
+      id: e.id, lite: e.sims.every((s) => !('bodyCount' in s)), steps: e.steps, msg: e.shadowRoot.querySelector('.msg').textContent,
+    })));
+    await context.close();
+    assert.deepEqual(wasm, ['/pkg/ropelab-lite_bg.wasm'], 'only the lite wasm is fetched');
+    for (const e of got) {
+      assert.ok(e.lite, `${e.id}: its sims are the lite build's (no bodyCount)`);
+      assert.ok(e.steps >= 5 && e.msg === '', `${e.id}: steps ${e.steps}, message "${e.msg}"`);
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  it('a body preset (wrecking-ball) in an embed loads the full wasm; wasm="full" forces it', async () => {
+    const { page, context, wasm, errors } = await openBlog();
+    const got = await page.evaluate(async () => {
+      const ready = (/** @type {Element} */ el) => new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+      const ball = document.createElement('rope-lab');
+      ball.setAttribute('scene', 'wrecking-ball');
+      const forced = document.createElement('rope-lab');
+      forced.setAttribute('scene', 'rope');
+      forced.setAttribute('wasm', 'full');
+      document.body.prepend(ball, forced);
+      await Promise.all([ready(ball), ready(forced)]);
+      const s0 = ball.steps;
+      const t0 = performance.now();
+      while (ball.steps < s0 + 10 && performance.now() - t0 < 8000) await new Promise((ok) => setTimeout(ok, 50));
+      return {
+        bodies: ball.sim.bodyCount, steps: ball.steps - s0, msg: ball.shadowRoot.querySelector('.msg').textContent,
+        forced: 'bodyCount' in forced.sim, forcedMsg: forced.shadowRoot.querySelector('.msg').textContent,
+      };
+    });
+    await context.close();
+    assert.ok(wasm.includes('/pkg/ropelab_bg.wasm'), `the full wasm is fetched (${wasm.join(', ')})`);
+    assert.equal(wasm.filter((w) => w === '/pkg/ropelab_bg.wasm').length, 1, 'once');
+    assert.ok(got.bodies >= 1, `the wrecking ball's body (${got.bodies})`);
+    assert.ok(got.steps >= 10, `it runs (${got.steps} steps)`);
+    assert.equal(got.msg, '');
+    assert.ok(got.forced, 'wasm="full": a rope scene on the full build');
+    assert.equal(got.forcedMsg, '');
+    assert.deepEqual(errors, []);
   });
 });
 

@@ -456,10 +456,6 @@ export class Sim {
    * per event).
    */
   readonly contactEventCount: number;
-  /**
-   * Fraction of a fixed step the clock has accumulated (for interpolated drawing).
-   */
-  readonly alpha: number;
   readonly iterations: number;
   readonly restitution: number;
   readonly massWeighted: boolean;
@@ -486,6 +482,10 @@ export class Sim {
   readonly linkCount: number;
   readonly pointCount: number;
   readonly time: number;
+  /**
+   * Fraction of a fixed step the clock has accumulated (for interpolated drawing).
+   */
+  readonly alpha: number;
 }
 
 /**

@@ -6,6 +6,7 @@
 import 'ropelab';
 import type { RopeLab, RopeLabAttributes } from 'ropelab';
 import init, { Sim } from 'ropelab/sim';
+import initLite, { Sim as LiteSim } from 'ropelab/sim-lite';
 import type { BodyInfo, Scene, SimEvent, Tangle } from 'ropelab/shapes';
 import { isPacked, packScene, unpackScene } from 'ropelab/sharelink';
 
@@ -55,3 +56,15 @@ async function main(): Promise<void> {
   sim.step('1/60');
 }
 void main();
+
+// The lite build (`ropelab/sim-lite`, what <rope-lab> loads for rope scenes): its own
+// declarations, wasm-bindgen's for the crate without `full`.
+async function lite(): Promise<number> {
+  await initLite();
+  const s = new LiteSim();
+  s.loadScene('{"version": 1}');
+  // @ts-expect-error: the lite Sim has no rigid bodies
+  s.addBody('{}');
+  return s.pointCount;
+}
+console.log(lite);
