@@ -266,6 +266,14 @@ impl Contacts {
         self.hi.clear();
         self.order.clear();
         for k in 0..n {
+            // A body that collides with nothing (group or mask 0: W4's chain) stays out of
+            // the sweep (its slots keep the indices of the others).
+            let f = bodies.filter[k];
+            if f.group == 0 || f.mask == 0 {
+                self.lo.push(Vec3::ZERO);
+                self.hi.push(Vec3::ZERO);
+                continue;
+            }
             let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);
             let reach =
                 SPECULATIVE + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
@@ -309,6 +317,9 @@ impl Contacts {
             }
         }
         let total = self.order.len();
+        if total < 2 {
+            return;
+        }
         self.order.sort_unstable_by(crate::sort::by_x_then_index);
         self.joined.clear();
         for j in 0..joints.len() {
