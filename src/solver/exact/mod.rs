@@ -98,7 +98,10 @@
 //! (max length only) take part in a pass when taut. Tethers are pointless here and
 //! ignored. Iterative solvers need ~n sweeps to pull an n-link chain straight and suffer
 //! with heavy ends; this one does not care about either (tested: stretch ≤ 1e-4 on the
-//! hanging chain and the 100:1 heavy-end chain).
+//! hanging chain and the 100:1 heavy-end chain). With those other constraints a pass can
+//! start far from a solution (a net dragged until part of it folds), where the step
+//! without geometric stiffness can make things worse: a pass that leaves the forest's rigid
+//! links further from their lengths than it found them is undone (`guard.rs`).
 //!
 //! ## Files
 //! - `plan.rs`: how each tree of the forest is walked ([`ExactScratch`] and its plan, kept
@@ -106,11 +109,13 @@
 //! - `chain.rs`: the chain (tridiagonal, Thomas) solve.
 //! - `tree.rs`: general trees (the leaves-first elimination above), and the pass over one
 //!   tree of the plan.
+//! - `guard.rs`: the safeguard that undoes a pass which made the forest's violation worse.
 //! - `warm.rs`: warm starting (the multipliers carried between substeps) and the closing
 //!   projection of unconverged trees.
 
 pub mod bodies;
 mod chain;
+mod guard;
 mod plan;
 mod tree;
 mod warm;
@@ -163,12 +168,22 @@ pub fn solve(c: &mut StepContext) {
             c.local(false);
             let sc = &mut *c.sc;
             let forest = Forest::new(&sc.packed[..n_tree], &sc.topo);
+            // With loop links, the pass is kept only if it lowers the forest's violation
+            // (`guard.rs`).
+            let loops = n_tree < sc.packed.len();
+            let before = if loops { guard::violation(&c.p.pos, &sc.packed[..n_tree]) } else { 0.0 };
+            if loops {
+                sc.exact.save_pass(&c.p.pos, &sc.lambda[..n_tree], pass == 0);
+            }
             let mut any = false;
             for t in 0..sc.exact.plan.len() {
                 let changed = sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
                 // Converged if the last pass found nothing to do (a solve in it is unverified).
                 sc.exact.converged[t] = !changed;
                 any |= changed;
+            }
+            if loops && any && guard::violation(&c.p.pos, &sc.packed[..n_tree]) > before {
+                sc.exact.undo_pass(&mut c.p.pos, &mut sc.lambda[..n_tree]);
             }
             // Every tree was within tolerance right after the contacts' projections: nothing
             // the next passes could improve (the contacts run once more below). Not with

@@ -120,6 +120,8 @@ pub struct ExactScratch {
     pub(super) up_c: Vec<f32>,
     pub(super) mu: Vec<f32>,
     pub(super) v: Vec<Vec3>,
+    /// What a pass may have to undo (`guard.rs`).
+    pub(super) guard: super::guard::PassGuard,
 }
 
 impl ExactScratch {
