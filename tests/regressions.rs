@@ -11,6 +11,7 @@
 mod fuzz;
 
 use fuzz::*;
+use ropelab::settings::table::SettingValue;
 use ropelab::Sim;
 
 fn preset(name: &str) -> Sim {
@@ -422,4 +423,18 @@ fn a_hinge_whose_anchors_started_4_6_m_apart_blew_up_the_plank_bridge() {
     }
     let spin = spin_over(&mut sim, 300).unwrap();
     assert!(spin < 30.0, "a body spun at {spin} rad/s");
+}
+
+/// Native fuzz seed 20264913 (the drum, found after the two joint fixes): walls whose floor
+/// was at y = 9e15 m threw every point up past the world's bound, where f32 steps are 1e9 m
+/// apart; a grab there made velocities overflow and the next step left points NaN. Walls
+/// must now lie within ±`limits::MAX_COORD`, as points and bodies do.
+#[test]
+fn walls_past_the_world_bound_made_a_grab_nan() {
+    let walls = SettingValue::Rect([2.0, 9007199254740992.0, 1001.0, 3.4028234663852886e38]);
+    replay("drum", &[Op::Set("walls".into(), walls.clone()), Op::Step(H), Op::Grab(1, 43.0), Op::Step(H)]);
+    let mut sim = preset("drum");
+    let err = sim.set("walls", walls).unwrap_err().to_string();
+    assert!(err.contains("1e5"), "{err}");
+    assert!(sim.set("walls", SettingValue::Rect([-1e5, -1e5, 1e5, 1e5])).is_ok());
 }

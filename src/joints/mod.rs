@@ -299,7 +299,7 @@ impl JointDef {
         {
             if let Some(id) = body {
                 let lever = anchor.distance(pose(bodies, Some(id))?.0);
-                if !(lever <= cap) {
+                if lever.is_nan() || lever > cap {
                     let side = if what == "joint anchor" { "A" } else { "B" };
                     return Err(SimError::Invalid(format!(
                         "{what} is {lever} m from body {side}'s centre: at most {cap} m \

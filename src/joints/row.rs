@@ -356,6 +356,7 @@ fn slot(rows: &[Row], k: usize) -> f32 {
 /// K⁻¹'s upper triangle is kept in the rows' `k_inv` as pairs of f32 (the f64 entry rounded
 /// to f32, and what that rounding left out: together ~48 bits). Left as it was (scalar rows,
 /// `block` 0) if K is singular or not finite.
+#[allow(clippy::needless_range_loop)] // (index arithmetic of a small dense matrix)
 pub fn make_block_f64(rows: &mut [Row], bodies: &SolverBodies) {
     let n = rows.len();
     if !(2..=MAX_BLOCK).contains(&n) {
@@ -427,6 +428,7 @@ pub fn make_block_f64(rows: &mut [Row], bodies: &SolverBodies) {
 /// Solves an f64 block ([`make_block_f64`]): Δλ = −s_mass K⁻¹ (Ċ + b) − s_impulse λ with
 /// K⁻¹ and the product in f64, the soft step's factors taken from the first row.
 #[inline(never)]
+#[allow(clippy::needless_range_loop)]
 pub fn solve_block_f64(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     let n = rows.len().min(MAX_BLOCK);
     let p = phase as usize;
