@@ -38,9 +38,9 @@ pub struct Setup<'a> {
 /// bridge) the rows cannot agree, the biased solve did not converge in its iterations, and
 /// the bodies it left at hundreds of m/s and thousands of rad/s moved the anchors farther
 /// each substep: NaN in the third step. Capped, the same joint closes its gap at 5 m/s and
-/// no body spins faster than the bridge's ball (22.5 rad/s) over 5 s. The presets' rigid joint rows ask at most 1.4 m/s (the
-/// ragdoll's), so the cap never acts on them. User springs (`soft`) are not capped: their
-/// force is the spring's.
+/// no body spins faster than the bridge's ball (22.5 rad/s) over 5 s. The presets' rigid
+/// joint rows ask at most 1.4 m/s (the ragdoll's), so the cap never acts on them. User
+/// springs (`soft`) are not capped: their force is the spring's.
 pub const JOINT_MAX_CORRECTION: f32 = 5.0;
 
 impl Setup<'_> {
