@@ -11,6 +11,7 @@
 mod fuzz;
 
 use fuzz::*;
+use ropelab::settings::table::SettingValue;
 use ropelab::Sim;
 
 fn preset(name: &str) -> Sim {
@@ -332,4 +333,108 @@ fn a_plank_of_1e_minus_45_kg_made_the_first_step_nan() {
     let def = ropelab::particles::ParticleDef { mass: 1e-45, ..Default::default() };
     assert!(w.add_particle(&def).is_err());
     assert!(w.add_particle(&ropelab::particles::ParticleDef { mass: 1e-6, ..Default::default() }).is_ok());
+}
+
+/// Steps `sim` `steps` times at 1/60 s; the largest body spin (rad/s) seen, or the step at
+/// which a point or body went NaN (reset by `keep_in_bounds`).
+fn spin_over(sim: &mut Sim, steps: usize) -> Result<f32, String> {
+    let mut most = 0f32;
+    for k in 0..steps {
+        sim.world_mut().step(H).unwrap();
+        let w = sim.world();
+        if w.non_finite_resets > 0 {
+            return Err(format!("step {k}: {} points or bodies NaN", w.non_finite_resets));
+        }
+        most = w.bodies.ang_vel.iter().map(|v| v.length()).fold(most, f32::max);
+    }
+    Ok(most)
+}
+
+/// Native fuzz seed 20261473 (plank bridge): a soft weld from plank p6 to the static ground
+/// at an anchor 1,000 m up went NaN inside its second step (then `keep_in_bounds` reset 61
+/// points and bodies). Two defects of the rows under it: the weld's point block had a K
+/// whose eigenvalues spread as (lever / radius of gyration)² ≈ 1e8, and its f32 inverse
+/// came out with the wrong size and sign along the lever's stiff directions (now K and K⁻¹
+/// in f64 below `row::F32_BLOCK_MIN_CONDITION`); and the point block and the orientation
+/// rows, nearly parallel at a long lever, were solved in turn and did not converge (a rigid
+/// weld at 30 m in free space blew up; now one 6×6 block). A lever this long is still past
+/// what the plank bridge holds, so joints are refused past `limits::MAX_JOINT_LEVER`.
+#[test]
+fn a_weld_at_a_1000_m_lever_went_nan_inside_the_step() {
+    let weld = r#"{"a":7,"anchor":[0.5,1001.0,8.747371971040298],"b":0,"ref_rotation":[1.071149915886176,2147483648.0,-1.0,1.0],"soft":{"damping_ratio":0.39185881556513125,"hertz":18.590831959613453},"type":"fixed"}"#;
+    replay("plank-bridge", &[Op::AddJoint(weld.into()), Op::Step(H), Op::Step(H)]);
+    let mut sim = preset("plank-bridge");
+    let before = sim.export_scene();
+    let err = sim.add_joint_json(weld).unwrap_err().to_string();
+    assert!(err.contains("MAX_JOINT_LEVER") && err.contains("100 m"), "{err}");
+    assert_eq!(sim.export_scene(), before, "the world is untouched");
+
+    // At the cap, in free space: a 1 kg plank welded (rigid) to the world 100 m away, hanging
+    // as a cantilever, and a 4 cm sphere on a ball-socket 100 m away, spinning. Both went NaN
+    // before (the weld's groups in turn; the sphere's f32 block inverse), both now hold.
+    for (body, joint) in [
+        (
+            r#"{"shape":{"type":"box","half":[0.19,0.03,0.5]},"mass":1,"pos":[70.71,-70.71,0]}"#,
+            r#"{"type":"fixed","a":null,"b":ID,"anchor":[0,0,0]}"#,
+        ),
+        (
+            r#"{"shape":{"type":"sphere","radius":0.04},"mass":0.5,"pos":[57.7,57.7,57.7],"angular_velocity":[1,-2,0.5]}"#,
+            r#"{"type":"ballSocket","a":null,"b":ID,"anchor":[0,0,0]}"#,
+        ),
+    ] {
+        let mut sim = Sim::new();
+        sim.set_solver_checked("impulse").unwrap();
+        let id = sim.add_body_json(body).unwrap().0;
+        sim.add_joint_json(&joint.replace("ID", &id.to_string())).unwrap();
+        let lever0 = sim.world().bodies.pos[0].length();
+        let spin = spin_over(&mut sim, 600).unwrap_or_else(|e| panic!("{joint}: {e}"));
+        let lever = sim.world().bodies.pos[0].length();
+        assert!(spin < 10.0 && (lever - lever0).abs() < 0.05, "{joint}: spin {spin} rad/s, lever {lever0} → {lever} m");
+    }
+}
+
+/// Seed 3829 of the native run from seed 99 (plank bridge): a motorised hinge from plank p0
+/// to the left platform with `anchor_b` 4.6 m from `anchor`, on a plank also held by four
+/// rope links. The rigid rows' soft-step bias (rate × C) asked for 340 m/s; the rows cannot
+/// agree with the ropes, the biased solve did not converge in 8 iterations, and the plank it
+/// left at hundreds of m/s and thousands of rad/s moved the anchors farther every substep:
+/// NaN in the third step (the motor and the point removal only set the stage; without them
+/// it blows up later). Rigid joint rows now correct at most `JOINT_MAX_CORRECTION` = 5 m/s
+/// (rad/s for angular rows).
+#[test]
+fn a_hinge_whose_anchors_started_4_6_m_apart_blew_up_the_plank_bridge() {
+    let hinge = r#"{"a":1,"anchor":[2.442486763543915,2.761701909926784,-1.3788085510433568],"anchor_b":[-0.4890694076427988,-0.6971325841688676,-0.4375555988143677],"axis":[-0.6416993672335212,0.5588154287087181,0.0],"b":14,"motor":{"max_force":2.0,"speed":1.0940268506854363},"type":"hinge"}"#;
+    let ops = [
+        Op::SetRopeCollisions(true),
+        Op::SetIterations(8.0),
+        Op::AddJoint(hinge.into()),
+        Op::RemovePoint(19.0),
+        Op::Step(H),
+        Op::Step(H),
+        Op::SetGravity(-16.044748, 8.828878, 0.7308901),
+        Op::Step(H),
+    ];
+    replay("plank-bridge", &ops);
+    // And for 5 s more, spinning no faster than the ball rolls (22.5 rad/s at the start).
+    let presets = presets();
+    let mut sim = preset("plank-bridge");
+    for op in &ops {
+        apply(&mut sim, op, &presets).unwrap();
+    }
+    let spin = spin_over(&mut sim, 300).unwrap();
+    assert!(spin < 30.0, "a body spun at {spin} rad/s");
+}
+
+/// Native fuzz seed 20264913 (the drum, found after the two joint fixes): walls whose floor
+/// was at y = 9e15 m threw every point up past the world's bound, where f32 steps are 1e9 m
+/// apart; a grab there made velocities overflow and the next step left points NaN. Walls
+/// must now lie within ±`limits::MAX_COORD`, as points and bodies do.
+#[test]
+fn walls_past_the_world_bound_made_a_grab_nan() {
+    let walls = SettingValue::Rect([2.0, 9007199254740992.0, 1001.0, 3.4028234663852886e38]);
+    replay("drum", &[Op::Set("walls".into(), walls.clone()), Op::Step(H), Op::Grab(1, 43.0), Op::Step(H)]);
+    let mut sim = preset("drum");
+    let err = sim.set("walls", walls).unwrap_err().to_string();
+    assert!(err.contains("1e5"), "{err}");
+    assert!(sim.set("walls", SettingValue::Rect([-1e5, -1e5, 1e5, 1e5])).is_ok());
 }

@@ -29,7 +29,7 @@ pub const ROWS: usize = 3;
 
 /// Point coincidence of the world anchors `pa` (on A) and `pb` (on B).
 pub fn point(s: &Setup, rows: &mut [Row], pa: Vec3, pb: Vec3) {
-    let p = pb - pa;
+    let p = s.point_error(pb - pa);
     // World axes: A's lever is r_A (to its own anchor), not s_A (see above).
     let (r_a, r_b) = (pa - s.xa, pb - s.xb);
     let soft = [s.equality(p.x), s.equality(p.y), s.equality(p.z)];

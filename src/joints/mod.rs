@@ -292,6 +292,22 @@ impl JointDef {
         if let Some(b) = self.anchor_b {
             finite3("joint anchor b", b)?;
         }
+        // The lever from each body's centre to its anchor (see `limits::MAX_JOINT_LEVER`).
+        let cap = crate::limits::MAX_JOINT_LEVER;
+        for (what, body, anchor) in
+            [("joint anchor", self.a, self.anchor), ("joint anchor b", self.b, self.anchor_b.unwrap_or(self.anchor))]
+        {
+            if let Some(id) = body {
+                let lever = anchor.distance(pose(bodies, Some(id))?.0);
+                if lever.is_nan() || lever > cap {
+                    let side = if what == "joint anchor" { "A" } else { "B" };
+                    return Err(SimError::Invalid(format!(
+                        "{what} is {lever} m from body {side}'s centre: at most {cap} m \
+                         (limits::MAX_JOINT_LEVER; a longer lever is more than the f32 solver can hold)"
+                    )));
+                }
+            }
+        }
         if !self.axis.is_finite() || self.axis.length_squared() < 1e-12 {
             return Err(SimError::Invalid("joint axis must be a finite, non-zero vector".into()));
         }

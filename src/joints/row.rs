@@ -52,12 +52,24 @@
 //! is taken back out, so no energy is injected. Each row therefore carries two sets of
 //! factors, one per phase ([`Phase`]).
 
-use glam::{Mat3, Vec3};
+use glam::{DMat3, DVec3, Mat3, Vec3};
 
 /// Box2D v3's default joint stiffness for rigid rows during the biased solve (Hz).
 pub const JOINT_HERTZ: f32 = 60.0;
 /// Box2D v3's default joint damping ratio for rigid rows during the biased solve.
 pub const JOINT_DAMPING_RATIO: f32 = 2.0;
+
+/// The smallest det K / (K₁₁ K₂₂ K₃₃) (1 for a diagonal K, → 0 as K turns singular: a
+/// measure of its conditioning that does not depend on the rows' units) at which a point
+/// block's K is inverted in f32. The inverse's relative error is about ε_f32 over this
+/// ratio; where it is smaller — a lever arm much longer than the body's radius of gyration,
+/// K's eigenvalues spread as (lever / radius)² — K and K⁻¹ are computed in f64 and applied
+/// in f64 ([`make_block_f64`]). Measured (the API fuzzer's case: a 1 kg plank joined to the
+/// ground at a 1,000 m lever, ratio ~1e-8): the f32 inverse has the wrong size, even the wrong
+/// sign, along the lever's stiff directions, and the block's iteration diverged to NaN within
+/// two steps; a plank held at 10 m (ratio 3e-4) to 100 m (3e-6) by f32 blocks stayed stable,
+/// 300 m (2e-7) did not. Every preset's blocks are above 0.26.
+pub const F32_BLOCK_MIN_CONDITION: f32 = 1e-3;
 
 /// The factors of one phase of a row (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -184,9 +196,11 @@ pub struct Row {
     /// storage, across steps (warm starting).
     pub accum: f32,
     /// 3 on the first of three equality rows solved together as a block (a point
-    /// constraint: see [`solve_block3`]), else 0.
+    /// constraint: see [`solve_block3`]); `0x80 | n` on the first of n rows solved together
+    /// in f64 ([`make_block_f64`]); else 0.
     pub block: u8,
-    /// For a block's first row: the inverse of its 3×3 K, columns (set by [`set_point3`]).
+    /// For a 3-block's first row: the inverse of its 3×3 K, columns (set by [`set_point3`]).
+    /// An f64 block keeps its K⁻¹ in its rows' `k_inv` ([`make_block_f64`]).
     pub k_inv: [Vec3; 3],
 }
 
@@ -311,10 +325,133 @@ pub fn set_point3(rows: &mut [Row], bodies: &SolverBodies, a: u32, b: u32, r_a: 
     }
     let det = k.determinant();
     let scale = k.col(0).abs().max(k.col(1).abs()).max(k.col(2).abs()).max_element();
-    if det.abs() > 1e-9 * scale * scale * scale {
+    if det > F32_BLOCK_MIN_CONDITION * k.x_axis.x * k.y_axis.y * k.z_axis.z && det > 1e-9 * scale * scale * scale {
         let inv = k.inverse();
         r0.block = 3;
         r0.k_inv = [inv.x_axis, inv.y_axis, inv.z_axis];
+        return;
+    }
+    // Ill-conditioned in f32 (a lever arm far longer than the body's radius of gyration):
+    // K and K⁻¹ in f64 instead (see `F32_BLOCK_MIN_CONDITION`).
+    make_block_f64(rows, bodies);
+}
+
+/// `Row::block` of an f64 block of n rows: `F64_BLOCK | n`.
+const F64_BLOCK: u8 = 0x80;
+/// Most rows one f64 block holds (a weld's six).
+pub const MAX_BLOCK: usize = 6;
+
+/// Slot `k` of the f32 storage an f64 block keeps its K⁻¹ in: the rows' `k_inv`, nine
+/// floats each, in order.
+#[inline(always)]
+fn slot(rows: &[Row], k: usize) -> f32 {
+    rows[k / 9].k_inv[k % 9 / 3][k % 3]
+}
+
+/// Makes `rows` (2 to [`MAX_BLOCK`] equality rows of one joint, Jacobians set, sharing their
+/// soft factors' mass and impulse scales) one block solved whole by [`solve_block_f64`]:
+/// K = J M⁻¹ Jᵀ built in f64 from the Jacobians and the bodies' own inverse masses and
+/// inertias (not from the rows' f32 M⁻¹Jᵀ, whose rounding alone is larger than K's smallest
+/// eigenvalue when a lever is long) and inverted in f64 (Gauss–Jordan, partial pivoting).
+/// K⁻¹'s upper triangle is kept in the rows' `k_inv` as pairs of f32 (the f64 entry rounded
+/// to f32, and what that rounding left out: together ~48 bits). Left as it was (scalar rows,
+/// `block` 0) if K is singular or not finite.
+#[allow(clippy::needless_range_loop)] // (index arithmetic of a small dense matrix)
+pub fn make_block_f64(rows: &mut [Row], bodies: &SolverBodies) {
+    let n = rows.len();
+    if !(2..=MAX_BLOCK).contains(&n) {
+        return;
+    }
+    rows[0].block = 0;
+    let (ai, bi) = (rows[0].a as usize, rows[0].b as usize);
+    let d = |m: Mat3| DMat3::from_cols(m.x_axis.as_dvec3(), m.y_axis.as_dvec3(), m.z_axis.as_dvec3());
+    let (ia, ib) = (d(bodies.inv_i[ai]), d(bodies.inv_i[bi]));
+    let (wa, wb) = (bodies.inv_m[ai] as f64, bodies.inv_m[bi] as f64);
+    // M⁻¹Jᵀ in f64, per row.
+    let mut mj = [[DVec3::ZERO; 4]; MAX_BLOCK];
+    for (m, r) in mj.iter_mut().zip(rows.iter()) {
+        *m = [r.lin_a.as_dvec3() * wa, ia * r.ang_a.as_dvec3(), r.lin_b.as_dvec3() * wb, ib * r.ang_b.as_dvec3()];
+    }
+    let mut k = [[0f64; 2 * MAX_BLOCK]; MAX_BLOCK];
+    for i in 0..n {
+        let r = &rows[i];
+        let j_i = [r.lin_a.as_dvec3(), r.ang_a.as_dvec3(), r.lin_b.as_dvec3(), r.ang_b.as_dvec3()];
+        for j in 0..n {
+            k[i][j] = (0..4).map(|c| j_i[c].dot(mj[j][c])).sum();
+        }
+        k[i][n + i] = 1.0;
+    }
+    // Gauss–Jordan on [K | 1].
+    for c in 0..n {
+        let p = (c..n).max_by(|&x, &y| k[x][c].abs().total_cmp(&k[y][c].abs())).unwrap_or(c);
+        let piv = k[p][c];
+        // Relative to the diagonal (units differ from row to row): a pivot this small is a
+        // singular K.
+        if !piv.is_finite() || piv.abs() <= 1e-14 * k[c][c].abs().max(k[p][p].abs()) || piv == 0.0 {
+            return;
+        }
+        k.swap(p, c);
+        let inv = 1.0 / piv;
+        for x in k[c].iter_mut().take(2 * n) {
+            *x *= inv;
+        }
+        for r in 0..n {
+            if r != c {
+                let f = k[r][c];
+                if f != 0.0 {
+                    let row_c = k[c];
+                    for (x, y) in k[r].iter_mut().zip(row_c.iter()).take(2 * n) {
+                        *x -= f * y;
+                    }
+                }
+            }
+        }
+    }
+    let mut t = 0;
+    for i in 0..n {
+        for j in i..n {
+            let x = 0.5 * (k[i][n + j] + k[j][n + i]);
+            if !x.is_finite() {
+                return;
+            }
+            let hi = x as f32;
+            let lo = (x - hi as f64) as f32;
+            for (q, v) in [(2 * t, hi), (2 * t + 1, lo)] {
+                rows[q / 9].k_inv[q % 9 / 3][q % 3] = v;
+            }
+            t += 1;
+        }
+    }
+    rows[0].block = F64_BLOCK | n as u8;
+}
+
+/// Solves an f64 block ([`make_block_f64`]): Δλ = −s_mass K⁻¹ (Ċ + b) − s_impulse λ with
+/// K⁻¹ and the product in f64, the soft step's factors taken from the first row.
+#[inline(never)]
+#[allow(clippy::needless_range_loop)]
+pub fn solve_block_f64(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
+    let n = rows.len().min(MAX_BLOCK);
+    let p = phase as usize;
+    let s = rows[0].soft[p];
+    let mut cb = [0f64; MAX_BLOCK];
+    for (c, r) in cb.iter_mut().zip(rows.iter()) {
+        *c = r.cdot(v, w) as f64 + r.soft[p].bias as f64;
+    }
+    let mut kinv = [[0f64; MAX_BLOCK]; MAX_BLOCK];
+    let mut t = 0;
+    for i in 0..n {
+        for j in i..n {
+            let x = slot(rows, 2 * t) as f64 + slot(rows, 2 * t + 1) as f64;
+            kinv[i][j] = x;
+            kinv[j][i] = x;
+            t += 1;
+        }
+    }
+    for i in 0..n {
+        let x: f64 = (0..n).map(|j| kinv[i][j] * cb[j]).sum();
+        let di = -(x as f32) * s.mass_scale - rows[i].accum * s.impulse_scale;
+        rows[i].accum += di;
+        rows[i].apply(v, w, di);
     }
 }
 
@@ -385,6 +522,10 @@ pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
         if rows[i].block == 3 && i + 3 <= rows.len() {
             solve_block3(&mut rows[i..i + 3], v, w, phase);
             i += 3;
+        } else if rows[i].block > F64_BLOCK {
+            let n = ((rows[i].block & !F64_BLOCK) as usize).min(rows.len() - i);
+            solve_block_f64(&mut rows[i..i + n], v, w, phase);
+            i += n;
         } else {
             solve(&mut rows[i], v, w, phase);
             i += 1;

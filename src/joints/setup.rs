@@ -25,7 +25,23 @@ pub struct Setup<'a> {
     /// The joint's own spring if the user made it soft (then every equality row is this
     /// spring in both phases).
     pub user: Option<Spring>,
+    /// The fastest a rigid row may correct its position error in the biased solve (m/s, or
+    /// rad/s for an angular row): [`JOINT_MAX_CORRECTION`] for joints and 2D locks, ∞ for
+    /// links, pins and holds.
+    pub max_correction: f32,
 }
+
+/// The cap on a rigid joint row's correction speed (m/s for linear rows, rad/s for angular
+/// ones), as Box2D v3 caps its contacts' push-out (3 m/s; here `CONTACT_PUSHOUT`). The soft
+/// step's bias is rate × C (79/s at 8 substeps), so a hinge whose anchors started 4.6 m
+/// apart asked for 340 m/s; on a plank also held by four rope links (the API fuzzer's plank
+/// bridge) the rows cannot agree, the biased solve did not converge in its iterations, and
+/// the bodies it left at hundreds of m/s and thousands of rad/s moved the anchors farther
+/// each substep: NaN in the third step. Capped, the same joint closes its gap at 5 m/s and
+/// no body spins faster than the bridge's ball (22.5 rad/s) over 5 s. The presets' rigid
+/// joint rows ask at most 1.4 m/s (the ragdoll's), so the cap never acts on them. User
+/// springs (`soft`) are not capped: their force is the spring's.
+pub const JOINT_MAX_CORRECTION: f32 = 5.0;
 
 impl Setup<'_> {
     /// Factors for an equality row with position error `c`.
@@ -33,7 +49,27 @@ impl Setup<'_> {
     pub fn equality(&self, c: f32) -> [Soft; 2] {
         match self.user {
             Some(s) => [s.on(c); 2],
-            None => [self.rigid.on(c), Soft::RIGID],
+            None => {
+                let mut s = self.rigid.on(c);
+                s.bias = s.bias.clamp(-self.max_correction, self.max_correction);
+                [s, Soft::RIGID]
+            }
+        }
+    }
+
+    /// A point error `p` shortened so that the rigid rows' correction velocity (rate × p) is
+    /// at most `max_correction` long (the per-row clamp of [`Setup::equality`] would turn
+    /// its direction).
+    #[inline]
+    pub fn point_error(&self, p: Vec3) -> Vec3 {
+        if self.user.is_some() {
+            return p;
+        }
+        let v = self.rigid.bias_rate * p.length();
+        if v > self.max_correction {
+            p * (self.max_correction / v)
+        } else {
+            p
         }
     }
 

@@ -494,7 +494,10 @@ impl Setting {
             Kind::Bool => "true or false".into(),
             Kind::Choice(names) => format!("one of {}", names.join(", ")),
             Kind::Vec3 { max_abs } => format!("[x, y, z], each finite with |·| ≤ {}{unit}", fmt_bound(max_abs)),
-            Kind::Walls => "[min x, min y, max x, max y], finite, min below max; or null for none".into(),
+            Kind::Walls => format!(
+                "[min x, min y, max x, max y], each within ±{}{unit}, min below max; or null for none",
+                fmt_bound(crate::limits::MAX_COORD as f64)
+            ),
         }
     }
 
@@ -558,7 +561,11 @@ impl Setting {
             (Kind::Walls, SettingValue::Absent) => Ok(()),
             (Kind::Walls, SettingValue::Rect(r)) => {
                 let f = r.map(|x| x as f32);
-                if f.iter().all(|x| x.is_finite()) && f[0] < f[2] && f[1] < f[3] {
+                // Within the world's bounds (`limits::MAX_COORD`), as every point and body: a
+                // floor at y = 9e15 threw the drum's points up where f32 steps are 1e9 m apart,
+                // and a grab's velocities there overflowed to NaN (the API fuzzer).
+                let m = crate::limits::MAX_COORD;
+                if f.iter().all(|x| x.is_finite() && x.abs() <= m) && f[0] < f[2] && f[1] < f[3] {
                     Ok(())
                 } else {
                     Err(format!("{} is not a box (expected {})", v.describe(), self.range_text()))

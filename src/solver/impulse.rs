@@ -55,7 +55,7 @@ use glam::{Quat, Vec3};
 
 use crate::bodies::Bodies;
 use crate::joints::row::{self, Phase, Row, Soft, SolverBodies, Spring};
-use crate::joints::setup::Setup;
+use crate::joints::setup::{Setup, JOINT_MAX_CORRECTION};
 use crate::joints::MAX_ROWS;
 use crate::joints::{distance, planar};
 use crate::links::LinkKind;
@@ -574,7 +574,8 @@ fn prepare_rows(c: &mut StepContext) {
             }
             let (a, xa, qa, pa) = end(sc, pos, bodies, attach, i);
             let (b, xb, qb, pb) = end(sc, pos, bodies, attach, j);
-            let s = Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user: None };
+            let s =
+                Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user: None, max_correction: f32::INFINITY };
             let rest = c.links.rest[k];
             if c.links.kind[k] == LinkKind::Rope {
                 distance::rope(&s, row, pa, pb, rest);
@@ -662,7 +663,8 @@ fn body_rows(
         let (a, xa, qa) = resolve(joints.a[k]);
         let (b, xb, qb) = resolve(joints.b[k]);
         let user = joints.soft[k].map(|s| Spring::new(s.hertz, s.damping_ratio, h));
-        let s = Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user };
+        let s =
+            Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user, max_correction: JOINT_MAX_CORRECTION };
         let start = sc.joint_start[k] as usize;
         let rows = &mut rows[start..start + joints.rows(k)];
         if direct.get(k).copied().unwrap_or(false) {
@@ -703,6 +705,7 @@ fn body_rows(
                 h,
                 rigid,
                 user: None,
+                max_correction: JOINT_MAX_CORRECTION,
             };
             planar::setup(&s, &mut rows[r..r + planar::ROWS]);
             r += planar::ROWS;
@@ -735,6 +738,7 @@ fn point_rows(
         h,
         rigid,
         user: None,
+        max_correction: f32::INFINITY,
     };
     let err = x - target;
     for (k, row) in rows.iter_mut().enumerate() {
