@@ -438,3 +438,29 @@ fn walls_past_the_world_bound_made_a_grab_nan() {
     assert!(err.contains("1e5"), "{err}");
     assert!(sim.set("walls", SettingValue::Rect([-1e5, -1e5, 1e5, 1e5])).is_ok());
 }
+
+/// The plank bridge after `step(1)` (fuzz seed 4646, after the joint fixes): its 8
+/// substeps became 1/8 s long, the planks spun up to the speed cap and a 1/60 s step then
+/// went NaN. A step longer than 1/60 s now keeps its substeps as short as at 60 Hz, within
+/// half the work budget (`World::frames_in`).
+#[test]
+fn a_one_second_step_spun_the_plank_bridge_to_the_speed_cap() {
+    let ops = [
+        Op::Set("rope_dynamic_friction".into(), SettingValue::Num(2.0)),
+        Op::Step(H),
+        Op::Step(1.0),
+        Op::Step(H),
+        Op::ExportReload,
+        Op::Step(1.0),
+        Op::Step(H),
+    ];
+    replay("plank-bridge", &ops);
+    let mut sim = preset("plank-bridge");
+    for _ in 0..20 {
+        sim.world_mut().step(0.2).unwrap();
+        sim.world_mut().step(H).unwrap();
+    }
+    let fastest = sim.world().bodies.vel.iter().map(|v| v.length()).fold(0.0f32, f32::max);
+    assert!(fastest < 20.0, "a plank at {fastest} m/s after 20 steps of 0.2 s");
+    assert_eq!(sim.world().non_finite_resets, 0);
+}
