@@ -263,11 +263,26 @@ impl World {
         if let Some(p) = &mut self.profile {
             p.steps += 1;
         }
+        self.cap_held_speeds();
         self.keep_in_bounds(h);
         self.last_h = h;
         self.time += dt as f64;
         self.steps += 1;
         Ok(())
+    }
+
+    /// Held points (and the flings their holds remember) leave the step no faster than
+    /// [`limits::MAX_THROW_SPEED`]: their positions are the pointers', their velocities are
+    /// what a release or an export hands on. (`prev` is left alone: the rope–rope swept test
+    /// read the substeps' motion already, and every solver starts a step from `vel`.)
+    fn cap_held_speeds(&mut self) {
+        let cap = limits::MAX_THROW_SPEED;
+        for hold in &mut self.holds {
+            hold.vel = hold.vel.clamp_length_max(cap);
+            if let Some(v) = self.particles.vel.get_mut(hold.particle as usize) {
+                *v = v.clamp_length_max(cap);
+            }
+        }
     }
 
     /// The step's last act: a point or body past [`limits::MAX_COORD`] stops at it, and

@@ -464,3 +464,36 @@ fn a_one_second_step_spun_the_plank_bridge_to_the_speed_cap() {
     assert!(fastest < 20.0, "a plank at {fastest} m/s after 20 steps of 0.2 s");
     assert_eq!(sim.world().non_finite_resets, 0);
 }
+
+/// The plank bridge with a rope point dragged 26 m in one step, then exported and reloaded
+/// (fuzz seed 20265325; the swing-twist joint it also added is not needed): the reload
+/// dropped the hold and kept the point's 1,564 m/s, and under `impulse` at 8 substeps the
+/// rope it yanked tore the planks apart, NaN in the fourth step. Held points now leave a
+/// step no faster than `limits::MAX_THROW_SPEED` (100 m/s).
+#[test]
+fn a_point_dragged_26_m_in_one_step_kept_1564_m_s_and_tore_the_plank_bridge_apart() {
+    let joint = r#"{"a":5,"anchor":[-0.7331051987071093,1.267248913401814,-0.9480039635414782],"b":10,"break_force":1.736210646840568,"max_swing":0.3389754639273407,"ref_rotation":[0.5473653709918325,0.0,-1.0,2147483648.0],"type":"swingTwist"}"#;
+    let ops = [
+        Op::Step(H),
+        Op::Step(H),
+        Op::Grab(1, 31.0),
+        Op::GrabBody(0.0, 5.0, 0.8623899, 3.287287),
+        Op::DragTo(1, -4.997589, 4.137935),
+        Op::Cut(1.8464427, 1.7199129, 3.4100225, 4.4802103),
+        Op::Detach(19.0),
+        Op::AddJoint(joint.into()),
+        Op::Step(H),
+        Op::ExportReload,
+        Op::Advance(0.128),
+    ];
+    replay("plank-bridge", &ops);
+    // The same drag, released: the point leaves at the cap.
+    let mut sim = preset("plank-bridge");
+    let w = sim.world_mut();
+    w.grab(1, 31).unwrap();
+    w.drag_to(1, -4.997589, 4.137935).unwrap();
+    w.step(H).unwrap();
+    w.release(1);
+    let v = w.particles.vel[31].length();
+    assert!(v <= ropelab::limits::MAX_THROW_SPEED, "released at {v} m/s");
+}
