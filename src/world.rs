@@ -121,26 +121,37 @@ impl World {
 
     /// How many 1/60 s frames' worth of substeps a step of `dt` runs: a scene is set up
     /// (substeps, iterations, compliance, contact springs) for 1/60 s steps, and a longer
-    /// step keeps its substeps that short — ⌈60·dt⌉ times `substeps` of them — as far as
-    /// half the work budget allows (`limits::MAX_WORK` / 2 over one frame's
-    /// [`limits::work`]; beyond it
-    /// the substeps grow longer, and the step's end bounds what an unstable one does). A
-    /// step of 1/60 s or less runs `substeps` as set. (The fuzzer's plank bridge after
-    /// `step(1)`: 8 substeps of 1/8 s spun its planks to the speed cap and the next step
-    /// went NaN. Measured on every preset, 20 pairs of a long step and a 1/60 s one, without
-    /// the split: the capstan ran away at steps of 1/15 s, the drum at 0.1 s, the Atwood
-    /// machine and the plank bridge at 0.2 s; with it none did.)
-    pub fn frames_in(&self, dt: f32) -> u32 {
+    /// step keeps its substeps that short — ⌈60·dt⌉ times `substeps` of them. A step whose
+    /// frames would pass half the work budget (`limits::MAX_WORK` / 2 over one frame's
+    /// [`limits::work`]) is refused, naming the longest `dt` this scene takes: with longer
+    /// substeps it would not be the scene it was set up to be. (The fuzzer's plank bridge
+    /// after `step(1)`: 8 substeps of 1/8 s spun its planks to the speed cap and the next
+    /// step went NaN. Measured on every preset, 20 pairs of a long step and a 1/60 s one,
+    /// without the split: the capstan ran away at steps of 1/15 s, the drum at 0.1 s, the
+    /// Atwood machine and the plank bridge at 0.2 s; with it none did. Letting the substeps
+    /// grow past the budget instead was measured too: the held ragdoll under `impulse` went
+    /// NaN at `step(1)` in 17 frames' substeps.) Half the budget, because the work model is
+    /// fitted to one frame's stages and a long step's single collision pass sweeps boxes
+    /// fattened by the whole `dt` (the plank bridge's `step(1)` took 78 ms at the full
+    /// budget).
+    pub fn frames_in(&self, dt: f32) -> Result<u32> {
         // (1e-3: a dt of 1/60 s rounded up in f32 is one frame.)
         let want = (dt * 60.0 - 1e-3).ceil().max(1.0) as u32;
         if want == 1 {
-            return 1;
+            return Ok(1);
         }
-        // Half the budget: the work model is fitted to one frame's stages, and the
-        // split's frames also repeat what it counts loosely (the plank bridge's rope–body
-        // contacts: 78 ms for step(1) at the full budget, measured under load).
         let per_frame = limits::work(&self.load()).max(1);
-        want.min((limits::MAX_WORK / 2 / per_frame).clamp(1, u32::MAX as u64) as u32)
+        let afford = (limits::MAX_WORK / 2 / per_frame).min(u32::MAX as u64) as u32;
+        if want > afford {
+            return Err(SimError::Invalid(format!(
+                "dt = {dt} s is too long for this scene: a step longer than 1/60 s runs its substeps as short as at \
+                 60 Hz, and {want} frames of them would pass the work budget that keeps one step under {} ms; \
+                 step by at most {} s, or use advance() for longer spans",
+                limits::MAX_STEP_MS,
+                afford.max(1) as f32 / 60.0
+            )));
+        }
+        Ok(want)
     }
 
     /// What this world asks of one step (the counts and settings `limits::work` weighs).
@@ -230,7 +241,7 @@ impl World {
     /// [`crate::step::STAGES`] in order (the per-substep block once per substep).
     pub fn step(&mut self, dt: f32) -> Result<()> {
         error::time_step(dt)?;
-        let substeps = self.settings.substeps.max(1) * self.frames_in(dt);
+        let substeps = self.settings.substeps.max(1) * self.frames_in(dt)?;
         let h = dt / substeps as f32;
         let mut st = StepState { dt, h, substeps, substep: 0, torn: false };
         // The page draws bodies interpolated from this pose to the step's end.
