@@ -97,7 +97,7 @@ fn coord(v: Vec3, axis: usize) -> f32 {
 }
 
 /// A coordinate as an integer that orders as the coordinates do (`x < y` ⇔ `key(x) <
-/// key(y)`, equal for equal coordinates, −0 as +0; NaNs at the ends), so sorting and the
+/// key(y)`, equal for equal coordinates, −0 as +0; a NaN at one end), so sorting and the
 /// sweep's stopping test compare integers: negatives with every bit flipped, so larger
 /// magnitudes come first, below the non-negatives with the sign bit set.
 #[inline]
@@ -307,5 +307,40 @@ impl BroadPhase {
             out.len() < MAX_ROPE_PAIRS
         });
         out.sort_unstable();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_order_as_the_coordinates_do() {
+        let xs = [
+            f32::NEG_INFINITY,
+            -3.0e38,
+            -7.25,
+            -1.0,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+            0.0,
+            1e-45,
+            f32::MIN_POSITIVE,
+            1.0,
+            1.5,
+            3.0e38,
+            f32::INFINITY,
+        ];
+        for (i, &x) in xs.iter().enumerate() {
+            for (j, &y) in xs.iter().enumerate() {
+                assert_eq!(key(x).cmp(&key(y)), i.cmp(&j), "{x} vs {y}");
+            }
+        }
+        // −0 is +0 (the sweep's closed intervals touch there); a NaN lies beyond one end or
+        // the other (which one its sign bit says, and arithmetic need not keep that).
+        assert_eq!(key(-0.0), key(0.0));
+        for nan in [f32::NAN, -f32::NAN] {
+            assert!(key(nan) > key(f32::INFINITY) || key(nan) < key(f32::NEG_INFINITY));
+        }
     }
 }
