@@ -164,8 +164,13 @@ fn leash_with_bodies_step_does_not_allocate_after_warm_up() {
         w.settings.solver = solver;
         let slab = Vec3::new(0.5, -0.5, 4.5);
         let half = Vec3::new(3.0, 0.5, 0.5);
-        w.add_body(&BodyDef { kind: BodyKind::Static, shape: BodyShape::Box { half }, pos: slab, ..Default::default() })
-            .unwrap();
+        w.add_body(&BodyDef {
+            kind: BodyKind::Static,
+            shape: BodyShape::Box { half },
+            pos: slab,
+            ..Default::default()
+        })
+        .unwrap();
         for k in 0..8 {
             let pos = slab + Vec3::new(-2.5 + 0.6 * k as f32, 0.7, 0.0);
             let shape = BodyShape::Box { half: Vec3::splat(0.2) };
