@@ -226,13 +226,15 @@ pub fn top_crossings_json(world: &World) -> String {
     // Sweep along x.
     let x_of = |s: &[u32; 2]| (pos[s[0] as usize].x, pos[s[1] as usize].x);
     let his: Vec<f32> = segs.iter().map(|s| x_of(s).0.max(x_of(s).1)).collect();
-    // (low x, segment), by low x then segment: the contacts' sweep order (one sort for both).
-    let mut order: Vec<(f32, u32)> =
-        segs.iter().enumerate().map(|(j, s)| (x_of(s).0.min(x_of(s).1), j as u32)).collect();
-    order.sort_unstable_by(crate::sort::by_x_then_index);
+    // (low x, segment), by low x then segment, x as the broad phase's integer key: its sort
+    // (one instantiation for both).
+    let key = crate::collide::broad::key;
+    let mut order: Vec<(u32, u32)> =
+        segs.iter().enumerate().map(|(j, s)| (key(x_of(s).0.min(x_of(s).1)), j as u32)).collect();
+    order.sort_unstable();
     let mut out = Vec::new();
     for (k, &(_, i)) in order.iter().enumerate() {
-        let (i, hi) = (i as usize, his[i as usize]);
+        let (i, hi) = (i as usize, key(his[i as usize]));
         for &(lo2, j) in &order[k + 1..] {
             let j = j as usize;
             if lo2 > hi {

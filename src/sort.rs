@@ -4,12 +4,11 @@
 //! - [`insertion_sort_by`] for the short, cold slices (a contact patch's ≤ 4 points, a hull's
 //!   8 points, 2 roots, 5 benchmark runs): a few hundred bytes, and being stable it returns
 //!   exactly what `sort_by` returns for the same comparator (a stable sort's output is unique);
-//! - [`by_x_then_index`] and [`sort_f32_total`], which route two more sorts to instantiations
-//!   the engine has anyway.
+//! - [`sort_f32_total`], which routes one more sort to an instantiation the engine has
+//!   anyway (as the broad phase and the top-view report sort `(u32, u32)` keys,
+//!   `collide::broad::key`, rather than floats with a comparator).
 //!
 //! So no stable sort is left in the wasm.
-
-use std::cmp::Ordering;
 
 /// Sorts `v` stably by `less` (`less(a, b)` ⇔ `a` orders strictly before `b`), like
 /// `v.sort_by(cmp)` with `less = |a, b| cmp(a, b) == Ordering::Less`. Quadratic: for short
@@ -22,14 +21,6 @@ pub fn insertion_sort_by<T>(v: &mut [T], mut less: impl FnMut(&T, &T) -> bool) {
             j -= 1;
         }
     }
-}
-
-/// By x (`f32::total_cmp`), then index: the contacts' sweep order, also the top-view report's.
-/// One named function, so both sites share one instantiation of `sort_unstable_by` (a sort
-/// is monomorphised per comparator; each closure would be its own ~5 KB copy). The index
-/// makes every key distinct, so an unstable sort's result is exact.
-pub fn by_x_then_index(x: &(f32, u32), y: &(f32, u32)) -> Ordering {
-    x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
 }
 
 /// `v.sort_by(f32::total_cmp)`, done as `sort_unstable()` of `u32` keys that order like

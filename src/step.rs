@@ -10,12 +10,12 @@
 //! | `wander`     | step     | the leash dogs' random walk                                   |
 //! | `holdMasses` | step     | held particles become kinematic (or keep mass: soft mouse)    |
 //! | `prepare`    | step     | solver: scratch sized, topology refreshed, links packed       |
-//! | `collide`    | step     | bodies' contacts: broad and narrow phase, patches (`contacts`); |
-//! |              |          | rope–body pairs from the same sweep                           |
+//! | `collide`    | step     | bodies' contacts: the broad phase's body pass (body–body and  |
+//! |              |          | rope–body pairs), narrow phase, patches (`contacts`)          |
 //! | `winches`    | substep  | winches pay ropes out or reel them in (rest lengths, repack)  |
 //! | `holds`      | substep  | held particles move toward their pointers                     |
 //! | `integrate`  | substep  | solver: gravity and damping into a predicted position         |
-//! | `broadPhase` | substep  | rope–rope candidate pairs (PBD family, rope contacts on)      |
+//! | `broadPhase` | substep  | the same broad phase's rope pass: rope–rope pairs (swept)     |
 //! | `solve`      | substep  | solver: `iterations` passes over constraints and contacts     |
 //! | `velocities` | substep  | v = (x − x_prev)/h, restitution for particles that hit        |
 //! | `forces`     | step     | each link's tension from its multiplier (a step output)       |

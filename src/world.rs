@@ -393,7 +393,8 @@ impl World {
                         attach: &self.attachments,
                         gravity: self.settings.gravity.length(),
                     };
-                    self.scratch.contacts.collide(&self.bodies, &self.joints, np, st.dt, Some(rope));
+                    let Scratch { contacts, broad, .. } = &mut self.scratch;
+                    contacts.collide(broad, &self.bodies, &self.joints, np, st.dt, Some(rope));
                 }
             }
             Stage::Holds => self.stage_holds(st.h, st.substep, st.substeps),
@@ -781,6 +782,12 @@ impl World {
     /// `ropes.segs()`) and their accumulated multipliers.
     pub fn rope_contacts(&self) -> &crate::collide::RopeContacts {
         &self.outputs.rope
+    }
+
+    /// The one broad phase (`collide::broad`): the bodies' and rope segments' boxes in one
+    /// sorted list, as the last pass over it left them.
+    pub fn broad_phase(&self) -> &crate::collide::BroadPhase {
+        &self.scratch.broad
     }
 
     /// Tensions of all links (N), as [`World::link_force`]; empty before the first step.

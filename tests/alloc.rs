@@ -153,6 +153,50 @@ fn leash_step_does_not_allocate_after_warm_up() {
     }
 }
 
+/// The leash with bodies in the world too: the one broad phase's list then holds the
+/// bodies' boxes (body pass, every step) and the segments' swept boxes (rope pass, per
+/// substep) together; neither pass allocates once warmed up.
+#[test]
+fn leash_with_bodies_step_does_not_allocate_after_warm_up() {
+    use ropelab::bodies::{BodyDef, BodyKind, Shape as BodyShape};
+    for &solver in &[SolverKind::Xpbd, SolverKind::Exact] {
+        let mut w = ropelab::workloads::leash_world();
+        w.settings.solver = solver;
+        let slab = Vec3::new(0.5, -0.5, 4.5);
+        let half = Vec3::new(3.0, 0.5, 0.5);
+        w.add_body(&BodyDef {
+            kind: BodyKind::Static,
+            shape: BodyShape::Box { half },
+            pos: slab,
+            ..Default::default()
+        })
+        .unwrap();
+        for k in 0..8 {
+            let pos = slab + Vec3::new(-2.5 + 0.6 * k as f32, 0.7, 0.0);
+            let shape = BodyShape::Box { half: Vec3::splat(0.2) };
+            w.add_body(&BodyDef { shape, mass: 1.0, pos, ..Default::default() }).unwrap();
+        }
+        let dog = w.leash.as_ref().unwrap().dogs[0].particle;
+        w.grab(1, dog as i64).unwrap();
+        let path = |s: usize| (-0.7 + 0.02 * (s % 60) as f32, 1.2 + 0.005 * (s % 60) as f32);
+        for s in 0..150 {
+            let (x, z) = path(s);
+            w.drag_to(1, x, z).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let n = allocations_in(|| {
+            for s in 0..30 {
+                let (x, z) = path(s);
+                w.drag_to(1, x, z).unwrap();
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
+        assert_eq!(n, 0, "{solver:?}: {n} allocations in 30 leash steps with bodies");
+        assert_eq!((w.broad_phase().bodies(), w.broad_phase().segments()), (9, 57));
+        assert!(!w.rope_contacts().pairs().is_empty());
+    }
+}
+
 /// The counter itself works (so the zero above means something).
 #[test]
 fn the_counter_sees_allocations() {

@@ -3,6 +3,7 @@
 //! with friction, and the broad phase against an O(n²) check.
 
 use glam::Vec3;
+use ropelab::collide::broad::{BroadPhase, Pass};
 use ropelab::collide::segments::*;
 
 struct Rng(u64);
@@ -315,7 +316,8 @@ fn random_ropes(rng: &mut Rng, ropes: usize, per: usize, step: f32) -> (Vec<Vec3
 #[test]
 fn broad_phase_matches_brute_force() {
     let mut rng = Rng(2024);
-    let mut bp = SegmentBroadPhase::new();
+    let mut bp = BroadPhase::new();
+    let mut got = Vec::new();
     for case in 0..24 {
         let (pos, prev, segs, rope) = random_ropes(&mut rng, 3 + case % 4, 10 + case, 0.15);
         for params in [
@@ -323,7 +325,7 @@ fn broad_phase_matches_brute_force() {
             BroadPhaseParams { expand: 0.05, swept: false, self_gap: Some(3) },
             BroadPhaseParams { expand: 0.0, swept: true, self_gap: Some(2) },
         ] {
-            let got = bp.update(&pos, &prev, &segs, &rope, &params).to_vec();
+            bp.rope_pairs(&pos, &prev, &segs, &rope, &params, &mut got);
             let want = brute_force_pairs(&pos, &prev, &segs, &rope, &params);
             assert_eq!(got, want, "case {case}, {params:?}");
             // Conservative: every allowed pair of capsules within 2·expand is a candidate.
@@ -347,20 +349,105 @@ fn broad_phase_matches_brute_force() {
 fn broad_phase_reuses_its_memory() {
     let mut rng = Rng(9);
     let (mut pos, prev, segs, rope) = random_ropes(&mut rng, 4, 30, 0.1);
-    let mut bp = SegmentBroadPhase::new();
+    let mut bp = BroadPhase::new();
+    let mut pairs = Vec::new();
     let params = BroadPhaseParams::default();
-    bp.update(&pos, &prev, &segs, &rope, &params);
+    bp.rope_pairs(&pos, &prev, &segs, &rope, &params, &mut pairs);
     // Grow once with a larger margin, then jiggle: the buffers stay where they are.
-    bp.update(&pos, &prev, &segs, &rope, &BroadPhaseParams { expand: 0.5, ..params });
-    let ptr = (bp.pairs().as_ptr(), bp.boxes().as_ptr());
+    bp.rope_pairs(&pos, &prev, &segs, &rope, &BroadPhaseParams { expand: 0.5, ..params }, &mut pairs);
+    let ptr = (pairs.as_ptr(), bp.boxes().as_ptr(), bp.list().as_ptr());
     for _ in 0..20 {
         for p in pos.iter_mut() {
             *p += rng.v(0.01);
         }
-        bp.update(&pos, &prev, &segs, &rope, &params);
-        assert_eq!((bp.pairs().as_ptr(), bp.boxes().as_ptr()), ptr);
-        assert_eq!(bp.pairs(), brute_force_pairs(&pos, &prev, &segs, &rope, &params).as_slice());
+        bp.rope_pairs(&pos, &prev, &segs, &rope, &params, &mut pairs);
+        assert_eq!((pairs.as_ptr(), bp.boxes().as_ptr(), bp.list().as_ptr()), ptr);
+        assert_eq!(pairs, brute_force_pairs(&pos, &prev, &segs, &rope, &params));
     }
+}
+
+/// One list for every kind of pair (`collide::broad`): bodies' boxes and rope segments' boxes
+/// in one broad phase. Its body pass gives exactly the body–body and segment–body overlaps
+/// (never segment–segment), its rope pass exactly the allowed segment–segment overlaps of
+/// the swept boxes — the same pairs a broad phase without bodies gives — whichever pass
+/// sorted the list last, and once grown the passes reuse their memory.
+#[test]
+fn one_sorted_list_gives_body_rope_and_rope_rope_pairs() {
+    let mut rng = Rng(77);
+    let mut bp = BroadPhase::new();
+    let mut alone = BroadPhase::new();
+    let (mut got, mut want) = (Vec::new(), Vec::new());
+    let mut ptrs = None;
+    let (mut mixed, mut body_body, mut rope_rope) = (0, 0, 0);
+    for round in 0..30 {
+        // The scene grows for the first rounds (new proxies: the list starts afresh).
+        let n_bodies = 5 + round.min(10);
+        let (pos, prev, segs, rope) = random_ropes(&mut Rng(1000 + round as u64), 3, 12, 0.15);
+        let bodies: Vec<Aabb> = (0..n_bodies)
+            .map(|_| {
+                let c = rng.v(1.2);
+                let h = Vec3::new(rng.range(0.02, 0.3), rng.range(0.02, 0.3), rng.range(0.02, 0.3));
+                Aabb { min: c - h, max: c + h }
+            })
+            .collect();
+        // Segment boxes of the body pass: the segment now, grown by a reach.
+        let reach = rng.range(0.0, 0.1);
+        let seg_now: Vec<Aabb> = segs.iter().map(|&s| segment_box(&pos, &prev, s, reach, false)).collect();
+        bp.set_bodies(n_bodies);
+        bp.set_segments(segs.len());
+        let (b, s) = bp.boxes_mut();
+        b.copy_from_slice(&bodies);
+        s.copy_from_slice(&seg_now);
+        bp.sort();
+        assert_eq!(bp.list().len(), n_bodies + segs.len(), "one list for bodies and segments");
+        got.clear();
+        bp.sweep(Pass::Bodies, usize::MAX, |a, b| {
+            got.push((a.min(b), a.max(b)));
+            true
+        });
+        got.sort_unstable();
+        let all: Vec<Aabb> = bodies.iter().chain(&seg_now).copied().collect();
+        want.clear();
+        for a in 0..all.len() {
+            for b in a + 1..all.len() {
+                if (a < n_bodies || b < n_bodies) && all[a].overlaps(&all[b]) {
+                    want.push((a, b));
+                }
+            }
+        }
+        assert_eq!(got, want, "round {round}: body pass");
+        mixed += got.iter().filter(|&&(a, b)| a < n_bodies && b >= n_bodies).count();
+        body_body += got.iter().filter(|&&(_, b)| b < n_bodies).count();
+        // The rope pass over the same list: swept boxes; the bodies' entries stay in it.
+        let params =
+            BroadPhaseParams { expand: 0.03, swept: true, self_gap: if round % 2 == 0 { None } else { Some(3) } };
+        let mut pairs = Vec::new();
+        bp.rope_pairs(&pos, &prev, &segs, &rope, &params, &mut pairs);
+        assert_eq!(bp.bodies(), n_bodies);
+        assert_eq!(pairs, brute_force_pairs(&pos, &prev, &segs, &rope, &params), "round {round}: rope pass");
+        let mut only = Vec::new();
+        alone.rope_pairs(&pos, &prev, &segs, &rope, &params, &mut only);
+        assert_eq!(pairs, only, "round {round}: the bodies change no rope pair");
+        rope_rope += pairs.len();
+        // And the body pass again after the rope pass re-sorted the list.
+        let (_, s) = bp.boxes_mut();
+        s.copy_from_slice(&seg_now);
+        bp.sort();
+        let mut again = Vec::new();
+        bp.sweep(Pass::Bodies, usize::MAX, |a, b| {
+            again.push((a.min(b), a.max(b)));
+            true
+        });
+        again.sort_unstable();
+        assert_eq!(again, want, "round {round}: body pass after the rope pass");
+        if round >= 10 {
+            // Grown: the boxes and the list stay where they are.
+            let p = (bp.boxes().as_ptr(), bp.list().as_ptr());
+            assert_eq!(*ptrs.get_or_insert(p), p, "round {round}: the broad phase reallocated");
+        }
+    }
+    println!("pairs compared: {body_body} body–body, {mixed} segment–body, {rope_rope} segment–segment");
+    assert!(body_body > 20 && mixed > 100 && rope_rope > 100, "{body_body} {mixed} {rope_rope}: too few to compare");
 }
 
 #[test]
@@ -400,15 +487,15 @@ fn fast_drag(ccd: bool) -> f32 {
     }
     let rest = 0.1;
     let params = ContactParams { radius_sum: 0.02, mu_s: 0.3, mu_k: 0.2, ccd, ..Default::default() };
-    let mut bp = SegmentBroadPhase::new();
+    let mut bp = BroadPhase::new();
+    let mut pairs = Vec::new();
     let mut states: Vec<ContactState> = Vec::new();
     let mut worst = f32::INFINITY;
     for _step in 0..8 {
         let prev = pos.clone();
         pos[grab].y -= 0.25;
-        let pairs = bp
-            .update(&pos, &prev, &segs, &rope, &BroadPhaseParams { expand: 0.3, swept: true, self_gap: None })
-            .to_vec();
+        let broad = BroadPhaseParams { expand: 0.3, swept: true, self_gap: None };
+        bp.rope_pairs(&pos, &prev, &segs, &rope, &broad, &mut pairs);
         states.clear();
         states.resize(pairs.len(), ContactState::default());
         for _it in 0..20 {

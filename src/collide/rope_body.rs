@@ -62,12 +62,13 @@
 //! pair's is μ.
 //!
 //! ## Pairs
-//! The candidate (segment, body) pairs come once per step from the bodies' broad phase: the
-//! segments' boxes go into the same sorted sweep as the bodies' (`contacts::Contacts::collide`),
-//! fattened by how far the segment and the body can move in the step; an overlap becomes a
-//! pair when the narrow phase, with both reaches as its margin, finds the segment within
-//! reach of the body's surface (the rope–rope pairs keep their own per-substep swept sweep,
-//! `rope_contacts`, which reuses its pairs while the ropes move little). A segment with an end
+//! The candidate (segment, body) pairs come once per step from the broad phase's body pass
+//! (`collide::broad`, run by `contacts::Contacts::collide`): the segments' boxes are in the
+//! same sorted list as the bodies', fattened by how far the segment and the body can move in
+//! the step; an overlap becomes a pair when the narrow phase, with both reaches as its
+//! margin, finds the segment within reach of the body's surface (the rope–rope pairs come
+//! from the same list's rope pass, per substep on swept boxes, `rope_contacts`, which reuses
+//! its pairs while the ropes move little). A segment with an end
 //! attached to the body is skipped (the rope starts at the body's surface), and so are
 //! bodies whose filter rejects group 1 (ropes collide as group 1). No bodies: no pairs and
 //! nothing here runs, so rope-only scenes are untouched bit for bit.

@@ -1,10 +1,13 @@
 //! The rope–rope contacts of one substep: the broad phase's candidate segment pairs and
 //! each pair's accumulated multipliers. The solver fills them (a step output); after a step
-//! they describe its last substep, and the tangle stage and the reports read them.
+//! they describe its last substep, and the tangle stage and the reports read them. The pairs
+//! come from the rope pass of the one broad phase (`collide::broad`), which the bodies'
+//! pairs share.
 
 use glam::Vec3;
 
-use super::segments::{BroadPhaseParams, ContactState, SegmentBroadPhase};
+use super::broad::BroadPhase;
+use super::segments::{BroadPhaseParams, ContactState};
 use crate::ropes::Ropes;
 
 /// Extra margin (m) the rope–rope broad phase adds to its boxes so that their pairs stay
@@ -16,7 +19,8 @@ pub const FAT_MARGIN: f32 = 0.02;
 /// indices into `Ropes::segs`) and each pair's accumulated multipliers.
 #[derive(Clone, Debug, Default)]
 pub struct RopeContacts {
-    pub(crate) broad: SegmentBroadPhase,
+    /// Candidate segment pairs `[i, j]` (i < j, sorted) from the last rebuild.
+    pub(crate) pairs: Vec<[u32; 2]>,
     pub(crate) states: Vec<ContactState>,
     /// Pairs are valid for this substep.
     pub(crate) active: bool,
@@ -36,7 +40,7 @@ impl RopeContacts {
     /// Candidate pairs of the last substep (empty when rope contacts are off).
     pub fn pairs(&self) -> &[[u32; 2]] {
         if self.active {
-            self.broad.pairs()
+            &self.pairs
         } else {
             &[]
         }
@@ -63,19 +67,26 @@ impl RopeContacts {
         self.built_pos.clear();
     }
 
-    /// Once per substep, after the prediction: the broad phase (sweep and prune on boxes
-    /// covering each segment at the start of the substep and predicted, grown by the largest
-    /// segment radius plus 1.5× the largest distance any particle moves this substep —
-    /// predicted, dragged, or pulled by a soft mouse, `hold_moves` — so the solver's
-    /// corrections, which drag neighbours along by about as much, stay inside the boxes),
-    /// and fresh multipliers.
+    /// Once per substep, after the prediction: the broad phase's rope pass (sweep and prune
+    /// over `broad`'s one sorted list, which also holds the bodies, on boxes covering each
+    /// segment at the start of the substep and predicted, grown by the largest segment
+    /// radius plus 1.5× the largest distance any particle moves this substep — predicted,
+    /// dragged, or pulled by a soft mouse, `hold_moves` — so the solver's corrections, which
+    /// drag neighbours along by about as much, stay inside the boxes), and fresh multipliers.
     ///
     /// The boxes get [`FAT_MARGIN`] more, and the pairs are reused while every particle's
     /// position and substep start lie within the spare margin of where they were at the last
     /// rebuild: a box now is inside the old box grown by that distance, so the old pairs are
     /// a superset of what a rebuild would find (the same guarantee, at a fraction of the
     /// cost when the ropes move slowly).
-    pub fn update(&mut self, pos: &[Vec3], prev: &[Vec3], hold_moves: impl Iterator<Item = f32>, ropes: &Ropes) {
+    pub fn update(
+        &mut self,
+        broad: &mut BroadPhase,
+        pos: &[Vec3],
+        prev: &[Vec3],
+        hold_moves: impl Iterator<Item = f32>,
+        ropes: &Ropes,
+    ) {
         let n = pos.len().min(prev.len());
         let (pos, prev) = (&pos[..n], &prev[..n]);
         let mut m2 = 0.0f32;
@@ -103,14 +114,14 @@ impl RopeContacts {
         if !reuse {
             let expand = needed + FAT_MARGIN;
             let params = BroadPhaseParams { expand, swept: true, self_gap: None };
-            self.broad.update(pos, prev, &ropes.segs, &ropes.seg_rope, &params);
+            broad.rope_pairs(pos, prev, &ropes.segs, &ropes.seg_rope, &params, &mut self.pairs);
             self.built_pos.clear();
             self.built_pos.extend_from_slice(pos);
             self.built_ropes = stamp;
             self.expand = expand;
             self.rebuilds += 1;
         }
-        let pairs = self.broad.pairs().len();
+        let pairs = self.pairs.len();
         self.states.clear();
         self.states.resize(pairs, ContactState::default());
         self.active = true;

@@ -1,5 +1,6 @@
 //! Rope–rope contacts: segment–segment closest points, capsule contacts, continuous
-//! (swept) crossing detection, a broad phase, and the position-level contact projection with
+//! (swept) crossing detection, the segments' boxes and pair filter for the broad phase
+//! (`collide::broad`, shared with the bodies), and the position-level contact projection with
 //! Coulomb friction that the XPBD-family solvers call once per candidate pair per iteration.
 //!
 //! A rope segment between particles i and j is a capsule: the segment plus a radius. Two
@@ -54,7 +55,7 @@
 //!
 //! ```text
 //! // once per substep, after prediction (pos = predicted, prev = start of substep):
-//! pairs = broad.update(pos, prev, segs, rope_of_seg, &BroadPhaseParams { expand, swept: true, self_gap })
+//! broad.rope_pairs(pos, prev, segs, rope_of_seg, &BroadPhaseParams { expand, swept: true, self_gap }, &mut pairs)
 //! states.clear(); states.resize(pairs.len(), ContactState::default())
 //! // every iteration, in the same loop as the links (Gauss–Seidel) or into the Jacobi deltas:
 //! for (k, [i, j]) in pairs.iter().enumerate() {
@@ -553,31 +554,12 @@ pub fn segment_contact_deltas(
 }
 
 // ---------------------------------------------------------------------------------------
-// Broad phase: sweep and prune over segment boxes
+// Broad phase: the segments' boxes and pair filter (the sweep is `collide::broad`'s)
 // ---------------------------------------------------------------------------------------
 
-/// Axis-aligned box.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Aabb {
-    pub min: Vec3,
-    pub max: Vec3,
-}
+pub use super::broad::Aabb;
 
-impl Default for Aabb {
-    fn default() -> Self {
-        Aabb { min: Vec3::ZERO, max: Vec3::ZERO }
-    }
-}
-
-impl Aabb {
-    /// Closed-interval overlap on all three axes.
-    #[inline]
-    pub fn overlaps(&self, o: &Aabb) -> bool {
-        self.min.cmple(o.max).all() && o.min.cmple(self.max).all()
-    }
-}
-
-/// Parameters of [`SegmentBroadPhase::update`].
+/// Parameters of the rope pass of the broad phase ([`BroadPhase::rope_pairs`](super::broad::BroadPhase::rope_pairs)).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BroadPhaseParams {
     /// Added to every side of every box (m): the largest capsule radius plus a speculative
@@ -624,112 +606,6 @@ pub fn segment_box(pos: &[Vec3], prev: &[Vec3], seg: [u32; 2], expand: f32, swep
         hi = hi.max(p0).max(q0);
     }
     Aabb { min: lo - Vec3::splat(expand), max: hi + Vec3::splat(expand) }
-}
-
-/// Sweep and prune over segment boxes along the axis where the segments spread most. The
-/// sorted order is kept between calls (insertion sort: near-linear when the scene moves a
-/// little per step) and every buffer is reused: no allocation once grown.
-#[derive(Clone, Debug, Default)]
-pub struct SegmentBroadPhase {
-    boxes: Vec<Aabb>,
-    order: Vec<u32>,
-    pairs: Vec<[u32; 2]>,
-    axis: usize,
-}
-
-impl SegmentBroadPhase {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Recomputes the candidate pairs (segment indices `[i, j]`, i < j, sorted) whose boxes
-    /// overlap and which [`pair_allowed`] accepts. `rope[k]` is the rope of segment k.
-    pub fn update(
-        &mut self,
-        pos: &[Vec3],
-        prev: &[Vec3],
-        segs: &[[u32; 2]],
-        rope: &[u32],
-        params: &BroadPhaseParams,
-    ) -> &[[u32; 2]] {
-        let n = segs.len();
-        assert_eq!(rope.len(), n, "one rope id per segment");
-        self.boxes.clear();
-        self.boxes.extend(segs.iter().map(|&s| segment_box(pos, prev, s, params.expand, params.swept)));
-        // Keep the previous order if it still lists exactly 0..n; else start afresh.
-        if self.order.len() != n {
-            self.order.clear();
-            self.order.extend(0..n as u32);
-        }
-        // Sweep along the axis with the largest spread of box centres.
-        if n > 1 {
-            let mut mean = Vec3::ZERO;
-            let mut sq = Vec3::ZERO;
-            for b in &self.boxes {
-                let c = 0.5 * (b.min + b.max);
-                mean += c;
-                sq += c * c;
-            }
-            let var = sq / n as f32 - (mean / n as f32) * (mean / n as f32);
-            self.axis = if var.x >= var.y && var.x >= var.z {
-                0
-            } else if var.y >= var.z {
-                1
-            } else {
-                2
-            };
-        }
-        let axis = self.axis;
-        let boxes = &self.boxes;
-        let key = |i: u32| boxes[i as usize].min[axis];
-        // Insertion sort by the box minimum (ties by index, so the order is a function of
-        // the input alone).
-        for k in 1..n {
-            let v = self.order[k];
-            let mut j = k;
-            while j > 0 && (key(self.order[j - 1]), self.order[j - 1]) > (key(v), v) {
-                self.order[j] = self.order[j - 1];
-                j -= 1;
-            }
-            self.order[j] = v;
-        }
-        self.pairs.clear();
-        // A dense clump (a link subdivided into 1,000 pieces shorter than the rope's radius:
-        // every segment overlaps every other) made the sweep and the contacts quadratic, 25 s
-        // a step. The sweep stops after `limits::MAX_ROPE_BOX_TESTS` box tests and
-        // `limits::MAX_ROPE_PAIRS` pairs: in a clump denser than that the rest pass through.
-        let mut tests = 0usize;
-        'sweep: for k in 0..n {
-            let i = self.order[k] as usize;
-            let bi = &boxes[i];
-            for &j in &self.order[k + 1..] {
-                let j = j as usize;
-                let bj = &boxes[j];
-                if bj.min[axis] > bi.max[axis] {
-                    break;
-                }
-                tests += 1;
-                if tests > crate::limits::MAX_ROPE_BOX_TESTS || self.pairs.len() >= crate::limits::MAX_ROPE_PAIRS {
-                    break 'sweep;
-                }
-                if bi.overlaps(bj) && pair_allowed(i, j, segs, rope, params.self_gap) {
-                    self.pairs.push(if i < j { [i as u32, j as u32] } else { [j as u32, i as u32] });
-                }
-            }
-        }
-        self.pairs.sort_unstable();
-        &self.pairs
-    }
-
-    /// The pairs from the last [`update`](Self::update).
-    pub fn pairs(&self) -> &[[u32; 2]] {
-        &self.pairs
-    }
-
-    /// The boxes from the last update, one per segment.
-    pub fn boxes(&self) -> &[Aabb] {
-        &self.boxes
-    }
 }
 
 /// Reference O(n²) version of the broad phase (for tests and debugging): every allowed pair

@@ -4,13 +4,14 @@
 //! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
 //! solvers, `solver::impulse::solve_bodies`).
 //!
-//! - One sweep for bodies and ropes: the rope segments' bounds (grown by the rope's radius
-//!   and how far a point can move in the step) go into the same sorted list as the bodies'.
-//!   A body–body overlap goes to the narrow phase here; a segment–body overlap becomes a
-//!   rope–body pair (`collide::rope_body`, solved per substep by the rope's solver);
-//!   segment–segment overlaps are skipped: rope–rope pairs are the per-substep swept
-//!   broad phase's (`collide::rope_contacts`, which reuses its pairs while the ropes move
-//!   little). With no bodies nothing is sorted.
+//! - One broad phase for bodies and ropes (`collide::broad`): the bodies' bounds and the
+//!   rope segments' (grown by the rope's radius and how far a point can move in the step)
+//!   are boxes in one sorted list. This stage's pass over it sends a body–body overlap to
+//!   the narrow phase here and makes a segment–body overlap a rope–body pair
+//!   (`collide::rope_body`, solved per substep by the rope's solver); the rope–rope pairs
+//!   come from the same list's rope pass, once per substep on swept boxes
+//!   (`collide::rope_contacts`, which reuses its pairs while the ropes move little). With no
+//!   bodies this pass does nothing.
 //!
 //! - Speculative margin: a pair's manifold keeps points up to
 //!   `SPECULATIVE + (|v_a| + |v_b| + |ω_a| e_a + |ω_b| e_b)·dt` apart (e: the shape's largest
@@ -32,6 +33,7 @@ use glam::{Quat, Vec3};
 
 use crate::bodies::attach::Attachment;
 use crate::bodies::{Bodies, BodyKind, Filter, Material, Shape};
+use crate::collide::broad::{Aabb, BroadPhase, Pass};
 use crate::collide::narrow::{self, Pose};
 use crate::collide::rope_body::RopeBodyContacts;
 use crate::ids::Id;
@@ -118,10 +120,6 @@ impl ContactLog {
 pub struct Contacts {
     pub patches: Vec<Patch>,
     old: Vec<Patch>,
-    /// Body bounds along x: (min x, dense index), sorted each step (nearly sorted already).
-    order: Vec<(f32, u32)>,
-    lo: Vec<Vec3>,
-    hi: Vec<Vec3>,
     /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
     joined: Vec<(u32, u32)>,
     touching: Vec<u64>,
@@ -140,7 +138,7 @@ pub struct Contacts {
     substeps: u32,
     /// Solver index of body 0 (the particle count when the manifolds were made).
     base: u32,
-    /// Rope–body contacts: their pairs come from the same sweep as the bodies' pairs.
+    /// Rope–body contacts: their pairs come from the same pass as the bodies' pairs.
     pub rope: RopeBodyContacts,
     /// Per segment: its ends attached to bodies (dense indices, `u32::MAX` = none).
     seg_attached: Vec<[u32; 2]>,
@@ -226,12 +224,21 @@ impl Contacts {
     /// The step's manifolds: broad phase, narrow phase, warm starting, events. `np` is the
     /// number of particles (solver body of dense body k: np + k); `dt` the step.
     ///
-    /// One sweep and prune over one sorted list of bounds, bodies' and (given `rope`) rope
-    /// segments': body–body overlaps go to the narrow phase (patches), segment–body overlaps
-    /// become the rope–body pairs (`collide::rope_body`). Segment–segment overlaps are left
-    /// to the rope–rope broad phase, which runs per substep on swept boxes
-    /// (`collide::rope_contacts`). With no bodies nothing is sorted and there are no pairs.
-    pub fn collide(&mut self, bodies: &Bodies, joints: &Joints, np: usize, dt: f32, rope: Option<RopeInput>) {
+    /// The broad phase's body pass (`collide::broad`, `Pass::Bodies`): the bodies' boxes and
+    /// (given `rope`) the rope segments' are rewritten in `broad`'s one sorted list and swept;
+    /// body–body overlaps go to the narrow phase (patches), segment–body overlaps become the
+    /// rope–body pairs (`collide::rope_body`). Segment–segment pairs are the same list's rope
+    /// pass, per substep on swept boxes (`collide::rope_contacts`). With no bodies nothing is
+    /// sorted, there are no pairs, and the list keeps only the segments.
+    pub fn collide(
+        &mut self,
+        broad: &mut BroadPhase,
+        bodies: &Bodies,
+        joints: &Joints,
+        np: usize,
+        dt: f32,
+        rope: Option<RopeInput>,
+    ) {
         std::mem::swap(&mut self.patches, &mut self.old);
         self.patches.clear();
         std::mem::swap(&mut self.touching, &mut self.old_touching);
@@ -247,7 +254,13 @@ impl Contacts {
             Some(r) if n > 0 => r.ropes.segs.len(),
             _ => 0,
         };
-        if n < 2 && segs == 0 {
+        // Bodies that collide with nothing (group or mask 0: W4's chain) make no pairs: with
+        // no other body and no rope there is nothing to sweep (W4 spent ~38 % of its step
+        // sorting and filtering its chain's pairs).
+        let quiet = bodies.filter.iter().all(|f| f.group == 0 || f.mask == 0);
+        if (n < 2 || quiet) && segs == 0 {
+            // No body pass: the list keeps only the segments (the rope pass's).
+            broad.set_bodies(0);
             return;
         }
         // Room (in the emptied lists) for four patches per body or twice last step's count, a
@@ -261,27 +274,17 @@ impl Contacts {
         self.patches.reserve(room);
         self.begin.reserve(room);
         self.end.reserve(room);
+        broad.set_bodies(n);
+        broad.set_segments(segs);
+        let (body_boxes, seg_boxes) = broad.boxes_mut();
         // Bounds, fattened by how far each body can move in the step.
-        self.lo.clear();
-        self.hi.clear();
-        self.order.clear();
-        for k in 0..n {
-            // A body that collides with nothing (group or mask 0: W4's chain) stays out of
-            // the sweep (its slots keep the indices of the others).
-            let f = bodies.filter[k];
-            if f.group == 0 || f.mask == 0 {
-                self.lo.push(Vec3::ZERO);
-                self.hi.push(Vec3::ZERO);
-                continue;
-            }
+        for (k, b) in body_boxes.iter_mut().enumerate() {
             let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);
             let reach =
                 SPECULATIVE + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
-            self.lo.push(lo - Vec3::splat(reach));
-            self.hi.push(hi + Vec3::splat(reach));
-            self.order.push((lo.x - reach, k as u32));
+            *b = Aabb { min: lo - Vec3::splat(reach), max: hi + Vec3::splat(reach) };
         }
-        // Rope segments (entry n + s): the segment's box grown by its radius, the
+        // Rope segments (proxy n + s): the segment's box grown by its radius, the
         // speculative distance and twice the distance its faster end can cover in the step
         // (its speed and the gravity's g·dt², doubled for what the links and the mouse add).
         if let (Some(r), true) = (rope, segs > 0) {
@@ -300,7 +303,7 @@ impl Contacts {
             }
             let np = r.pos.len().min(r.vel.len());
             self.seg_reach.clear();
-            for (s, &[i, j]) in r.ropes.segs.iter().enumerate() {
+            for (s, (&[i, j], b)) in r.ropes.segs.iter().zip(seg_boxes.iter_mut()).enumerate() {
                 let (i, j) = (i as usize, j as usize);
                 let (lo, hi, reach) = if i < np && j < np {
                     let (a, b) = (r.pos[i], r.pos[j]);
@@ -310,17 +313,11 @@ impl Contacts {
                 } else {
                     (Vec3::splat(f32::INFINITY), Vec3::splat(f32::INFINITY), 0.0)
                 };
-                self.lo.push(lo - Vec3::splat(reach));
-                self.hi.push(hi + Vec3::splat(reach));
-                self.order.push((lo.x - reach, (n + s) as u32));
+                *b = Aabb { min: lo - Vec3::splat(reach), max: hi + Vec3::splat(reach) };
                 self.seg_reach.push(reach - r.ropes.seg_radius[s]);
             }
         }
-        let total = self.order.len();
-        if total < 2 {
-            return;
-        }
-        self.order.sort_unstable_by(crate::sort::by_x_then_index);
+        broad.sort();
         self.joined.clear();
         for j in 0..joints.len() {
             if joints.collide_connected[j] {
@@ -335,42 +332,34 @@ impl Contacts {
         self.joined.sort_unstable();
         // (`old` is last step's `patches`, already in key order.)
         self.candidates.clear();
-        for i in 0..total {
-            let a = self.order[i].1 as usize;
-            for j in i + 1..total {
-                let (xb, b) = self.order[j];
-                if xb > self.hi[a].x {
-                    break;
+        let (seg_attached, seg_reach) = (&self.seg_attached, &self.seg_reach);
+        let (rope_pairs, candidates) = (&mut self.rope.pairs, &mut self.candidates);
+        broad.sweep(Pass::Bodies, usize::MAX, |a, b| {
+            if a >= n || b >= n {
+                let (s, k) = if a >= n { (a - n, b) } else { (b - n, a) };
+                if seg_attached[s].contains(&(k as u32)) || !bodies.filter[k].collides(ROPE_FILTER) {
+                    return true;
                 }
-                let b = b as usize;
-                if (a >= n && b >= n) || self.lo[a].cmpgt(self.hi[b]).any() || self.lo[b].cmpgt(self.hi[a]).any() {
-                    continue;
-                }
-                if a >= n || b >= n {
-                    let (s, k) = if a >= n { (a - n, b) } else { (b - n, a) };
-                    if self.seg_attached[s].contains(&(k as u32)) || !bodies.filter[k].collides(ROPE_FILTER) {
-                        continue;
+                // Kept when the segment can reach the body's surface in the step (the
+                // narrow phase with both reaches as its margin), not just its box.
+                if let Some(r) = rope {
+                    let [i, j] = r.ropes.segs[s];
+                    let reach = seg_reach[s]
+                        + SPECULATIVE
+                        + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
+                    let pose = Pose::new(bodies.pos[k], bodies.rot[k]);
+                    let (p, q) = (r.pos[i as usize], r.pos[j as usize]);
+                    let radius = r.ropes.seg_radius[s];
+                    if narrow::collide_segment(&bodies.shape[k], &pose, p, q, radius, reach).count > 0 {
+                        rope_pairs.push([s as u32, k as u32]);
                     }
-                    // Kept when the segment can reach the body's surface in the step (the
-                    // narrow phase with both reaches as its margin), not just its box.
-                    if let Some(r) = rope {
-                        let [i, j] = r.ropes.segs[s];
-                        let reach = self.seg_reach[s]
-                            + SPECULATIVE
-                            + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
-                        let pose = Pose::new(bodies.pos[k], bodies.rot[k]);
-                        let (p, q) = (r.pos[i as usize], r.pos[j as usize]);
-                        let radius = r.ropes.seg_radius[s];
-                        if narrow::collide_segment(&bodies.shape[k], &pose, p, q, radius, reach).count > 0 {
-                            self.rope.pairs.push([s as u32, k as u32]);
-                        }
-                    }
-                    continue;
                 }
-                let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
-                self.candidates.push((key(bodies.id[a], bodies.id[b]), a as u32, b as u32));
+                return true;
             }
-        }
+            let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
+            candidates.push((key(bodies.id[a], bodies.id[b]), a as u32, b as u32));
+            true
+        });
         self.candidates.sort_unstable();
         for c in 0..self.candidates.len() {
             let (_, a, b) = self.candidates[c];

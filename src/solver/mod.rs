@@ -82,6 +82,9 @@ use topology::Topology;
 pub struct Scratch {
     /// The bodies' contact patches (kept from step to step: warm starting, events).
     pub contacts: crate::contacts::Contacts,
+    /// The one broad phase (one sorted list of the bodies' and segments' boxes): the
+    /// `collide` stage's body pass, the `broadPhase` stage's rope pass.
+    pub broad: crate::collide::BroadPhase,
     /// Particle count the scratch was sized for.
     particles: usize,
     /// Structure derived from the link graph (colouring, trees, tethers, …).
@@ -416,7 +419,7 @@ impl StepContext<'_> {
             .holds
             .iter()
             .filter_map(|hold| pos.get(hold.particle as usize).map(|&x| (hold.target - x).length_squared()));
-        rc.update(pos, &self.p.prev, moves, self.ropes);
+        rc.update(&mut self.sc.broad, pos, &self.p.prev, moves, self.ropes);
     }
 
     /// Every iteration, after the links: projects every candidate pair's capsule contact
@@ -693,7 +696,7 @@ pub(crate) fn project_rope_contacts<A: Apply>(
 ) {
     let (mu_s, mu_k) = (s.rope_friction, s.rope_mu_k());
     let (segs, radius) = (&ropes.segs, &ropes.seg_radius);
-    for (pair, state) in rc.broad.pairs().iter().zip(rc.states.iter_mut()) {
+    for (pair, state) in rc.pairs.iter().zip(rc.states.iter_mut()) {
         let (i, j) = (pair[0] as usize, pair[1] as usize);
         let (a, b) = (segs[i], segs[j]);
         let idx = [a[0] as usize, a[1] as usize, b[0] as usize, b[1] as usize];
