@@ -56,6 +56,10 @@ pub const MAX_COORD: f32 = 1e5;
 /// The fastest a point or body may move (m/s, per component; rad/s for a body's spin): a
 /// violent step's speeds are capped to it at the step's end, as Box2D caps its bodies'.
 pub const MAX_SPEED: f32 = 1e4;
+/// The largest radius a point (a rope's thickness) may have (m): the API fuzzer loaded a
+/// leash whose ropes were 4.3e9 m thick, and its rope–rope contacts went NaN in the first
+/// step. The presets' ropes are 1–5 cm thick.
+pub const MAX_POINT_RADIUS: f32 = 10.0;
 /// The fastest a held point moves once a step is over, and so leaves the hold when it is
 /// released or exported (m/s): the point is wherever the pointer put it, but a drag of
 /// 26 m in one 1/60 s step gave it 1,564 m/s, and the plank bridge the fuzzer then

@@ -185,8 +185,10 @@ impl World {
             return Err(SimError::OutOfRange { what: "mass", value: def.mass as f64, range: "mass ≥ 1e-6 kg" });
         }
         error::finite("radius", def.radius)?;
-        if def.radius < 0.0 {
-            return Err(SimError::OutOfRange { what: "radius", value: def.radius as f64, range: "radius ≥ 0" });
+        if !(0.0..=limits::MAX_POINT_RADIUS).contains(&def.radius) {
+            return Err(SimError::OutOfRange {
+                what: "radius", value: def.radius as f64, range: "0 ≤ radius ≤ 10 m"
+            });
         }
         self.check_limits(|l| l.points += 1)?;
         Ok(self.particles.push(def, self.last_h))

@@ -518,3 +518,19 @@ fn a_held_ragdoll_went_nan_in_a_one_second_step_the_budget_could_not_split() {
     let err = sim.world_mut().step(1.0).unwrap_err().to_string();
     assert!(err.contains("step by at most"), "{err}");
 }
+
+/// A leash scene whose ropes were 4,294,967,295 m thick (fuzz seed 20266969, a mutated
+/// leash preset): it loaded, and its rope–rope contacts went NaN in the first step. A
+/// point's radius (a rope's thickness, a dog's body) is now at most 10 m
+/// (`limits::MAX_POINT_RADIUS`), and the scene is refused at `leash.radius`.
+#[test]
+fn a_leash_4_3e9_m_thick_loaded_and_went_nan() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&presets().into_iter().find(|(n, _)| n == "leash").unwrap().1).unwrap();
+    v["leash"]["radius"] = serde_json::json!(4294967295u64);
+    let err = Sim::new().load_scene_json(&v.to_string()).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `leash.radius`"), "{err}");
+    let mut sim = preset("rope");
+    let err = sim.world_mut().add_particle(&ropelab::ParticleDef { radius: 11.0, mass: 1.0, ..Default::default() });
+    assert!(err.unwrap_err().to_string().contains("radius"));
+}
