@@ -22,7 +22,9 @@
 // not paused, and stops when none is (no CPU use); instances resume where they were. A wheel
 // or a one-finger swipe over an embed scrolls the page unless it starts on a point or a body
 // (a drag); the wheel zooms only with Ctrl (a trackpad pinch) or after a click into the embed
-// (Esc or leaving it ends that). prefers-reduced-motion: starts paused behind a play button.
+// (Esc or leaving it ends that). A two-finger pinch zooms the page (touch-action lets the
+// browser) until a tap into the embed; then it zooms the embed and pans it with the midpoint.
+// prefers-reduced-motion: starts paused behind a play button.
 // Keyboard: focusable, Space plays/pauses, R resets, + / − / 0 zoom, Esc. Shadow DOM: no CSS
 // in or out. Events: the sim's (`tangleformed`, `tanglestatechanged`, `tanglebroken`,
 // `linktorn`, `jointbroken`, `dogsswapped`, `braidresync`, `contactbegin`, `contactend`, the

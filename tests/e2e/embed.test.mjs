@@ -709,6 +709,7 @@ describe('manners', () => {
         assert.equal(s1.zoom, s0.zoom, 'the embed did not zoom');
         assert.deepEqual(s1.frame, s0.frame, 'nor pan');
         assert.equal(s1.links, s0.links, 'nothing was cut');
+        console.log(`pinch on an embed nobody tapped: page zoom (visual viewport scale) ${s0.pageZoom} → ${s1.pageZoom.toFixed(3)}, embed zoom ${s0.zoom} → ${s1.zoom}`);
         assert.ok(s1.pageZoom > 1.2, `the browser zoomed the page (visual viewport scale ${s1.pageZoom})`);
       } finally {
         await context.close();
