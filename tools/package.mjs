@@ -9,23 +9,26 @@
 //
 // What goes in (names stable, so the component finds its files next to `import.meta.url`):
 //   rope-lab.js, sharelink.js   the component (with the codec inline) and the share-string codec
-//                               (www/), comments dropped
-//   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), doc comments dropped
+//                               (www/), minified
+//   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), minified
 //   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
 //   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
 //   ropelab.d.ts                wasm-bindgen's declarations of `Sim`
 //   rope-lab.d.ts, sharelink.d.ts, shapes.d.ts   the element, the codec, the JSON shapes
 //   scenes/*.json, embed.html, README.md, package.json (version from Cargo.toml)
 //
-// Comment stripping is line-based and only drops whole lines that are comments (`//…`, or a
-// `/** … */` block that starts a line): never text inside a line, so strings are safe. The
-// result is then parsed by node (`--check`) and the package refuses to build if it fails.
+// The JavaScript an embed loads (the component and both glues) is minified by esbuild (a dev
+// dependency of the repository, `npm ci`): comments and white space dropped, local names
+// shortened; exported names, property names and strings are kept. It is what keeps the embed
+// within its 15 KiB gzipped budget (tests/e2e/embed.test.mjs; README, "Budgets"). The result
+// is then parsed by node (`--check`) and the package refuses to build if it fails.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
+import { transformSync } from 'esbuild';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const staging = process.env.TRUNK_STAGING_DIR;
@@ -37,47 +40,11 @@ if (glue.length !== 1) throw new Error(`package: expected one ropelab-<hash>.js 
 const base = glue[0].replace(/\.js$/, '');
 
 /**
- * Drops whole-line comments and blank lines, and each line's indentation.
- * @param {string} text
- */
-export function stripComments(text) {
-  const keep = [];
-  let inBlock = false;
-  for (const line of text.split('\n')) {
-    const t = line.trim();
-    if (inBlock) {
-      if (t.endsWith('*/')) inBlock = false;
-      continue;
-    }
-    if (t.startsWith('/*')) {
-      const close = t.indexOf('*/', 2);
-      if (close < 0) inBlock = true; // a block comment's first line: drop up to its `*/`
-      else if (close !== t.length - 2) { keep.push(t); continue; } // `/** @type … */ code`
-      continue;
-    }
-    if (t.startsWith('//') || t === '') continue;
-    keep.push(t);
-  }
-  return `${keep.join('\n')}\n`;
-}
-
-/**
- * Our own modules: every comment dropped by TypeScript's printer (a real parser: strings and
- * regular expressions are safe), then blank lines and indentation. TypeScript is a dev
- * dependency of the repository (`npm ci`); without it, whole-line comments only.
+ * Minifies an ES module (esbuild: syntax, white space and local identifiers).
  * @param {string} src
  */
-async function minify(src) {
-  let ts = null;
-  try {
-    ts = (await import('typescript')).default;
-  } catch {
-    console.warn('package: typescript not found (npm ci): dropping whole-line comments only');
-  }
-  const text = ts ? ts.transpileModule(src, {
-    compilerOptions: { removeComments: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
-  }).outputText : src;
-  return stripComments(text);
+function minify(src) {
+  return transformSync(src, { minify: true, format: 'esm', target: 'es2022', legalComments: 'none' }).code;
 }
 
 rmSync(out, { recursive: true, force: true });
@@ -104,12 +71,12 @@ const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => {
     join(REPO, 'target/wasm32-unknown-unknown/embed/ropelab.wasm')]);
   const wasmOpt = join(REPO, 'node_modules/.bin/wasm-opt');
   run(wasmOpt, ['-Oz', ...WASM_OPT_FLAGS, join(lite, 'ropelab-lite_bg.wasm'), '-o', join(out, 'ropelab-lite_bg.wasm')]);
-  writeFileSync(join(out, 'ropelab-lite.js'), stripComments(readFileSync(join(lite, 'ropelab-lite.js'), 'utf8')));
+  writeFileSync(join(out, 'ropelab-lite.js'), minify(readFileSync(join(lite, 'ropelab-lite.js'), 'utf8')));
   cpSync(join(lite, 'ropelab-lite.d.ts'), join(out, 'ropelab-lite.d.ts'));
   rmSync(lite, { recursive: true, force: true });
 }
 
-const glueText = stripComments(readFileSync(join(from, glue[0]), 'utf8')).replaceAll(`${base}_bg.wasm`, 'ropelab_bg.wasm');
+const glueText = minify(readFileSync(join(from, glue[0]), 'utf8').replaceAll(`${base}_bg.wasm`, 'ropelab_bg.wasm'));
 writeFileSync(join(out, 'ropelab.js'), glueText);
 cpSync(join(from, `${base}_bg.wasm`), join(out, 'ropelab_bg.wasm'));
 const dts = join(from, `${base}.d.ts`);
@@ -128,8 +95,8 @@ for (const name of ['packScene', 'fragmentScene']) {
   if (!cut.test(inlined)) throw new Error(`package: no top-level function ${name} in www/sharelink.js`);
   inlined = inlined.replace(cut, '');
 }
-writeFileSync(join(out, 'rope-lab.js'), await minify(component.replace(IMPORT, inlined.replace(/^export /gm, ''))));
-writeFileSync(join(out, 'sharelink.js'), await minify(codec));
+writeFileSync(join(out, 'rope-lab.js'), minify(component.replace(IMPORT, inlined.replace(/^export /gm, ''))));
+writeFileSync(join(out, 'sharelink.js'), minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
 for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));
 for (const f of readdirSync(join(REPO, 'www/scenes')).filter((n) => n.endsWith('.json'))) {

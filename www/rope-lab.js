@@ -22,7 +22,9 @@
 // not paused, and stops when none is (no CPU use); instances resume where they were. A wheel
 // or a one-finger swipe over an embed scrolls the page unless it starts on a point or a body
 // (a drag); the wheel zooms only with Ctrl (a trackpad pinch) or after a click into the embed
-// (Esc or leaving it ends that). prefers-reduced-motion: starts paused behind a play button.
+// (Esc or leaving it ends that). A two-finger pinch zooms the page (touch-action lets the
+// browser) until a tap into the embed; then it zooms the embed and pans it with the midpoint.
+// prefers-reduced-motion: starts paused behind a play button.
 // Keyboard: focusable, Space plays/pauses, R resets, + / − / 0 zoom, Esc. Shadow DOM: no CSS
 // in or out. Events: the sim's (`tangleformed`, `tanglestatechanged`, `tanglebroken`,
 // `linktorn`, `jointbroken`, `dogsswapped`, `braidresync`, `contactbegin`, `contactend`, the
@@ -147,7 +149,7 @@ document.addEventListener('visibilitychange', () => {
 
 /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
 /** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, home: number[],
- *   frame: number[], scale: number, ox: number, oy: number, ys: number, prev: Float32Array | null }} View */
+ *   frame: number[], scale: number, ox: number, oy: number, ys: number, prev: Float32Array | null, cross?: any[] }} View */
 
 /**
  * Rotates v by the unit quaternion q = [x, y, z, w] (q at offset `o`).
@@ -739,6 +741,10 @@ export class RopeLab extends HTMLElement {
     if (nb) sim.refillBodyPoses(frac);
     sim.refreshRender();
     const poses = nb ? Float32Array.from(sim.bodyPoses()) : null;
+    // The leash scene (seen from above): its hand, dogs, leashes (ropes) and tangles.
+    const leash = k > 1 && sim.ropeCount ? JSON.parse(sim.leash()) : null;
+    const ropes = leash ? Array.from({ length: sim.ropeCount }, (_, i) => sim.ropePoints(i)) : [];
+    const tangles = leash ? JSON.parse(sim.tangles()) : [];
     const now = sim.positions();
     const flags = sim.pointFlags();
     const links = sim.links();
@@ -805,10 +811,12 @@ export class RopeLab extends HTMLElement {
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(this.zoom), 1), 4);
-    ['#999', '#e39a2e', '#4f7bea'].forEach((c, i) => {
-      ctx.strokeStyle = c;
-      ctx.stroke(paths[i]);
-    });
+    if (!leash) {
+      ['#999', '#e39a2e', '#4f7bea'].forEach((c, i) => {
+        ctx.strokeStyle = c;
+        ctx.stroke(paths[i]);
+      });
+    } else this.drawLeash(v, leash, ropes, tangles, pos, flags);
 
     // Joints: a line where the two anchors are apart (distance and rope joints, a drag).
     ctx.strokeStyle = '#7ad0ff';
@@ -880,7 +888,7 @@ export class RopeLab extends HTMLElement {
     }
     ['#fff', '#f55', 'rgba(255,255,255,0.15)'].forEach((c, i) => {
       ctx.fillStyle = c;
-      ctx.fill(dots[i]);
+      if (!leash || i > 1) ctx.fill(dots[i]);
     });
     if (this.views.length > 1) {
       ctx.fillStyle = '#aaa';
@@ -890,6 +898,126 @@ export class RopeLab extends HTMLElement {
       if (ry > 0) ctx.fillRect(rx, ry, rw, 1);
     }
     ctx.restore();
+  }
+
+  /**
+   * The leash scene from above as the playground draws it (www/leash.js), smaller: each leash
+   * in its dog's colour, wider and lighter the higher it is, lowest segment first; where two
+   * strands cross in the top view the lower one is broken around the higher one (a knot
+   * diagram: the crossings are found here from the positions, as `crossings()` finds them in
+   * the full build, which the lite one leaves out); the hand, the dogs 1, 2, 3 and the tangles
+   * as rings (amber tight, dashed; magenta locked) with their ids. Not drawn: the braid's σ
+   * labels (the lite build has no braid) and the side inset.
+   * @param {View} v @param {any} leash @param {Uint32Array[]} ropes @param {any[]} tangles
+   * @param {Float32Array} pos @param {Uint8Array} flags
+   */
+  drawLeash(v, leash, ropes, tangles, pos, flags) {
+    const ctx = this.ctx, s = v.scale;
+    const P = (/** @type {number} */ i, /** @type {number} */ c) => pos[3 * i + c];
+    const X = (/** @type {number} */ i) => v.ox + P(i, 0) * s;
+    const Y = (/** @type {number} */ i) => v.oy + P(i, 2) * s;
+    const up = (/** @type {number} */ y) => Math.min(Math.max(y, 0), 1); // height (m; the hand is at 1)
+    const base = Math.min(Math.max(0.022 * s, 3), 9);
+    const width = (/** @type {number} */ y) => base * (0.75 + 0.6 * y);
+    const hue = (/** @type {number} */ d, /** @type {number} */ l) => `hsl(${[18, 200, 100, 280, 50, 330][d % 6]} 85% ${l}%)`;
+    /** @type {number[]} */
+    const dogOf = [];
+    leash.dogs.forEach((/** @type {any} */ d, /** @type {number} */ i) => (dogOf[d.rope] = i));
+    /** Segments [height, a, b, dog], and the crossings [height, x, y, the segment on top]. */
+    /** @type {number[][]} */
+    const segs = [];
+    ropes.forEach((p, r) => p.forEach((b, j) => j && segs.push([up((P(p[j - 1], 1) + P(b, 1)) / 2), p[j - 1], b, dogOf[r] ?? r])));
+    /** @type {[number, number, number, number[]][]} */
+    const cross = [];
+    segs.forEach((S, i) => {
+      for (const T of segs.slice(i + 1)) {
+        const [, a, b] = S, [, c, d] = T;
+        if (a === c || a === d || b === c || b === d) continue;
+        const dx = P(b, 0) - P(a, 0), dz = P(b, 2) - P(a, 2), ex = P(d, 0) - P(c, 0), ez = P(d, 2) - P(c, 2);
+        const wx = P(c, 0) - P(a, 0), wz = P(c, 2) - P(a, 2), den = dx * ez - dz * ex;
+        const f = (wx * ez - wz * ex) / den, g = (wx * dz - wz * dx) / den;
+        if (!(f >= 0 && f < 1 && g >= 0 && g < 1)) continue;
+        const ya = P(a, 1) + (P(b, 1) - P(a, 1)) * f, yc = P(c, 1) + (P(d, 1) - P(c, 1)) * g;
+        cross.push([Math.max(ya, yc), v.ox + (P(a, 0) + dx * f) * s, v.oy + (P(a, 2) + dz * f) * s, ya >= yc ? S : T]);
+      }
+    });
+    segs.sort((p, q) => p[0] - q[0]);
+    cross.sort((p, q) => p[0] - q[0]);
+    v.cross = cross; // (for the tests)
+    // A thin dark rim under every strand, then the strands, then each crossing's upper strand
+    // again over a band of the background that breaks the lower one.
+    ctx.strokeStyle = '#0a0a0ad9';
+    for (const [y, a, b] of segs) {
+      ctx.lineWidth = width(y) + 2;
+      ctx.beginPath();
+      ctx.moveTo(X(a), Y(a));
+      ctx.lineTo(X(b), Y(b));
+      ctx.stroke();
+    }
+    for (const [y, a, b, d] of segs) {
+      ctx.strokeStyle = hue(d, 38 + 30 * y);
+      ctx.lineWidth = width(y);
+      ctx.beginPath();
+      ctx.moveTo(X(a), Y(a));
+      ctx.lineTo(X(b), Y(b));
+      ctx.stroke();
+    }
+    ctx.lineCap = 'butt';
+    for (const [, x, y, [h, a, b, d]] of cross) {
+      const w = width(h), ux = X(b) - X(a), uy = Y(b) - Y(a), l = (2 * w + 4) / Math.hypot(ux, uy);
+      ctx.beginPath();
+      ctx.moveTo(x - ux * l, y - uy * l);
+      ctx.lineTo(x + ux * l, y + uy * l);
+      ctx.lineWidth = w + 6;
+      ctx.strokeStyle = '#141414';
+      ctx.stroke();
+      ctx.lineWidth = w;
+      ctx.strokeStyle = hue(d, 38 + 30 * h);
+      ctx.stroke();
+    }
+    ctx.lineCap = 'round';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.lineWidth = 2;
+    const disc = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ r, /** @type {string} */ fill, /** @type {string} */ rim, a = 1) => {
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 7);
+      ctx.fillStyle = fill;
+      ctx.globalAlpha = a;
+      ctx.fill();
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = rim;
+      ctx.stroke();
+    };
+    const h = leash.hand;
+    if (h >= 0 && h < flags.length) {
+      disc(X(h), Y(h), 8, '#f55', '#fff');
+      ctx.fillStyle = '#bbb';
+      ctx.font = '11px system-ui';
+      ctx.fillText('hand', X(h), Y(h) - 16);
+    }
+    leash.dogs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
+      if (d.point < 0 || d.point >= flags.length) return;
+      const x = X(d.point), y = Y(d.point), r = Math.max(d.bodyRadius * s, 11);
+      // See-through: the leashes under a dog stay visible.
+      disc(x, y, r, hue(i, 55), '#111', 0.72);
+      ctx.fillStyle = '#111';
+      ctx.font = `700 ${Math.round(Math.min(r * 1.1, 22))}px system-ui`;
+      ctx.fillText(String(i + 1), x, y + 1);
+    });
+    ctx.font = '600 11px system-ui';
+    ctx.textAlign = 'right';
+    for (const t of tangles) {
+      const x = v.ox + t.top[0] * s, y = v.oy + t.top[1] * s, r = base * 2.4 + 6;
+      ctx.strokeStyle = ctx.fillStyle = t.state === 'locked' ? '#ff4fd8' : '#ffb02e';
+      ctx.lineWidth = 2.5;
+      ctx.setLineDash(t.state === 'locked' ? [] : [4, 3]);
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 7);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillText(`#${t.id & 65535}${t.id >>> 16 ? `′${t.id >>> 16}` : ''}`, x - r - 3, y);
+    }
   }
 
   // ---- input ----
@@ -926,11 +1054,26 @@ export class RopeLab extends HTMLElement {
       return [e.clientX - r.left, e.clientY - r.top];
     };
     let touchOnTarget = false;
+    /** Fingers on an activated embed (CSS px), and the pinch: [distance, midpoint x, y]. */
+    /** @type {Map<number, number[]>} */
+    const fingers = new Map();
+    /** @type {number[]} */
+    let pinch = [];
+    const span = () => {
+      const [[ax, ay], [bx, by]] = fingers.values();
+      return [Math.max(Math.hypot(bx - ax, by - ay), 1), (ax + bx) / 2, (ay + by) / 2];
+    };
     c.addEventListener('pointerdown', (e) => {
       if (!this.views.length || e.button > 0 || this.gestures.has(e.pointerId)) return;
       const [px, py] = local(e);
       const h = this.hit(px, py);
       const touch = e.pointerType === 'touch';
+      // A second finger on an activated embed: a pinch (zoom and pan), not a drag or a cut.
+      if (touch && this.active && fingers.set(e.pointerId, [px, py]).size > 1) {
+        this.releaseAll();
+        pinch = span();
+        return;
+      }
       touchOnTarget = h.kind !== 'cut';
       // A finger on empty space scrolls the page, unless the user clicked into the embed.
       if (h.kind === 'cut' && touch && !this.active) return;
@@ -949,9 +1092,22 @@ export class RopeLab extends HTMLElement {
     // Touch: a finger that lands on a point or body drags it instead of scrolling the page.
     c.addEventListener('touchstart', (e) => { if (touchOnTarget || this.active) e.preventDefault(); }, { passive: false });
     c.addEventListener('pointermove', (e) => {
+      const [px, py] = local(e);
+      if (fingers.has(e.pointerId) && fingers.set(e.pointerId, [px, py]).size > 1) {
+        // Zoom about the last midpoint, then move with the midpoint: the world point between
+        // the fingers stays between them.
+        const [d, mx, my] = span();
+        this.zoomBy(d / pinch[0], pinch[1], pinch[2]);
+        for (const v of this.views) {
+          v.frame[0] -= (mx - pinch[1]) / v.scale;
+          v.frame[1] += (v.ys * (my - pinch[2])) / v.scale;
+          this.fit(v);
+        }
+        pinch = [d, mx, my];
+        return;
+      }
       const g = this.gestures.get(e.pointerId);
       if (!g) return;
-      const [px, py] = local(e);
       const [x, y] = this.toWorld(g.view, px, py);
       if (Math.hypot(px - g.sx, py - g.sy) > 4) g.moved = true;
       this.guard(() => {
@@ -970,6 +1126,7 @@ export class RopeLab extends HTMLElement {
       this.schedule();
     });
     const end = (/** @type {PointerEvent} */ e) => {
+      fingers.delete(e.pointerId);
       const g = this.gestures.get(e.pointerId);
       if (!g) return;
       this.gestures.delete(e.pointerId);

@@ -81,8 +81,8 @@ impl Sim {
 
     /// The leash scene as JSON, or `"null"`: `{"hand": point, "valid": bool, "front": [fx, fz],
     /// "handRadius": m, "wander": bool, "seed": n, "dogs": [{"point", "rope", "height",
-    /// "bodyRadius"}]}` (see `report::leash_json`).
-    #[cfg(feature = "full")]
+    /// "bodyRadius"}]}` (see `report::leash_json`). In the lite build too: `<rope-lab>` draws
+    /// the hand and the dogs from it.
     pub fn leash(&self) -> String {
         crate::report::leash_json(&self.world)
     }

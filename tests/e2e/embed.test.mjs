@@ -400,6 +400,119 @@ describe('two wasm builds: lite for ropes, full for bodies', () => {
   });
 });
 
+describe('the leash in an embed', () => {
+  it('draws the knot diagram from the lite wasm: leashes broken where the full build\'s crossings() has them, the hand, the dogs and the tangles', async () => {
+    const { page, context, wasm, errors } = await openBlog();
+    try {
+      // Two leash embeds, paused from the start and stepped by hand the same number of steps:
+      // one on the lite wasm (the default for the leash), one on the full (wasm="full"), which
+      // has `crossings()`. The dogs' wander is seeded, and lite = full bit for bit. After 680
+      // steps the leash preset has 2 crossings and a locked tangle near dog 2; after 7,500
+      // steps, 4 crossings and a locked tangle.
+      const results = await page.evaluate(async (ns) => {
+        const ready = (el) => new Promise((ok, no) => { el.addEventListener('ready', ok, { once: true }); setTimeout(() => no(new Error('no ready event within 10 s')), 10000); });
+        const make = (full) => {
+          const el = document.createElement('rope-lab');
+          el.setAttribute('scene', 'leash');
+          if (full) el.setAttribute('wasm', 'full');
+          el.style.width = '800px';
+          return el;
+        };
+        const lite = make(false), full = make(true);
+        document.body.prepend(lite, full);
+        await Promise.all([ready(lite), ready(full)]);
+        for (const el of [lite, full]) {
+          el.pause();
+          el.reset();
+        }
+        /** What the lite embed drew: its crossings, and the canvas's pixels on the dogs and the tangles' rings. */
+        const sample = (n) => {
+          const v = lite.views[0];
+          const pos = lite.sim.positions();
+          const leash = JSON.parse(lite.sim.leash());
+          const ctx = lite.shadowRoot.querySelector('canvas').getContext('2d');
+          const pixel = (x, y) => Array.from(ctx.getImageData(Math.round(x * devicePixelRatio), Math.round(y * devicePixelRatio), 1, 1).data);
+          const X = (x) => v.ox + x * v.scale, Y = (z) => v.oy + z * v.scale;
+          const around = (x, y, r, k) => Array.from({ length: k }, (_, j) => pixel(x + r * Math.cos((2 * Math.PI * j) / k), y + r * Math.sin((2 * Math.PI * j) / k)));
+          return {
+            n,
+            liteIsLite: !('bodyCount' in lite.sim), fullIsFull: 'bodyCount' in full.sim,
+            samePositions: Array.from(pos).every((p, i) => Object.is(p, full.sim.positions()[i])),
+            msg: lite.shadowRoot.querySelector('.msg').textContent,
+            leash,
+            ropes: Array.from({ length: lite.sim.ropeCount }, (_, i) => Array.from(lite.sim.ropePoints(i))),
+            embedCrossings: v.cross.map(([h, x, y, seg]) => ({ h, x: (x - v.ox) / v.scale, z: (y - v.oy) / v.scale, a: seg[1], b: seg[2] })),
+            fullCrossings: JSON.parse(full.sim.crossings()),
+            dogs: leash.dogs.map((d) => around(X(pos[3 * d.point]), Y(pos[3 * d.point + 2]), 0.6 * Math.max(d.bodyRadius * v.scale, 11), 8)),
+            tangles: JSON.parse(lite.sim.tangles()).map((t) => ({
+              state: t.state, ring: around(X(t.top[0]), Y(t.top[1]), Math.min(Math.max(0.022 * v.scale, 3), 9) * 2.4 + 6, 12),
+            })),
+          };
+        };
+        const out = [];
+        let done = 0;
+        for (const n of ns) {
+          for (const el of [lite, full]) {
+            for (let i = done; i < n; i++) el.sim.step(1 / 60);
+            el.draw(1);
+          }
+          done = n;
+          out.push(sample(n));
+        }
+        return out;
+      }, [680, 7500]);
+
+      const hue = ([r, g, b]) => {
+        const M = Math.max(r, g, b), m = Math.min(r, g, b), d = M - m;
+        if (!d) return NaN;
+        const h = M === r ? ((g - b) / d) % 6 : M === g ? (b - r) / d + 2 : (r - g) / d + 4;
+        return (h * 60 + 360) % 360;
+      };
+      const near = (h, want, tol) => Math.abs(((h - want + 540) % 360) - 180) < tol;
+      assert.ok(wasm.includes('/pkg/ropelab-lite_bg.wasm'));
+      for (const got of results) {
+        const N = got.n;
+        assert.ok(got.liteIsLite && got.fullIsFull, 'one embed on each build');
+        assert.ok(got.samePositions, `lite and full at the same positions after ${N} steps`);
+        assert.equal(got.msg, '', 'the lite build runs the leash');
+        assert.equal(got.leash.dogs.length, 3, 'the lite build reports the leash (hand and dogs)');
+
+        // The crossings the embed breaks the leashes at are the full build's crossings(): the
+        // same places, the same strand on top (the segment of the rope that is higher there).
+        console.log(`leash embed after ${N} steps: ${got.embedCrossings.length} crossings (full build's crossings(): ${got.fullCrossings.length}), tangles ${got.tangles.map((t) => t.state).join(', ')}`);
+        assert.ok(got.fullCrossings.length >= 2, `the leashes cross (${got.fullCrossings.length})`);
+        assert.equal(got.embedCrossings.length, got.fullCrossings.length, 'as many crossings as the full build finds');
+        for (const c of got.fullCrossings) {
+          const seg = got.ropes[c.over.rope];
+          const m = got.embedCrossings.find((e) => Math.hypot(e.x - c.top[0], e.z - c.top[1]) < 1e-4);
+          assert.ok(m, `the crossing at (${c.top}) is found`);
+          assert.deepEqual([m.a, m.b], [seg[c.over.segment], seg[c.over.segment + 1]], 'with the same strand on top');
+          assert.ok(Math.abs(m.h - c.over.y) < 1e-4, `at its height (${m.h} vs ${c.over.y})`);
+        }
+
+        // The dogs in their colours (hue of dog 1 18°, dog 2 200°, dog 3 100°, as the
+        // playground): at least three of eight samples inside each disc (a tangle's ring or
+        // another dog may cover part of it; without the disc they would be the background's grey
+        // or a leash).
+        got.dogs.forEach((disc, k) => {
+          const hues = disc.map(hue);
+          assert.ok(hues.filter((h) => near(h, [18, 200, 100][k], 20)).length >= 3, `dog ${k + 1} drawn in its colour (hues ${hues.map((h) => h.toFixed(0))})`);
+        });
+        // The tangles as rings: magenta (locked, solid) or amber (tight, dashed).
+        assert.ok(got.tangles.some((t) => t.state === 'locked'), 'a locked tangle at this step');
+        for (const t of got.tangles) {
+          const on = t.ring.filter((p) => near(hue(p), t.state === 'locked' ? 312 : 37, 15) && p[0] > 180).length;
+          assert.ok(on >= (t.state === 'locked' ? 8 : 4), `a ${t.state} tangle's ring (${on} of 12 samples on it)`);
+        }
+      }
+      await page.locator('rope-lab').first().screenshot({ path: join(ARTIFACTS, 'embed-leash.png') });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('share links', () => {
   it('Copy link: a preset is a name; a hand-edited scene round-trips exactly (same exportScene()), in the playground and in <rope-lab scene>', async () => {
     const { page, context, errors } = await openPage(browser, `${server.url}?scene=bridge`);
@@ -547,6 +660,90 @@ describe('manners', () => {
       await page.waitForTimeout(200);
       assert.deepEqual(held, [8], 'the finger held point 8');
       assert.equal(await page.evaluate(() => scrollY), y1, 'the page did not scroll under the drag');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('touch: two fingers pinch-zoom the page over an embed until a tap into it; then they zoom and pan the embed', async () => {
+    // Issue 12 §2: zoom only with ctrl/pinch or after a click into the embed. A pinch over an
+    // embed nobody tapped is the page's (the browser zooms the page: touch-action lets it);
+    // after a tap into it, the pinch is the embed's: its camera zooms by the fingers' spread
+    // and follows their midpoint, and the page neither zooms nor scrolls.
+    const open = async () => {
+      const context = await browser.newContext({ viewport: { width: 400, height: 700 }, hasTouch: true, isMobile: true });
+      const page = await context.newPage();
+      await page.goto(`${server.url}www/embed-demo.html`);
+      await page.waitForFunction(() => document.getElementById('inline')?.sim);
+      await show(page, 'inline');
+      await page.evaluate(() => document.getElementById('inline').pause());
+      await page.waitForTimeout(300);
+      const cdp = await context.newCDPSession(page);
+      const touch = (type, pts) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: pts.map(([x, y], id) => ({ x, y, id })) });
+      const r = await box(page, 'inline');
+      return { context, page, touch, r };
+    };
+    const state = (page) => page.evaluate(() => {
+      const el = document.getElementById('inline');
+      return { zoom: el.zoom, active: el.active, frame: el.views[0].frame.slice(), scrollY, pageZoom: visualViewport.scale, links: el.sim.linkCount, held: el.gestures.size };
+    });
+    /** Two fingers 40 px apart at (cx, cy) spread to 160 px apart while their midpoint moves by (dx, dy). */
+    const pinch = async (page, touch, cx, cy, dx, dy) => {
+      await touch('touchStart', [[cx - 20, cy], [cx + 20, cy]]);
+      for (let k = 1; k <= 10; k++) {
+        await touch('touchMove', [[cx - 20 - 6 * k + (dx * k) / 10, cy + (dy * k) / 10], [cx + 20 + 6 * k + (dx * k) / 10, cy + (dy * k) / 10]]);
+        await page.waitForTimeout(16);
+      }
+      await touch('touchEnd', []);
+      await page.waitForTimeout(300);
+    };
+
+    // Not activated: the page zooms, the embed's camera does not move.
+    {
+      const { context, page, touch, r } = await open();
+      try {
+        const s0 = await state(page);
+        assert.equal(s0.active, false);
+        await pinch(page, touch, r.x + r.w / 2, r.y + r.h - 40, 0, 0);
+        const s1 = await state(page);
+        assert.equal(s1.zoom, s0.zoom, 'the embed did not zoom');
+        assert.deepEqual(s1.frame, s0.frame, 'nor pan');
+        assert.equal(s1.links, s0.links, 'nothing was cut');
+        console.log(`pinch on an embed nobody tapped: page zoom (visual viewport scale) ${s0.pageZoom} → ${s1.pageZoom.toFixed(3)}, embed zoom ${s0.zoom} → ${s1.zoom}`);
+        assert.ok(s1.pageZoom > 1.2, `the browser zoomed the page (visual viewport scale ${s1.pageZoom})`);
+      } finally {
+        await context.close();
+      }
+    }
+
+    // After a tap into it (top left: empty space), the pinch is the embed's.
+    const { context, page, touch, r } = await open();
+    try {
+      await touch('touchStart', [[r.x + 15, r.y + 15]]);
+      await touch('touchEnd', []);
+      await page.waitForTimeout(300);
+      const s0 = await state(page);
+      assert.equal(s0.active, true, 'a tap activates the embed');
+      const cx = r.x + r.w / 2, cy = r.y + r.h - 40, dx = 30, dy = -50;
+      // The world point under the fingers' midpoint when they land…
+      const toWorld = (x, y) => page.evaluate(([px, py]) => {
+        const el = document.getElementById('inline');
+        const b = el.getBoundingClientRect();
+        return el.toWorld(el.views[0], px - b.x, py - b.y);
+      }, [x, y]);
+      const w0 = await toWorld(cx, cy);
+      await pinch(page, touch, cx, cy, dx, dy);
+      const s1 = await state(page);
+      // …is under their midpoint when they lift, the view 4× (the spread 40 → 160 px) larger.
+      const w1 = await toWorld(cx + dx, cy + dy);
+      console.log(`pinch on an activated embed: zoom ${s0.zoom} → ${s1.zoom.toFixed(3)}, world point under the midpoint (${w0.map((x) => x.toFixed(3))}) → (${w1.map((x) => x.toFixed(3))}); page zoom ${s1.pageZoom}, scrollY ${s0.scrollY} → ${s1.scrollY}`);
+      assert.ok(Math.abs(s1.zoom / s0.zoom - 4) < 0.05, `the embed zoomed by the fingers' spread (${s0.zoom} → ${s1.zoom})`);
+      const px = 1 / (await page.evaluate(() => document.getElementById('inline').views[0].scale)); // one CSS px in metres
+      assert.ok(Math.hypot(w1[0] - w0[0], w1[1] - w0[1]) < 1.5 * px, `the camera followed the midpoint (${w0} → ${w1})`);
+      assert.equal(s1.pageZoom, 1, 'the page did not zoom');
+      assert.equal(s1.scrollY, s0.scrollY, 'the page did not scroll');
+      assert.equal(s1.links, s0.links, 'the fingers cut nothing');
+      assert.equal(s1.held, 0, 'and hold nothing');
     } finally {
       await context.close();
     }

@@ -32,12 +32,36 @@ const scenes = Object.fromEntries(readdirSync(join(PKG, 'scenes')).filter((f) =>
 const hasBodies = (text) => ['bodies', 'joints', 'attachments'].some((k) => JSON.parse(text)[k]?.length);
 
 test('the lite wasm is the lite build: no body methods, no playground reports', () => {
-  for (const m of ['bodyCount', 'addBody', 'pickBody', 'jointsJson', 'drainContactEvents', 'braid', 'stageTimes', 'setSettings']) {
+  for (const m of ['bodyCount', 'addBody', 'pickBody', 'jointsJson', 'drainContactEvents', 'braid', 'braidCrossings', 'crossings', 'stageTimes', 'setSettings']) {
     assert.ok(m in Full.prototype || m in Full, `full has ${m}`);
     assert.ok(!(m in Lite.prototype), `lite has no ${m}`);
   }
-  for (const m of ['loadScene', 'exportScene', 'step', 'positions', 'pick', 'grab', 'cut', 'setSolver', 'drainEvents', 'obstacles']) {
+  for (const m of ['loadScene', 'exportScene', 'step', 'positions', 'pick', 'grab', 'cut', 'setSolver', 'drainEvents', 'obstacles', 'leash', 'tangles', 'ropePoints']) {
     assert.ok(m in Lite.prototype, `lite has ${m}`);
+  }
+});
+
+test('the lite build reports the leash (hand, dogs, their ropes) as the full one does: <rope-lab> draws it', () => {
+  const [f, l] = [new Full(), new Lite()];
+  try {
+    f.loadScene(scenes.leash);
+    l.loadScene(scenes.leash);
+    for (let k = 0; k < 700; k++) {
+      f.step(1 / 60);
+      l.step(1 / 60);
+    }
+    const leash = JSON.parse(l.leash());
+    assert.equal(leash.dogs.length, 3, l.leash());
+    assert.equal(l.leash(), f.leash());
+    assert.equal(l.tangles(), f.tangles());
+    assert.ok(JSON.parse(l.tangles()).length > 0, 'a tangle after 700 steps (the drawing has one to show)');
+    const rope = new Lite();
+    rope.loadScene(scenes.rope);
+    assert.equal(rope.leash(), 'null', 'no leash in the rope scene');
+    rope.free();
+  } finally {
+    f.free();
+    l.free();
   }
 });
 

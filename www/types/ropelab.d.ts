@@ -61,7 +61,8 @@ export class Sim {
   /**
    * The leash scene as JSON, or `"null"`: `{"hand": point, "valid": bool, "front": [fx, fz],
    * "handRadius": m, "wander": bool, "seed": n, "dogs": [{"point", "rope", "height",
-   * "bodyRadius"}]}` (see `report::leash_json`).
+   * "bodyRadius"}]}` (see `report::leash_json`). In the lite build too: `<rope-lab>` draws
+   * the hand and the dogs from it.
    */
   leash(): string;
   /**
