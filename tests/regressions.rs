@@ -534,3 +534,17 @@ fn a_leash_4_3e9_m_thick_loaded_and_went_nan() {
     let err = sim.world_mut().add_particle(&ropelab::ParticleDef { radius: 11.0, mass: 1.0, ..Default::default() });
     assert!(err.unwrap_err().to_string().contains("radius"));
 }
+
+/// A pin of compliance 1.2e-38 m/N (the smallest normal f32) on the bridge under `impulse`
+/// (fuzz seed 20267142): its spring's ω = √(k/m) overflowed to ∞ and the row's mass scale
+/// came out ∞ · 0 = NaN. A spring stiffer than f32 holds is now the rigid limit.
+#[test]
+fn a_pin_of_compliance_1e_minus_38_made_an_infinite_spring() {
+    replay(
+        "bridge",
+        &[Op::SetSolver("impulse".into()), Op::Pin(2.0, 1.5433081, -0.6633613, 1.1754944e-38), Op::Step(H)],
+    );
+    let h = 1.0 / 240.0;
+    let s = ropelab::joints::row::Spring::new(f32::INFINITY, 1.0, h);
+    assert_eq!((s.bias_rate, s.mass_scale, s.impulse_scale), (1.0 / h, 1.0, 0.0));
+}

@@ -108,6 +108,11 @@ impl Spring {
         let omega = 2.0 * std::f32::consts::PI * hertz;
         let a1 = 2.0 * damping_ratio + h * omega;
         let a2 = h * omega * a1;
+        if !a2.is_finite() {
+            // Stiffer than f32 holds (a pin of compliance 1.2e-38 m/N: ω = √(k/m) overflowed
+            // and mass_scale came out ∞ · 0 = NaN): the rigid limit as ω → ∞.
+            return Spring { bias_rate: 1.0 / h, mass_scale: 1.0, impulse_scale: 0.0 };
+        }
         let a3 = 1.0 / (1.0 + a2);
         Spring { bias_rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
     }
