@@ -20,7 +20,11 @@
 // <rope-lab> loads for a scene without bodies) has its own budget, LITE_BUDGET. Measured
 // 2026-11-27: 666,959 bytes, 264,411 gzipped here (the full one 1,125,822 / 437,898); the
 // budget is that plus 2 %. Then `leash()` joined the lite build (<rope-lab> draws the leash
-// from it): 669,393 bytes, 265,266 gzipped (2026-11-27), within the same budget. The issue's 150 KB is not reached: even the whole lite crate at
+// from it): 669,393 bytes, 265,266 gzipped (2026-11-27), within the same budget. The same
+// day's reliability fixes (the exact solver's pass guard, long steps split into 60 Hz
+// substeps or refused, the fling and point-radius caps, the stiff-spring limit) and the one
+// broad phase took it to 682,112 bytes, 270,969 gzipped (fresh-clone CI): the budget is that
+// plus 2 %. The issue's 150 KB is not reached: even the whole lite crate at
 // opt-level "z" is 206,021 gzipped, and the hot loop must stay at opt-level 3 (README,
 // "Download size", says where the bytes are).
 
@@ -33,7 +37,7 @@ import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
 export const BUDGET = 446_000;
-export const LITE_BUDGET = 270_000;
+export const LITE_BUDGET = 276_000;
 
 checkDist();
 
