@@ -236,8 +236,8 @@ pub(super) fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
     if !(l.mass_per_meter.is_finite() && l.mass_per_meter > 0.0) {
         return Err(scene_err("mass_per_meter", "must be > 0"));
     }
-    if !(l.radius.is_finite() && (0.0..=crate::limits::MAX_POINT_RADIUS).contains(&l.radius)) {
-        return Err(scene_err("radius", format!("{} is out of range (0..=10 m)", l.radius)));
+    if let Some(why) = point_radius_error(l.radius) {
+        return Err(scene_err("radius", why));
     }
     if !(l.compliance.is_finite() && l.compliance >= 0.0) {
         return Err(scene_err("compliance", "must be ≥ 0 m/N"));
@@ -260,8 +260,8 @@ pub(super) fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
         if !(d.mass.is_finite() && d.mass >= crate::limits::MIN_MASS) {
             return Err(e("mass", format!("{} is out of range (≥ 1e-6 kg)", d.mass)));
         }
-        if !(d.body_radius.is_finite() && (0.0..=crate::limits::MAX_POINT_RADIUS).contains(&d.body_radius)) {
-            return Err(e("body_radius", format!("{} is out of range (0..=10 m)", d.body_radius)));
+        if let Some(why) = point_radius_error(d.body_radius) {
+            return Err(e("body_radius", why));
         }
         if !(d.grip.is_finite() && d.grip >= 0.0) {
             return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
@@ -337,8 +337,8 @@ pub(super) fn build_leash_points(w: &mut World, l: &LeashPoints) -> Result<()> {
         if !d.height.is_finite() {
             return Err(e("height", "must be finite".into()));
         }
-        if !(d.body_radius.is_finite() && (0.0..=crate::limits::MAX_POINT_RADIUS).contains(&d.body_radius)) {
-            return Err(e("body_radius", format!("{} is out of range (0..=10 m)", d.body_radius)));
+        if let Some(why) = point_radius_error(d.body_radius) {
+            return Err(e("body_radius", why));
         }
         let home = w.particles.pos[d.particle as usize];
         if !(d.grip.is_finite() && d.grip >= 0.0) {
@@ -373,8 +373,8 @@ pub(super) fn build_grid(w: &mut World, g: &GridSpec) -> Result<()> {
     if !(g.spacing.is_finite() && g.spacing > 0.0) {
         return Err(scene_err("spacing", "must be > 0"));
     }
-    if !(g.radius.is_finite() && (0.0..=crate::limits::MAX_POINT_RADIUS).contains(&g.radius)) {
-        return Err(scene_err("radius", format!("{} is out of range (0..=10 m)", g.radius)));
+    if let Some(why) = point_radius_error(g.radius) {
+        return Err(scene_err("radius", why));
     }
     let view = w.settings.view;
     let o = view.project(g.origin);

@@ -53,6 +53,13 @@ pub(super) fn check_wander(wd: &WanderSpec) -> Result<()> {
     Ok(())
 }
 
+/// Why `r` is not a point's radius (a rope's thickness, a dog's body): 0..=10 m
+/// (`limits::MAX_POINT_RADIUS`).
+pub(super) fn point_radius_error(r: f32) -> Option<String> {
+    let ok = r.is_finite() && (0.0..=crate::limits::MAX_POINT_RADIUS).contains(&r);
+    (!ok).then(|| format!("{r} is out of range (0..=10 m)"))
+}
+
 pub(super) fn check_hand_radius(r: f32) -> Result<()> {
     if !(r.is_finite() && (0.0..=1.0).contains(&r)) {
         return Err(scene_err("hand_radius", format!("{r} is out of range (0..=1 m)")));
