@@ -127,27 +127,32 @@ fn step_does_not_allocate_after_warm_up() {
 }
 
 /// The leash scene: rope–rope contacts, dogs, tangles and the braid tracked every step.
+/// Drags the leash's first dog for 150 steps (buffers grow to the scene's contacts), then
+/// counts the allocations of 30 more steps of the same drag.
+fn drag_a_dog_counting_allocations(w: &mut World) -> u64 {
+    let dog = w.leash.as_ref().unwrap().dogs[0].particle;
+    w.grab(1, dog as i64).unwrap();
+    let path = |s: usize| (-0.7 + 0.02 * (s % 60) as f32, 1.2 + 0.005 * (s % 60) as f32);
+    for s in 0..150 {
+        let (x, z) = path(s);
+        w.drag_to(1, x, z).unwrap();
+        w.step(1.0 / 60.0).unwrap();
+    }
+    allocations_in(|| {
+        for s in 0..30 {
+            let (x, z) = path(s);
+            w.drag_to(1, x, z).unwrap();
+            w.step(1.0 / 60.0).unwrap();
+        }
+    })
+}
+
 #[test]
 fn leash_step_does_not_allocate_after_warm_up() {
     for &solver in &[SolverKind::Xpbd, SolverKind::Pbd, SolverKind::Jacobi, SolverKind::Exact] {
         let mut w = ropelab::workloads::leash_world();
         w.settings.solver = solver;
-        let dog = w.leash.as_ref().unwrap().dogs[0].particle;
-        w.grab(1, dog as i64).unwrap();
-        // Warm up with the same kind of drag (buffers grow to the scene's contacts).
-        let path = |s: usize| (-0.7 + 0.02 * (s % 60) as f32, 1.2 + 0.005 * (s % 60) as f32);
-        for s in 0..150 {
-            let (x, z) = path(s);
-            w.drag_to(1, x, z).unwrap();
-            w.step(1.0 / 60.0).unwrap();
-        }
-        let n = allocations_in(|| {
-            for s in 0..30 {
-                let (x, z) = path(s);
-                w.drag_to(1, x, z).unwrap();
-                w.step(1.0 / 60.0).unwrap();
-            }
-        });
+        let n = drag_a_dog_counting_allocations(&mut w);
         assert_eq!(n, 0, "{solver:?}: {n} allocations in 30 leash steps");
         assert!(!w.ropes.segs().is_empty());
     }
@@ -176,21 +181,7 @@ fn leash_with_bodies_step_does_not_allocate_after_warm_up() {
             let shape = BodyShape::Box { half: Vec3::splat(0.2) };
             w.add_body(&BodyDef { shape, mass: 1.0, pos, ..Default::default() }).unwrap();
         }
-        let dog = w.leash.as_ref().unwrap().dogs[0].particle;
-        w.grab(1, dog as i64).unwrap();
-        let path = |s: usize| (-0.7 + 0.02 * (s % 60) as f32, 1.2 + 0.005 * (s % 60) as f32);
-        for s in 0..150 {
-            let (x, z) = path(s);
-            w.drag_to(1, x, z).unwrap();
-            w.step(1.0 / 60.0).unwrap();
-        }
-        let n = allocations_in(|| {
-            for s in 0..30 {
-                let (x, z) = path(s);
-                w.drag_to(1, x, z).unwrap();
-                w.step(1.0 / 60.0).unwrap();
-            }
-        });
+        let n = drag_a_dog_counting_allocations(&mut w);
         assert_eq!(n, 0, "{solver:?}: {n} allocations in 30 leash steps with bodies");
         assert_eq!((w.broad_phase().bodies(), w.broad_phase().segments()), (9, 57));
         assert!(!w.rope_contacts().pairs().is_empty());
