@@ -323,6 +323,20 @@ impl World {
             return;
         }
         let b = &mut self.bodies;
+        // First a scan without branches (W4's bodies spent 2 % of the step here); the loop
+        // below only when some body is out of range or not finite (NaN fails `<=`).
+        let within = |a: Vec3, lim: f32| (a.x.abs() <= lim) & (a.y.abs() <= lim) & (a.z.abs() <= lim);
+        let finite = |q: glam::Quat| {
+            let inf = f32::INFINITY;
+            (q.x.abs() < inf) & (q.y.abs() < inf) & (q.z.abs() < inf) & (q.w.abs() < inf)
+        };
+        let mut all = true;
+        for i in 0..b.pos.len().min(b.vel.len()).min(b.ang_vel.len()).min(b.rot.len()) {
+            all &= within(b.pos[i], m) & within(b.vel[i], v) & within(b.ang_vel[i], v) & finite(b.rot[i]);
+        }
+        if all {
+            return;
+        }
         for i in 0..b.pos.len() {
             let (x, u, w) = (b.pos[i], b.vel[i], b.ang_vel[i]);
             let ok = x.abs().max_element() <= m && u.abs().max_element() <= v && w.abs().max_element() <= v;
