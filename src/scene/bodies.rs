@@ -460,9 +460,16 @@ pub(super) fn refuse<'de, D: serde::Deserializer<'de>, T>(d: D) -> std::result::
             f.write_str("an empty list")
         }
         fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<(), A::Error> {
-            match seq.next_element::<serde::de::IgnoredAny>()? {
-                None => Ok(()),
-                Some(_) => Err(serde::de::Error::custom(crate::not_in_lite("rigid bodies, joints and attachments"))),
+            // The whole list is read first, so that the error is raised at its end and
+            // `json_path` names the list (`bodies`), not its first entry.
+            let mut any = false;
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {
+                any = true;
+            }
+            if any {
+                Err(serde::de::Error::custom(crate::not_in_lite("rigid bodies, joints and attachments")))
+            } else {
+                Ok(())
             }
         }
     }

@@ -4,8 +4,8 @@
 //!
 //! Loading is all-or-nothing: a scene is parsed and built into a fresh [`World`], and only
 //! a complete success is returned. A failure names the JSON path of the fault
-//! (`ropes[1].points: ...`) via `serde_path_to_error` for parse errors and by construction
-//! for semantic ones.
+//! (`ropes[1].points: ...`): for parse errors found from where serde_json stopped
+//! (`json_path`), for semantic ones by construction.
 //!
 //! - `schema.rs`: the serde types of the file format, parsing and printing;
 //! - `validate.rs`: checks of values (settings through the one settings table);
@@ -15,6 +15,7 @@
 pub mod bodies;
 mod build;
 mod export;
+pub mod json_path;
 mod schema;
 mod validate;
 pub mod winches;

@@ -333,11 +333,9 @@ impl Scene {
                 ),
             ));
         }
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let scene: Scene = serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let path = if path == "." || path == "?" { "(root)".to_string() } else { path };
-            scene_err(path, e.into_inner().to_string())
+        let scene: Scene = serde_json::from_str(text).map_err(|e| {
+            let path = super::json_path::error_path(text, &e);
+            scene_err(if path.is_empty() { "(root)".to_string() } else { path }, e.to_string())
         })?;
         if scene.version != SCENE_VERSION {
             return Err(scene_err(

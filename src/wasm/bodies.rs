@@ -36,14 +36,9 @@ fn pointer_of(x: f64) -> Result<u32> {
 }
 
 fn parse<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        SimError::Invalid(format!(
-            "{what}{}: {}",
-            if path == "." { String::new() } else { format!(".{path}") },
-            e.inner()
-        ))
+    serde_json::from_str(json).map_err(|e| {
+        let path = crate::scene::json_path::error_path(json, &e);
+        SimError::Invalid(format!("{what}{}: {e}", if path.is_empty() { String::new() } else { format!(".{path}") }))
     })
 }
 

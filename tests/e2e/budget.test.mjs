@@ -24,9 +24,17 @@
 // day's reliability fixes (the exact solver's pass guard, long steps split into 60 Hz
 // substeps or refused, the fling and point-radius caps, the stiff-spring limit) and the one
 // broad phase took it to 682,112 bytes, 270,969 gzipped (fresh-clone CI): the budget is that
-// plus 2 %. The issue's 150 KB is not reached: even the whole lite crate at
-// opt-level "z" is 206,021 gzipped, and the hot loop must stay at opt-level 3 (README,
-// "Download size", says where the bytes are).
+// plus 2 %.
+//
+// Lowered, both, 2026-11-27 (the size work of issue 12's last point): scene parse errors find
+// their JSON path from where serde_json stopped (`scene::json_path`) instead of through
+// serde_path_to_error's tracking deserializer, which had doubled the scene parser's code (full
+// 1,052,560 bytes, 418,067 gzipped here; lite at opt-level 3 624,257 / 254,460), and the lite
+// build's cargo profile `embed` is at opt-level "z" (its steps 1.0-2.4x as long in Chromium,
+// README "Download size"): lite 474,702 bytes, 208,413 gzipped. BUDGET is the full figure plus
+// 2 % (426,000), LITE_BUDGET the lite one plus 3.6 KB (212,000). The issue's 150 KB is still
+// not reached: with scene parsing replaced by nothing at all the lite wasm at "z" would be
+// 171 KB (README, "Download size", says where the bytes are).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,8 +44,8 @@ import { gzipSync, constants } from 'node:zlib';
 import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 446_000;
-export const LITE_BUDGET = 276_000;
+export const BUDGET = 426_000;
+export const LITE_BUDGET = 212_000;
 
 checkDist();
 
