@@ -58,7 +58,7 @@
 use glam::{Quat, Vec3};
 
 pub use crate::bodies::Mix;
-use crate::joints::row::{self, Phase, Row, Soft, SolverBodies, Spring};
+use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 
 /// Most points per manifold (a box face on a box face).
 pub const MAX_POINTS: usize = 4;
@@ -79,6 +79,105 @@ pub struct PointIn {
     pub separation: f32,
     /// Feature id: equal from step to step while the same features touch.
     pub id: u32,
+}
+
+/// One row of a patch, stored compactly: its Jacobian's linear parts are −axis on A and
+/// +axis on B, with the axis (the normal, a tangent; zero for twist and rolling) and the two
+/// bodies' inverse masses kept once per patch, so a row is its angular parts, M⁻¹Jᵀ's
+/// angular parts, effective mass, factors and λ (80 bytes, against `joints::row::Row`'s
+/// 168: W6's 590 patches were 1 MB, and every substep swept them six times). The arithmetic
+/// is `Row`'s, term for term in the same order (trajectories are bit for bit those of the
+/// generic rows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactRow {
+    pub ang_a: Vec3,
+    pub ang_b: Vec3,
+    /// I⁻¹ times the angular parts.
+    pub ia: Vec3,
+    pub ib: Vec3,
+    /// Effective mass 1/K (0 when K = 0: the row cannot act).
+    pub mass: f32,
+    /// Accumulated impulse λ.
+    pub accum: f32,
+    pub soft: [Soft; 2],
+}
+
+impl Default for ContactRow {
+    fn default() -> Self {
+        ContactRow {
+            ang_a: Vec3::ZERO,
+            ang_b: Vec3::ZERO,
+            ia: Vec3::ZERO,
+            ib: Vec3::ZERO,
+            mass: 0.0,
+            accum: 0.0,
+            soft: [Soft::RIGID; 2],
+        }
+    }
+}
+
+/// The two solver bodies of a patch and their inverse masses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ends {
+    pub a: u32,
+    pub b: u32,
+    pub wa: f32,
+    pub wb: f32,
+}
+
+impl ContactRow {
+    /// `Row::set_jacobian` for J = [−t, t × s_a, t, r_b × t] (`Row::set_axis`; t = 0 with
+    /// angular parts [−axis, axis] is `Row::set_angular`).
+    #[inline]
+    fn set(&mut self, sb: &SolverBodies, e: &Ends, t: Vec3, ang_a: Vec3, ang_b: Vec3) {
+        let (ai, bi) = (e.a as usize, e.b as usize);
+        self.ang_a = ang_a;
+        self.ang_b = ang_b;
+        self.ia = sb.inv_i[ai] * ang_a;
+        self.ib = sb.inv_i[bi] * ang_b;
+        let k = e.wa * (-t).length_squared() + ang_a.dot(self.ia) + e.wb * t.length_squared() + ang_b.dot(self.ib);
+        self.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    }
+
+    #[inline]
+    fn set_axis(&mut self, sb: &SolverBodies, e: &Ends, t: Vec3, s_a: Vec3, r_b: Vec3) {
+        self.set(sb, e, t, t.cross(s_a), r_b.cross(t));
+    }
+
+    #[inline]
+    fn set_angular(&mut self, sb: &SolverBodies, e: &Ends, axis: Vec3) {
+        self.set(sb, e, Vec3::ZERO, -axis, axis);
+    }
+
+    /// Ċ = J·u (`Row::cdot`).
+    #[inline(always)]
+    fn cdot(&self, t: Vec3, e: &Ends, v: &[Vec3], w: &[Vec3]) -> f32 {
+        let (a, b) = (e.a as usize, e.b as usize);
+        (-t).dot(v[a]) + self.ang_a.dot(w[a]) + t.dot(v[b]) + self.ang_b.dot(w[b])
+    }
+
+    /// u ← u + M⁻¹Jᵀ λ (`Row::apply`).
+    #[inline(always)]
+    fn apply(&self, t: Vec3, e: &Ends, v: &mut [Vec3], w: &mut [Vec3], lambda: f32) {
+        let (a, b) = (e.a as usize, e.b as usize);
+        v[a] += (-t) * (e.wa * lambda);
+        w[a] += self.ia * lambda;
+        v[b] += t * (e.wb * lambda);
+        w[b] += self.ib * lambda;
+    }
+
+    /// `row::solve` with bounds [`lo`, `hi`] (a bound that is not a number leaves the row:
+    /// `clamp` panics on NaN, a trap in wasm).
+    #[inline(always)]
+    fn solve(&mut self, t: Vec3, e: &Ends, v: &mut [Vec3], w: &mut [Vec3], phase: Phase, lo: f32, hi: f32) {
+        let s = self.soft[phase as usize];
+        let cdot = self.cdot(t, e, v, w);
+        let raw = -self.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * self.accum;
+        let new = if lo <= hi { (self.accum + raw).clamp(lo, hi) } else { self.accum };
+        let d = new - self.accum;
+        self.accum = new;
+        self.apply(t, e, v, w, d);
+    }
 }
 
 /// One manifold's rows and the state they carry from step to step.
@@ -103,10 +202,12 @@ pub struct Patch {
     pub x_b: Vec3,
     pub q_a: Quat,
     pub q_b: Quat,
+    /// Solver bodies and inverse masses of the rows (set with the Jacobians).
+    pub ends: Ends,
     /// Normal rows.
-    pub rows: [Row; MAX_POINTS],
+    pub rows: [ContactRow; MAX_POINTS],
     /// Tangent 1, tangent 2, twist, rolling.
-    pub friction: [Row; 4],
+    pub friction: [ContactRow; 4],
     pub tangents: [Vec3; 2],
     pub rolling_axis: Vec3,
     pub has_rolling: bool,
@@ -169,10 +270,6 @@ impl Patch {
         p.radius = patch_radius(&points[..count], centroid, normal);
         let (t1, t2) = normal.any_orthonormal_pair();
         p.tangents = [t1, t2];
-        for r in p.rows.iter_mut() {
-            r.lo = 0.0;
-            r.hi = f32::INFINITY;
-        }
         p
     }
 
@@ -231,15 +328,18 @@ impl Patch {
             // Once per step (Box2D v3's `b2PrepareContactsTask`): the Jacobians and effective
             // masses from the manifold's levers and the inertia at the step's start.
             self.prepared = true;
+            let (a, b) = (self.a, self.b);
+            let e = Ends { a, b, wa: sb.inv_m[a as usize], wb: sb.inv_m[b as usize] };
+            self.ends = e;
             for k in 0..self.count {
-                self.rows[k].set_axis(sb, self.a, self.b, n, self.r_a[k], self.r_b[k]);
+                self.rows[k].set_axis(sb, &e, n, self.r_a[k], self.r_b[k]);
             }
             let (ca, cb) = (self.c_a, self.c_b);
             let [t1, t2] = self.tangents;
             let [f0, f1, f2, f3] = &mut self.friction;
-            f0.set_axis(sb, self.a, self.b, t1, ca, cb);
-            f1.set_axis(sb, self.a, self.b, t2, ca, cb);
-            f2.set_angular(sb, self.a, self.b, n);
+            f0.set_axis(sb, &e, t1, ca, cb);
+            f1.set_axis(sb, &e, t2, ca, cb);
+            f2.set_angular(sb, &e, n);
             // Rolling: about the tangential relative spin at the step's start.
             let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
             if mix.rolling > 0.0 {
@@ -249,7 +349,7 @@ impl Patch {
                 if wt.length_squared() > 1e-8 {
                     self.rolling_axis = wt.normalize();
                     self.has_rolling = true;
-                    f3.set_angular(sb, self.a, self.b, self.rolling_axis);
+                    f3.set_angular(sb, &e, self.rolling_axis);
                 }
             }
             for f in self.friction.iter_mut() {
@@ -267,7 +367,7 @@ impl Patch {
             let s = self.separation(k, pose_a, pose_b);
             let row = &mut self.rows[k];
             row.soft = soft(s, h, spring);
-            self.vn0[k] = row.cdot(&sb.v, &sb.w);
+            self.vn0[k] = row.cdot(n, &self.ends, &sb.v, &sb.w);
         }
     }
 
@@ -283,9 +383,16 @@ impl Patch {
     /// Re-applies every λ (warm start) or zeroes them.
     pub fn warm_start(&mut self, sb: &mut SolverBodies, warm: bool) {
         let rolling = self.has_rolling;
-        for (i, r) in self.rows[..self.count].iter_mut().chain(self.friction.iter_mut()).enumerate() {
+        let (e, n) = (self.ends, self.normal);
+        let [t1, t2] = self.tangents;
+        let axes = [n, n, n, n, t1, t2, Vec3::ZERO, Vec3::ZERO];
+        let rows = self.rows[..self.count].iter_mut().zip(&axes[..self.count]);
+        let friction = self.friction.iter_mut().zip(&axes[MAX_POINTS..]);
+        for (i, (r, &t)) in rows.chain(friction).enumerate() {
             if warm && (i != self.count + 3 || rolling) {
-                r.warm_start(&mut sb.v, &mut sb.w);
+                if r.accum != 0.0 {
+                    r.apply(t, &e, &mut sb.v, &mut sb.w, r.accum);
+                }
             } else {
                 r.accum = 0.0;
             }
@@ -296,9 +403,11 @@ impl Patch {
     /// The seed's `patch_solve`: the normal rows, then the friction bounds from their Σλ,
     /// then the friction rows.
     pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        let (e, n) = (self.ends, self.normal);
+        let [t1, t2] = self.tangents;
         let mut total = 0.0;
         for k in 0..self.count {
-            row::solve(&mut self.rows[k], &mut sb.v, &mut sb.w, phase);
+            self.rows[k].solve(n, &e, &mut sb.v, &mut sb.w, phase, 0.0, f32::INFINITY);
             total += self.rows[k].accum;
             self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
         }
@@ -308,41 +417,37 @@ impl Patch {
         // diagonally to t₁, t₂ take up to √2 μΛ: a box on a 30° slope slid a quarter short).
         let cap = mix.friction * total;
         let [f0, f1, f2, f3] = &mut self.friction;
-        let d0 = -f0.mass * f0.cdot(&sb.v, &sb.w);
+        let d0 = -f0.mass * f0.cdot(t1, &e, &sb.v, &sb.w);
         let before0 = f0.accum;
         f0.accum += d0;
-        f0.apply(&mut sb.v, &mut sb.w, d0);
+        f0.apply(t1, &e, &mut sb.v, &mut sb.w, d0);
         if self.planar {
             // (`clamp` panics on a NaN bound, a trap in wasm; see `row::solve`.)
             if cap >= 0.0 {
                 f0.accum = f0.accum.clamp(-cap, cap);
             }
             let applied = f0.accum - before0;
-            f0.apply(&mut sb.v, &mut sb.w, applied - d0);
+            f0.apply(t1, &e, &mut sb.v, &mut sb.w, applied - d0);
             return;
         }
-        let d1 = -f1.mass * f1.cdot(&sb.v, &sb.w);
+        let d1 = -f1.mass * f1.cdot(t2, &e, &sb.v, &sb.w);
         f1.accum += d1;
-        f1.apply(&mut sb.v, &mut sb.w, d1);
+        f1.apply(t2, &e, &mut sb.v, &mut sb.w, d1);
         let len = (f0.accum * f0.accum + f1.accum * f1.accum).sqrt();
         if len > cap {
             let k = if len > 0.0 { cap / len } else { 0.0 };
             let (c0, c1) = (f0.accum * k, f1.accum * k);
-            f0.apply(&mut sb.v, &mut sb.w, c0 - f0.accum);
-            f1.apply(&mut sb.v, &mut sb.w, c1 - f1.accum);
+            f0.apply(t1, &e, &mut sb.v, &mut sb.w, c0 - f0.accum);
+            f1.apply(t2, &e, &mut sb.v, &mut sb.w, c1 - f1.accum);
             f0.accum = c0;
             f1.accum = c1;
         }
         // Twist and rolling: one row each, a symmetric bound.
         let twist = mix.friction * self.radius * total;
-        f2.lo = -twist;
-        f2.hi = twist;
-        row::solve(f2, &mut sb.v, &mut sb.w, phase);
+        f2.solve(Vec3::ZERO, &e, &mut sb.v, &mut sb.w, phase, -twist, twist);
         if self.has_rolling {
             let roll = mix.rolling * total;
-            f3.lo = -roll;
-            f3.hi = roll;
-            row::solve(f3, &mut sb.v, &mut sb.w, phase);
+            f3.solve(Vec3::ZERO, &e, &mut sb.v, &mut sb.w, phase, -roll, roll);
         }
     }
 
@@ -357,13 +462,14 @@ impl Patch {
             if self.vn0[k] > -threshold || self.max_lambda[k] == 0.0 {
                 continue;
             }
+            let (n, ends) = (self.normal, self.ends);
             let r = &mut self.rows[k];
-            let vn = r.cdot(&sb.v, &sb.w);
+            let vn = r.cdot(n, &ends, &sb.v, &sb.w);
             let d = -r.mass * (vn + e * self.vn0[k]);
             let new = (r.accum + d).max(0.0);
             let d = new - r.accum;
             r.accum = new;
-            r.apply(&mut sb.v, &mut sb.w, d);
+            r.apply(n, &ends, &mut sb.v, &mut sb.w, d);
         }
     }
 
