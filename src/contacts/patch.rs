@@ -151,32 +151,57 @@ impl ContactRow {
 
     /// Ċ = J·u (`Row::cdot`).
     #[inline(always)]
-    fn cdot(&self, t: Vec3, e: &Ends, v: &[Vec3], w: &[Vec3]) -> f32 {
-        let (a, b) = (e.a as usize, e.b as usize);
-        (-t).dot(v[a]) + self.ang_a.dot(w[a]) + t.dot(v[b]) + self.ang_b.dot(w[b])
+    fn cdot(&self, t: Vec3, u: &Vel) -> f32 {
+        (-t).dot(u.va) + self.ang_a.dot(u.wa) + t.dot(u.vb) + self.ang_b.dot(u.wb)
     }
 
     /// u ← u + M⁻¹Jᵀ λ (`Row::apply`).
     #[inline(always)]
-    fn apply(&self, t: Vec3, e: &Ends, v: &mut [Vec3], w: &mut [Vec3], lambda: f32) {
-        let (a, b) = (e.a as usize, e.b as usize);
-        v[a] += (-t) * (e.wa * lambda);
-        w[a] += self.ia * lambda;
-        v[b] += t * (e.wb * lambda);
-        w[b] += self.ib * lambda;
+    fn apply(&self, t: Vec3, e: &Ends, u: &mut Vel, lambda: f32) {
+        u.va += (-t) * (e.wa * lambda);
+        u.wa += self.ia * lambda;
+        u.vb += t * (e.wb * lambda);
+        u.wb += self.ib * lambda;
     }
 
     /// `row::solve` with bounds [`lo`, `hi`] (a bound that is not a number leaves the row:
     /// `clamp` panics on NaN, a trap in wasm).
     #[inline(always)]
-    fn solve(&mut self, t: Vec3, e: &Ends, v: &mut [Vec3], w: &mut [Vec3], phase: Phase, lo: f32, hi: f32) {
+    fn solve(&mut self, t: Vec3, e: &Ends, u: &mut Vel, phase: Phase, lo: f32, hi: f32) {
         let s = self.soft[phase as usize];
-        let cdot = self.cdot(t, e, v, w);
+        let cdot = self.cdot(t, u);
         let raw = -self.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * self.accum;
         let new = if lo <= hi { (self.accum + raw).clamp(lo, hi) } else { self.accum };
         let d = new - self.accum;
         self.accum = new;
-        self.apply(t, e, v, w, d);
+        self.apply(t, e, u, d);
+    }
+}
+
+/// The two bodies' velocities, held in registers while a patch is solved (loaded once,
+/// stored once: a patch's rows all act on the same two bodies, never one body twice).
+#[derive(Clone, Copy)]
+struct Vel {
+    va: Vec3,
+    wa: Vec3,
+    vb: Vec3,
+    wb: Vec3,
+}
+
+impl Vel {
+    #[inline(always)]
+    fn load(sb: &SolverBodies, e: &Ends) -> Vel {
+        let (a, b) = (e.a as usize, e.b as usize);
+        Vel { va: sb.v[a], wa: sb.w[a], vb: sb.v[b], wb: sb.w[b] }
+    }
+
+    #[inline(always)]
+    fn store(self, sb: &mut SolverBodies, e: &Ends) {
+        let (a, b) = (e.a as usize, e.b as usize);
+        sb.v[a] = self.va;
+        sb.w[a] = self.wa;
+        sb.v[b] = self.vb;
+        sb.w[b] = self.wb;
     }
 }
 
@@ -309,9 +334,21 @@ impl Patch {
     /// Separation of point `k` for the poses now.
     #[inline]
     pub fn separation(&self, k: usize, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat)) -> f32 {
-        let ra = (pose_a.1 * self.q_a.inverse()) * self.r_a[k];
-        let rb = (pose_b.1 * self.q_b.inverse()) * self.r_b[k];
-        let d = (pose_b.0 - self.x_b) - (pose_a.0 - self.x_a) + rb - ra;
+        self.separation_in(k, &self.motion(pose_a, pose_b))
+    }
+
+    /// The bodies' motion since the manifold was made: Δx_b − Δx_a and each rotation since.
+    #[inline(always)]
+    fn motion(&self, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat)) -> (Vec3, Quat, Quat) {
+        let dx = (pose_b.0 - self.x_b) - (pose_a.0 - self.x_a);
+        (dx, pose_a.1 * self.q_a.inverse(), pose_b.1 * self.q_b.inverse())
+    }
+
+    #[inline(always)]
+    fn separation_in(&self, k: usize, m: &(Vec3, Quat, Quat)) -> f32 {
+        let ra = m.1 * self.r_a[k];
+        let rb = m.2 * self.r_b[k];
+        let d = m.0 + rb - ra;
         self.normal.dot(d) + self.base[k]
     }
 
@@ -363,19 +400,21 @@ impl Patch {
         let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
         let hz = CONTACT_HERTZ.min(0.25 / h) * if immovable { 2.0 } else { 1.0 };
         let spring = Spring::new(hz, CONTACT_DAMPING_RATIO, h);
+        let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
-            let s = self.separation(k, pose_a, pose_b);
+            let s = self.separation_in(k, &m);
             let row = &mut self.rows[k];
             row.soft = soft(s, h, spring);
-            self.vn0[k] = row.cdot(n, &self.ends, &sb.v, &sb.w);
+            self.vn0[k] = row.cdot(n, &Vel::load(sb, &self.ends));
         }
     }
 
     /// Re-measures the separations for the relax pass (the bodies have moved): a point that
     /// is still apart keeps its speculative bias, one that overlaps is solved rigidly.
     pub fn refresh_relax(&mut self, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
-            let s = self.separation(k, pose_a, pose_b);
+            let s = self.separation_in(k, &m);
             self.rows[k].soft[Phase::Relax as usize] = if s > 0.0 { Soft::target(s / h) } else { Soft::RIGID };
         }
     }
@@ -386,28 +425,38 @@ impl Patch {
         let (e, n) = (self.ends, self.normal);
         let [t1, t2] = self.tangents;
         let axes = [n, n, n, n, t1, t2, Vec3::ZERO, Vec3::ZERO];
+        let mut u = Vel::load(sb, &e);
         let rows = self.rows[..self.count].iter_mut().zip(&axes[..self.count]);
         let friction = self.friction.iter_mut().zip(&axes[MAX_POINTS..]);
         for (i, (r, &t)) in rows.chain(friction).enumerate() {
             if warm && (i != self.count + 3 || rolling) {
                 if r.accum != 0.0 {
-                    r.apply(t, &e, &mut sb.v, &mut sb.w, r.accum);
+                    r.apply(t, &e, &mut u, r.accum);
                 }
             } else {
                 r.accum = 0.0;
             }
         }
+        u.store(sb, &e);
         self.max_lambda = [0.0; MAX_POINTS];
     }
 
     /// The seed's `patch_solve`: the normal rows, then the friction bounds from their Σλ,
     /// then the friction rows.
     pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        let e = self.ends;
+        let mut u = Vel::load(sb, &e);
+        self.solve_rows(&mut u, phase);
+        u.store(sb, &e);
+    }
+
+    #[inline(always)]
+    fn solve_rows(&mut self, u: &mut Vel, phase: Phase) {
         let (e, n) = (self.ends, self.normal);
         let [t1, t2] = self.tangents;
         let mut total = 0.0;
         for k in 0..self.count {
-            self.rows[k].solve(n, &e, &mut sb.v, &mut sb.w, phase, 0.0, f32::INFINITY);
+            self.rows[k].solve(n, &e, u, phase, 0.0, f32::INFINITY);
             total += self.rows[k].accum;
             self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
         }
@@ -417,37 +466,37 @@ impl Patch {
         // diagonally to t₁, t₂ take up to √2 μΛ: a box on a 30° slope slid a quarter short).
         let cap = mix.friction * total;
         let [f0, f1, f2, f3] = &mut self.friction;
-        let d0 = -f0.mass * f0.cdot(t1, &e, &sb.v, &sb.w);
+        let d0 = -f0.mass * f0.cdot(t1, u);
         let before0 = f0.accum;
         f0.accum += d0;
-        f0.apply(t1, &e, &mut sb.v, &mut sb.w, d0);
+        f0.apply(t1, &e, u, d0);
         if self.planar {
             // (`clamp` panics on a NaN bound, a trap in wasm; see `row::solve`.)
             if cap >= 0.0 {
                 f0.accum = f0.accum.clamp(-cap, cap);
             }
             let applied = f0.accum - before0;
-            f0.apply(t1, &e, &mut sb.v, &mut sb.w, applied - d0);
+            f0.apply(t1, &e, u, applied - d0);
             return;
         }
-        let d1 = -f1.mass * f1.cdot(t2, &e, &sb.v, &sb.w);
+        let d1 = -f1.mass * f1.cdot(t2, u);
         f1.accum += d1;
-        f1.apply(t2, &e, &mut sb.v, &mut sb.w, d1);
+        f1.apply(t2, &e, u, d1);
         let len = (f0.accum * f0.accum + f1.accum * f1.accum).sqrt();
         if len > cap {
             let k = if len > 0.0 { cap / len } else { 0.0 };
             let (c0, c1) = (f0.accum * k, f1.accum * k);
-            f0.apply(t1, &e, &mut sb.v, &mut sb.w, c0 - f0.accum);
-            f1.apply(t2, &e, &mut sb.v, &mut sb.w, c1 - f1.accum);
+            f0.apply(t1, &e, u, c0 - f0.accum);
+            f1.apply(t2, &e, u, c1 - f1.accum);
             f0.accum = c0;
             f1.accum = c1;
         }
         // Twist and rolling: one row each, a symmetric bound.
         let twist = mix.friction * self.radius * total;
-        f2.solve(Vec3::ZERO, &e, &mut sb.v, &mut sb.w, phase, -twist, twist);
+        f2.solve(Vec3::ZERO, &e, u, phase, -twist, twist);
         if self.has_rolling {
             let roll = mix.rolling * total;
-            f3.solve(Vec3::ZERO, &e, &mut sb.v, &mut sb.w, phase, -roll, roll);
+            f3.solve(Vec3::ZERO, &e, u, phase, -roll, roll);
         }
     }
 
@@ -464,12 +513,14 @@ impl Patch {
             }
             let (n, ends) = (self.normal, self.ends);
             let r = &mut self.rows[k];
-            let vn = r.cdot(n, &ends, &sb.v, &sb.w);
+            let mut u = Vel::load(sb, &ends);
+            let vn = r.cdot(n, &u);
             let d = -r.mass * (vn + e * self.vn0[k]);
             let new = (r.accum + d).max(0.0);
             let d = new - r.accum;
             r.accum = new;
-            r.apply(n, &ends, &mut sb.v, &mut sb.w, d);
+            r.apply(n, &ends, &mut u, d);
+            u.store(sb, &ends);
         }
     }
 
