@@ -360,7 +360,6 @@ impl Patch {
     /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
     /// follows the material points (`separation`).
     pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
-        let n = self.normal;
         if !self.prepared {
             // Once per step (Box2D v3's `b2PrepareContactsTask`): the Jacobians and effective
             // masses from the manifold's levers and the inertia at the step's start.
@@ -368,6 +367,19 @@ impl Patch {
             let (a, b) = (self.a, self.b);
             let e = Ends { a, b, wa: sb.inv_m[a as usize], wb: sb.inv_m[b as usize] };
             self.ends = e;
+            if self.planar {
+                self.prepare_planar(sb);
+            } else {
+                self.prepare_3d(sb);
+            }
+        }
+        self.prepare_soft(sb, pose_a, pose_b, h);
+    }
+
+    /// The 3D patch's Jacobians (once per step).
+    fn prepare_3d(&mut self, sb: &SolverBodies) {
+        {
+            let (e, n) = (self.ends, self.normal);
             for k in 0..self.count {
                 self.rows[k].set_axis(sb, &e, n, self.r_a[k], self.r_b[k]);
             }
@@ -393,6 +405,49 @@ impl Patch {
                 f.soft = [Soft::RIGID; 2];
             }
         }
+    }
+
+    /// The 2D patch's rows (once per step): normal and tangent in the plane (n.z = t.z = 0),
+    /// so a row's angular parts are along ẑ only, J = [−t, (t × r_a)_z ẑ, t, (r_b × t)_z ẑ],
+    /// and M⁻¹Jᵀ's angular parts (I⁻¹)_zz times them; the levers' out-of-plane parts (the
+    /// rounding that leaves a centre at z ≈ 1e-13 m) and I⁻¹'s products with ẑ, which could
+    /// only tilt the body out of the plane for its 2D lock to undo, are left out. The sweep
+    /// then acts on v_x, v_y, ω_z alone ([`Patch::solve`]). No twist or rolling row: both
+    /// would turn the bodies about an in-plane axis.
+    fn prepare_planar(&mut self, sb: &SolverBodies) {
+        let (e, n) = (self.ends, self.normal);
+        let (iza, izb) = (sb.inv_i[e.a as usize].z_axis.z, sb.inv_i[e.b as usize].z_axis.z);
+        let row = |t: Vec3, ra: Vec3, rb: Vec3| {
+            let ja = t.x * ra.y - t.y * ra.x;
+            let jb = rb.x * t.y - rb.y * t.x;
+            let (ia, ib) = (iza * ja, izb * jb);
+            let tt = t.x * t.x + t.y * t.y;
+            let k = e.wa * tt + ja * ia + e.wb * tt + jb * ib;
+            ContactRow {
+                ang_a: Vec3::new(0.0, 0.0, ja),
+                ang_b: Vec3::new(0.0, 0.0, jb),
+                ia: Vec3::new(0.0, 0.0, ia),
+                ib: Vec3::new(0.0, 0.0, ib),
+                mass: if k > 0.0 { 1.0 / k } else { 0.0 },
+                accum: 0.0,
+                soft: [Soft::RIGID; 2],
+            }
+        };
+        for k in 0..self.count {
+            let accum = self.rows[k].accum;
+            self.rows[k] = ContactRow { accum, ..row(n, self.r_a[k], self.r_b[k]) };
+        }
+        let accum = self.friction[0].accum;
+        self.friction[0] = ContactRow { accum, ..row(self.tangents[0], self.c_a, self.c_b) };
+        for f in self.friction[1..].iter_mut() {
+            *f = ContactRow::default();
+        }
+        self.has_rolling = false;
+    }
+
+    /// Every substep: the normal rows' factors from the poses now.
+    fn prepare_soft(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        let n = self.normal;
         // Every substep: the separation now sets each normal row's bias and softness.
         // Against an immovable body the spring is twice as stiff (Box2D v3's
         // `staticSoftness`): nothing on the other side gives, so the same 30 Hz would sink
@@ -445,9 +500,64 @@ impl Patch {
     /// then the friction rows.
     pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase) {
         let e = self.ends;
+        if self.planar {
+            return self.solve_planar(sb, phase);
+        }
         let mut u = Vel::load(sb, &e);
         self.solve_rows(&mut u, phase);
         u.store(sb, &e);
+    }
+
+    /// [`Patch::solve`] for a 2D patch (rows from [`Patch::prepare_planar`]): the same
+    /// updates on v_x, v_y, ω_z, the only velocities its rows act on.
+    #[inline(always)]
+    fn solve_planar(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        let e = self.ends;
+        let (a, b) = (e.a as usize, e.b as usize);
+        let (mut vax, mut vay, mut waz) = (sb.v[a].x, sb.v[a].y, sb.w[a].z);
+        let (mut vbx, mut vby, mut wbz) = (sb.v[b].x, sb.v[b].y, sb.w[b].z);
+        let (nx, ny) = (self.normal.x, self.normal.y);
+        let mut total = 0.0;
+        for k in 0..self.count {
+            let r = &mut self.rows[k];
+            let s = r.soft[phase as usize];
+            let cdot = nx * (vbx - vax) + ny * (vby - vay) + r.ang_a.z * waz + r.ang_b.z * wbz;
+            let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
+            // (`clamp` on a NaN λ gives NaN, no panic; the bounds are constants.)
+            let new = (r.accum + raw).clamp(0.0, f32::INFINITY);
+            let d = new - r.accum;
+            r.accum = new;
+            let (da, db) = (e.wa * d, e.wb * d);
+            vax -= nx * da;
+            vay -= ny * da;
+            waz += r.ia.z * d;
+            vbx += nx * db;
+            vby += ny * db;
+            wbz += r.ib.z * d;
+            total += new;
+            self.max_lambda[k] = self.max_lambda[k].max(new);
+        }
+        // Tangent row, bounded by μΛ (`clamp` panics on a NaN bound, a trap in wasm).
+        let cap = self.mix.map_or(0.0, |m| m.friction) * total;
+        let (tx, ty) = (self.tangents[0].x, self.tangents[0].y);
+        let f = &mut self.friction[0];
+        let cdot = tx * (vbx - vax) + ty * (vby - vay) + f.ang_a.z * waz + f.ang_b.z * wbz;
+        let before = f.accum;
+        let mut new = before - f.mass * cdot;
+        if cap >= 0.0 {
+            new = new.clamp(-cap, cap);
+        }
+        f.accum = new;
+        let d = new - before;
+        let (da, db) = (e.wa * d, e.wb * d);
+        vax -= tx * da;
+        vay -= ty * da;
+        waz += f.ia.z * d;
+        vbx += tx * db;
+        vby += ty * db;
+        wbz += f.ib.z * d;
+        (sb.v[a].x, sb.v[a].y, sb.w[a].z) = (vax, vay, waz);
+        (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (vbx, vby, wbz);
     }
 
     #[inline(always)]
