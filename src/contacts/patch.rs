@@ -642,7 +642,7 @@ impl Patch {
 
 /// The normal row's factors for separation `s` in both phases.
 #[inline]
-fn soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
+pub(crate) fn soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
     if s > 0.0 {
         [Soft::target(s / h); 2]
     } else {
