@@ -462,13 +462,15 @@ impl Contacts {
             self.fast.reserve(self.patches.len());
             self.slow.reserve(self.patches.len());
             for i in 0..self.patches.len() {
-                let (pa, pb) = self.poses(bodies, &self.patches[i]);
                 let p = &mut self.patches[i];
-                p.prepare(sb, pa, pb, h);
                 if p.planar && p.count <= 2 {
+                    p.prepare_rows(sb);
                     let (ka, kb) = (p.a - self.base, p.b - self.base);
                     self.fast.push(Contact2::from_patch(p, i as u32, ka, kb));
                 } else {
+                    let (pa, pb) = self.poses(bodies, &self.patches[i]);
+                    let p = &mut self.patches[i];
+                    p.prepare(sb, pa, pb, h);
                     p.warm_start(sb, warm);
                     self.slow.push(i as u32);
                 }

@@ -360,6 +360,13 @@ impl Patch {
     /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
     /// follows the material points (`separation`).
     pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        self.prepare_rows(sb);
+        self.prepare_soft(sb, pose_a, pose_b, h);
+    }
+
+    /// The Jacobians and effective masses, once per step ([`Patch::prepare`] without the
+    /// factors, for a 2D patch whose hot copy sets its own: `planar::Contact2`).
+    pub fn prepare_rows(&mut self, sb: &SolverBodies) {
         if !self.prepared {
             // Once per step (Box2D v3's `b2PrepareContactsTask`): the Jacobians and effective
             // masses from the manifold's levers and the inertia at the step's start.
@@ -373,7 +380,6 @@ impl Patch {
                 self.prepare_3d(sb);
             }
         }
-        self.prepare_soft(sb, pose_a, pose_b, h);
     }
 
     /// The 3D patch's Jacobians (once per step).
