@@ -395,7 +395,19 @@ impl Contacts {
         let reach = |k: usize| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k]);
         let margin = SPECULATIVE + (reach(a) + reach(b)) * dt;
         let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
-        let m = narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin);
+        // Between planar bodies (or a planar body and an immovable one) the contact is the
+        // 2D one: normal in the plane, points on it, so it pushes no body out of z = 0 and
+        // leaves the planar lock nothing to undo. Two boxes' 2D contact comes from their
+        // sections by the plane (`box_box_2d`) when it can.
+        let flat = |k: usize| bodies.planar[k] || !dynamic(k);
+        let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
+        let rects = match (planar, &bodies.shape[a], &bodies.shape[b]) {
+            (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }) => {
+                narrow::box_box_2d::collide(&pa, ha, &pb, hb, margin)
+            }
+            _ => None,
+        };
+        let m = rects.unwrap_or_else(|| narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin));
         if m.count == 0 {
             return;
         }
@@ -404,12 +416,7 @@ impl Contacts {
         for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
             *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
         }
-        // Between planar bodies (or a planar body and an immovable one) the contact is the
-        // 2D one: normal in the plane, points on it, so it pushes no body out of z = 0 and
-        // leaves the planar lock nothing to undo.
-        let flat = |k: usize| bodies.planar[k] || !dynamic(k);
         let mut normal = m.normal;
-        let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
         if planar {
             let n2 = Vec3::new(normal.x, normal.y, 0.0);
             if n2.length_squared() < 1e-6 {
