@@ -520,11 +520,20 @@ impl Contacts {
     /// One sweep over every patch.
     #[inline]
     pub fn sweep(&mut self, sb: &mut SolverBodies, phase: Phase) {
-        for c in self.fast.iter_mut() {
-            c.solve(sb, phase);
-        }
-        for &i in self.slow.iter() {
-            self.patches[i as usize].solve(sb, phase);
+        if phase == Phase::Relax {
+            for &i in self.slow.iter().rev() {
+                self.patches[i as usize].solve(sb, phase);
+            }
+            for c in self.fast.iter_mut().rev() {
+                c.solve(sb, phase);
+            }
+        } else {
+            for c in self.fast.iter_mut() {
+                c.solve(sb, phase);
+            }
+            for &i in self.slow.iter() {
+                self.patches[i as usize].solve(sb, phase);
+            }
         }
     }
 

@@ -5,10 +5,13 @@
 //! is the rectangles' contact — Box2D's `b2CollidePolygons` for two boxes: the separating
 //! axis test on the four face normals, then the incident edge clipped to the reference
 //! face's two side lines. The 3D test ([`super::box_box`]) finds the same reference face
-//! (its z faces and the edge axes between in-plane edges never win for such boxes; the edge
-//! axes a_x × b_z are the face axes again), the same clipped points twice over (at either
-//! z face, merged by the projection) and the same separations, at 15 axes and a quad clip
-//! instead of 4 axes and a segment clip (in W6 the 3D narrow phase was a fifth of the step).
+//! (the edge axes a_x × b_z are the face axes again, and the z faces do not win while the
+//! boxes overlap in the plane by less than their z half extents together), the same
+//! clipped points twice over (at either z face, merged by the projection) and the same
+//! separations (`tests/narrow_phase_2d.rs`: within 1e-6 m over 3,000 random pairs), at 4
+//! axes and a segment clip instead of 15 axes and a quad clip (in W6 the 3D narrow phase
+//! was a fifth of the step). Deeper than that, the 3D test's normal is ±z, which the
+//! projection could not use (the pair was dropped); the 2D one keeps its in-plane normal.
 //!
 //! Not used (`None`: the caller takes the 3D test) when a box is tilted out of the plane by
 //! more than [`MAX_TILT`] or does not cut the plane, or when the boxes are apart and the
