@@ -102,8 +102,12 @@ pub struct ContactRow {
     pub soft: [Soft; 2],
 }
 
+/// All zeros, factors too: a row that cannot act until `Patch::prepare` sets it (which sets
+/// every factor it reads), and a patch's eight rows are then a plain memset when the
+/// narrow phase makes it.
 impl Default for ContactRow {
     fn default() -> Self {
+        const NONE: Soft = Soft { bias: 0.0, mass_scale: 0.0, impulse_scale: 0.0 };
         ContactRow {
             ang_a: Vec3::ZERO,
             ang_b: Vec3::ZERO,
@@ -111,7 +115,7 @@ impl Default for ContactRow {
             ib: Vec3::ZERO,
             mass: 0.0,
             accum: 0.0,
-            soft: [Soft::RIGID; 2],
+            soft: [NONE; 2],
         }
     }
 }
