@@ -471,9 +471,8 @@ impl Contacts {
             for i in 0..self.patches.len() {
                 let p = &mut self.patches[i];
                 if p.planar && p.count <= 2 {
-                    p.prepare_rows(sb);
                     let (ka, kb) = (p.a - self.base, p.b - self.base);
-                    self.fast.push(Contact2::from_patch(p, i as u32, ka, kb));
+                    self.fast.push(Contact2::from_patch(p, sb, i as u32, ka, kb));
                 } else {
                     let (pa, pb) = self.poses(bodies, &self.patches[i]);
                     let p = &mut self.patches[i];

@@ -428,17 +428,13 @@ impl Patch {
         let (e, n) = (self.ends, self.normal);
         let (iza, izb) = (sb.inv_i[e.a as usize].z_axis.z, sb.inv_i[e.b as usize].z_axis.z);
         let row = |t: Vec3, ra: Vec3, rb: Vec3| {
-            let ja = t.x * ra.y - t.y * ra.x;
-            let jb = rb.x * t.y - rb.y * t.x;
-            let (ia, ib) = (iza * ja, izb * jb);
-            let tt = t.x * t.x + t.y * t.y;
-            let k = e.wa * tt + ja * ia + e.wb * tt + jb * ib;
+            let r = super::planar::Row2::new(t, ra, rb, e.wa, e.wb, iza, izb);
             ContactRow {
-                ang_a: Vec3::new(0.0, 0.0, ja),
-                ang_b: Vec3::new(0.0, 0.0, jb),
-                ia: Vec3::new(0.0, 0.0, ia),
-                ib: Vec3::new(0.0, 0.0, ib),
-                mass: if k > 0.0 { 1.0 / k } else { 0.0 },
+                ang_a: Vec3::new(0.0, 0.0, r.ja),
+                ang_b: Vec3::new(0.0, 0.0, r.jb),
+                ia: Vec3::new(0.0, 0.0, r.ia),
+                ib: Vec3::new(0.0, 0.0, r.ib),
+                mass: r.mass,
                 accum: 0.0,
                 soft: [Soft::RIGID; 2],
             }

@@ -33,6 +33,21 @@ pub struct Row2 {
     pub accum: f32,
 }
 
+impl Row2 {
+    /// The 2D row along `t` (n.z = t.z = 0) with levers `ra`, `rb` (their z parts left out:
+    /// the rounding of a centre off z = 0), inverse masses and (I⁻¹)_zz of A and B:
+    /// J = [−t, (t × r_a)_z ẑ, t, (r_b × t)_z ẑ] (see `Patch::prepare_planar`).
+    #[inline]
+    pub fn new(t: Vec3, ra: Vec3, rb: Vec3, wa: f32, wb: f32, iza: f32, izb: f32) -> Row2 {
+        let ja = t.x * ra.y - t.y * ra.x;
+        let jb = rb.x * t.y - rb.y * t.x;
+        let (ia, ib) = (iza * ja, izb * jb);
+        let tt = t.x * t.x + t.y * t.y;
+        let k = wa * tt + ja * ia + wb * tt + jb * ib;
+        Row2 { ja, jb, ia, ib, mass: if k > 0.0 { 1.0 / k } else { 0.0 }, accum: 0.0 }
+    }
+}
+
 /// A 2D patch's hot copy.
 #[derive(Clone, Copy, Debug)]
 pub struct Contact2 {
@@ -92,26 +107,24 @@ impl Motion2 {
 }
 
 impl Contact2 {
-    /// The hot copy of 2D patch `p` (rows prepared: `Patch::prepare_planar`), index `patch`,
-    /// dense body indices `ka`, `kb`.
-    pub fn from_patch(p: &Patch, patch: u32, ka: u32, kb: u32) -> Contact2 {
-        let row = |r: &patch::ContactRow| Row2 {
-            ja: r.ang_a.z,
-            jb: r.ang_b.z,
-            ia: r.ia.z,
-            ib: r.ib.z,
-            mass: r.mass,
-            accum: r.accum,
-        };
+    /// The hot copy of 2D patch `p` (at most two points), index `patch`, dense body indices
+    /// `ka`, `kb`: its rows built here from the manifold ([`Row2::new`]), its λ taken from
+    /// the patch (warm start by feature id: `Patch::warm_from`). The patch's own rows are
+    /// left unbuilt: only their λ is kept there (`store`).
+    pub fn from_patch(p: &Patch, sb: &SolverBodies, patch: u32, ka: u32, kb: u32) -> Contact2 {
+        let (a, b) = (p.a as usize, p.b as usize);
+        let (wa, wb) = (sb.inv_m[a], sb.inv_m[b]);
+        let (iza, izb) = (sb.inv_i[a].z_axis.z, sb.inv_i[b].z_axis.z);
+        let row = |t: Vec3, ra: Vec3, rb: Vec3, accum: f32| Row2 { accum, ..Row2::new(t, ra, rb, wa, wb, iza, izb) };
         let mix = p.mix.unwrap_or(patch::Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
         let count = p.count.min(2);
         let mut c = Contact2 {
-            a: p.ends.a,
-            b: p.ends.b,
+            a: p.a,
+            b: p.b,
             ka,
             kb,
-            wa: p.ends.wa,
-            wb: p.ends.wb,
+            wa,
+            wb,
             n: p.normal.truncate(),
             t: p.tangents[0].truncate(),
             mu: mix.friction,
@@ -119,7 +132,7 @@ impl Contact2 {
             count: count as u32,
             rows: [Row2::default(); 2],
             soft: [[Soft::RIGID; 2]; 2],
-            friction: row(&p.friction[0]),
+            friction: row(p.tangents[0], p.c_a, p.c_b, p.friction[0].accum),
             ra: [Vec2::ZERO; 2],
             rb: [Vec2::ZERO; 2],
             base: [0.0; 2],
@@ -128,7 +141,7 @@ impl Contact2 {
             patch,
         };
         for k in 0..count {
-            c.rows[k] = row(&p.rows[k]);
+            c.rows[k] = row(p.normal, p.r_a[k], p.r_b[k], p.rows[k].accum);
             c.ra[k] = p.r_a[k].truncate();
             c.rb[k] = p.r_b[k].truncate();
             c.base[k] = p.base[k];
