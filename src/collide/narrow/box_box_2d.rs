@@ -99,7 +99,8 @@ pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Op
     let o = 1 - m;
     let mid = i.c + i.axes[m] * (fs * i.half[m]);
     let side_bits = |s: f32| -> u32 { (m as u32) << 2 | ((fs < 0.0) as u32) << 1 | (s < 0.0) as u32 };
-    let mut pts = [(mid + i.axes[o] * i.half[o], 0x80 | side_bits(1.0)), (mid - i.axes[o] * i.half[o], 0x80 | side_bits(-1.0))];
+    let mut pts =
+        [(mid + i.axes[o] * i.half[o], 0x80 | side_bits(1.0)), (mid - i.axes[o] * i.half[o], 0x80 | side_bits(-1.0))];
     // Clip to the reference face's side lines |(p − c)·t| ≤ h_t.
     let t = r.axes[1 - k];
     let ht = r.half[1 - k];
@@ -126,7 +127,8 @@ pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Op
         let s = (p - face_c).dot(n);
         if s < speculative {
             let q = p - n * (0.5 * s);
-            man.points[man.count] = ManifoldPoint { point: q.extend(0.0), separation: s, id: tag | c, ..Default::default() };
+            man.points[man.count] =
+                ManifoldPoint { point: q.extend(0.0), separation: s, id: tag | c, ..Default::default() };
             man.count += 1;
         }
     }

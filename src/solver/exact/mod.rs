@@ -136,7 +136,7 @@ pub const TOLERANCE: f32 = 8e-5;
 pub fn solve(c: &mut StepContext) {
     // No particles (W4's bodies alone): nothing here (the plan's key comparisons were 2 %
     // of W4's step).
-    if c.p.len() == 0 {
+    if c.p.is_empty() {
         return;
     }
     let passes = c.s.iterations.max(1);
