@@ -7,12 +7,14 @@
 //! |-----------------------|----------------------------------------------------------------|
 //! | `integrateVelocities` | v ← (v + h g)·damping, ω ← ω·damping (world stage `integrate`) |
 //! | `prepareRows`         | every row's Jacobian, effective mass and soft factors from the |
-//! |                       | substep's positions (links, pins, the mouse, joints, 2D locks) |
+//! |                       | substep's positions (links, pins, the mouse, joints); the 2D   |
+//! |                       | locks once per step, then only their bias (`Locks`)            |
 //! | `warmStart`           | each row's accumulated impulse re-applied                      |
 //! | `solve`               | `iterations` sweeps, rigid rows soft with bias (`row.rs`)      |
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
-//! | `prepareBodyRows`     | the joints' and 2D locks' rows again, from the moved poses     |
-//! | `relax`               | one sweep, rigid rows rigid and without bias                   |
+//! | `prepareBodyRows`     | the joints' rows again, from the moved poses                   |
+//! | `relax`               | one sweep, rigid rows rigid and without bias (the contact      |
+//! |                       | patches in reverse order: symmetric Gauss–Seidel)              |
 //! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
 //! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
 //! |                       | and relax; rope–rope contacts are projected on positions after |
