@@ -14,6 +14,13 @@
 // through the libm crate) took the wasm to 1,125,647 bytes, 437,870 gzipped here (twiggy diff
 // of the -Oz -g builds before and after: +38 KB raw). Again 2 % above that.
 //
+// Raised again, 446,000 → 456,000 (2026-11-27, branch w6): W6's 2D contact path — the two
+// planar boxes' narrow phase (`narrow::box_box_2d`), the 2D patches' compact rows and sweep
+// (`contacts::planar`), the one-body lock block — took the wasm from 1,129,606 bytes, 440,618
+// gzipped (its base, 6dd5fa9, which the day's other work had already brought to 98.8 % of the
+// budget) to 1,142,867 / 446,587 (+13,261 raw, +5,969 gzipped; both `make web`, measured
+// here), for W6 at 2.5× the speed. Again about 2 % above that.
+//
 // Gzip is node's zlib at level 9 (about 0.5 % more than `gzip -9` gives for the same file).
 //
 // The lite embed wasm (dist/pkg/ropelab-lite_bg.wasm: the crate without `full`, what
@@ -36,7 +43,7 @@ import { gzipSync, constants } from 'node:zlib';
 import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 446_000;
+export const BUDGET = 456_000;
 export const LITE_BUDGET = 276_000;
 
 checkDist();
