@@ -42,13 +42,15 @@ fn the_pyramid_preset_stands_ten_seconds() {
     steps(&mut w, 600);
     let drift = max_moved(&w, &start, 1..w.bodies.len());
     println!("pyramid (10 rows) after 10 s: largest drift {drift:.3e} m");
-    // Issue 11 asks < 1 cm of a pyramid: measured 8.6 mm (4 substeps × 1; 8.2 mm at 4 × 2).
+    // Issue 11 asks < 1 cm of a pyramid: measured 8.6 mm (4 substeps × 1; 8.2 mm at 4 × 2);
+    // 6.8 mm since relax sweeps the patches in reverse (2026-11-27).
     assert!(drift < 0.01, "drift {drift}");
 }
 
 /// W6 `pyramid20` (210 boxes) for 10 s under its benchmark budget. It stands, but it
-/// drifts more than the issue's 1 cm: measured 3.2 cm (the box-stacking drift of the
-/// impulse rows, the same cause as the 10-box tower's 2.8 cm in tests/contacts.rs).
+/// drifts more than the issue's 1 cm: measured 3.2 cm, now 2.9 cm (the soft contacts'
+/// compression under the stack above: the top box sinks 2.87 cm; the same cause as the
+/// 10-box tower's 2.8 cm in tests/contacts.rs).
 #[test]
 fn the_twenty_row_pyramid_stands_ten_seconds() {
     let mut w = Workload::W6.build(SolverKind::Impulse);
@@ -57,7 +59,9 @@ fn the_twenty_row_pyramid_stands_ten_seconds() {
     steps(&mut w, 600);
     let drift = pyramid_drift(&w, PYRAMID_ROWS);
     println!("pyramid20 after 10 s: largest drift {drift:.3e} m (issue 11's target: < 1e-2)");
-    // Stands (a collapse moves boxes by metres); measured 3.0e-2 (3.2e-2 before the contact Jacobians were built once per step).
+    // Stands (a collapse moves boxes by metres); measured 3.0e-2 (3.2e-2 before the contact
+    // Jacobians were built once per step), 2.88e-2 since relax sweeps in reverse (the one-way
+    // sweep also leaned it sideways: its top box 1.1–1.6 cm, now 2.9 mm).
     assert!(drift < 0.05, "drift {drift}");
 }
 

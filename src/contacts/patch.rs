@@ -58,7 +58,7 @@
 use glam::{Quat, Vec3};
 
 pub use crate::bodies::Mix;
-use crate::joints::row::{self, Phase, Row, Soft, SolverBodies, Spring};
+use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 
 /// Most points per manifold (a box face on a box face).
 pub const MAX_POINTS: usize = 4;
@@ -79,6 +79,134 @@ pub struct PointIn {
     pub separation: f32,
     /// Feature id: equal from step to step while the same features touch.
     pub id: u32,
+}
+
+/// One row of a patch, stored compactly: its Jacobian's linear parts are −axis on A and
+/// +axis on B, with the axis (the normal, a tangent; zero for twist and rolling) and the two
+/// bodies' inverse masses kept once per patch, so a row is its angular parts, M⁻¹Jᵀ's
+/// angular parts, effective mass, factors and λ (80 bytes, against `joints::row::Row`'s
+/// 168: W6's 590 patches were 1 MB, and every substep swept them six times). The arithmetic
+/// is `Row`'s, term for term in the same order (trajectories are bit for bit those of the
+/// generic rows).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactRow {
+    pub ang_a: Vec3,
+    pub ang_b: Vec3,
+    /// I⁻¹ times the angular parts.
+    pub ia: Vec3,
+    pub ib: Vec3,
+    /// Effective mass 1/K (0 when K = 0: the row cannot act).
+    pub mass: f32,
+    /// Accumulated impulse λ.
+    pub accum: f32,
+    pub soft: [Soft; 2],
+}
+
+/// All zeros, factors too: a row that cannot act until `Patch::prepare` sets it (which sets
+/// every factor it reads), and a patch's eight rows are then a plain memset when the
+/// narrow phase makes it.
+impl Default for ContactRow {
+    fn default() -> Self {
+        const NONE: Soft = Soft { bias: 0.0, mass_scale: 0.0, impulse_scale: 0.0 };
+        ContactRow {
+            ang_a: Vec3::ZERO,
+            ang_b: Vec3::ZERO,
+            ia: Vec3::ZERO,
+            ib: Vec3::ZERO,
+            mass: 0.0,
+            accum: 0.0,
+            soft: [NONE; 2],
+        }
+    }
+}
+
+/// The two solver bodies of a patch and their inverse masses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ends {
+    pub a: u32,
+    pub b: u32,
+    pub wa: f32,
+    pub wb: f32,
+}
+
+impl ContactRow {
+    /// `Row::set_jacobian` for J = [−t, t × s_a, t, r_b × t] (`Row::set_axis`; t = 0 with
+    /// angular parts [−axis, axis] is `Row::set_angular`).
+    #[inline]
+    fn set(&mut self, sb: &SolverBodies, e: &Ends, t: Vec3, ang_a: Vec3, ang_b: Vec3) {
+        let (ai, bi) = (e.a as usize, e.b as usize);
+        self.ang_a = ang_a;
+        self.ang_b = ang_b;
+        self.ia = sb.inv_i[ai] * ang_a;
+        self.ib = sb.inv_i[bi] * ang_b;
+        let k = e.wa * (-t).length_squared() + ang_a.dot(self.ia) + e.wb * t.length_squared() + ang_b.dot(self.ib);
+        self.mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+    }
+
+    #[inline]
+    fn set_axis(&mut self, sb: &SolverBodies, e: &Ends, t: Vec3, s_a: Vec3, r_b: Vec3) {
+        self.set(sb, e, t, t.cross(s_a), r_b.cross(t));
+    }
+
+    #[inline]
+    fn set_angular(&mut self, sb: &SolverBodies, e: &Ends, axis: Vec3) {
+        self.set(sb, e, Vec3::ZERO, -axis, axis);
+    }
+
+    /// Ċ = J·u (`Row::cdot`).
+    #[inline(always)]
+    fn cdot(&self, t: Vec3, u: &Vel) -> f32 {
+        (-t).dot(u.va) + self.ang_a.dot(u.wa) + t.dot(u.vb) + self.ang_b.dot(u.wb)
+    }
+
+    /// u ← u + M⁻¹Jᵀ λ (`Row::apply`).
+    #[inline(always)]
+    fn apply(&self, t: Vec3, e: &Ends, u: &mut Vel, lambda: f32) {
+        u.va += (-t) * (e.wa * lambda);
+        u.wa += self.ia * lambda;
+        u.vb += t * (e.wb * lambda);
+        u.wb += self.ib * lambda;
+    }
+
+    /// `row::solve` with bounds [`lo`, `hi`] (a bound that is not a number leaves the row:
+    /// `clamp` panics on NaN, a trap in wasm).
+    #[inline(always)]
+    fn solve(&mut self, t: Vec3, e: &Ends, u: &mut Vel, phase: Phase, lo: f32, hi: f32) {
+        let s = self.soft[phase as usize];
+        let cdot = self.cdot(t, u);
+        let raw = -self.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * self.accum;
+        let new = if lo <= hi { (self.accum + raw).clamp(lo, hi) } else { self.accum };
+        let d = new - self.accum;
+        self.accum = new;
+        self.apply(t, e, u, d);
+    }
+}
+
+/// The two bodies' velocities, held in registers while a patch is solved (loaded once,
+/// stored once: a patch's rows all act on the same two bodies, never one body twice).
+#[derive(Clone, Copy)]
+struct Vel {
+    va: Vec3,
+    wa: Vec3,
+    vb: Vec3,
+    wb: Vec3,
+}
+
+impl Vel {
+    #[inline(always)]
+    fn load(sb: &SolverBodies, e: &Ends) -> Vel {
+        let (a, b) = (e.a as usize, e.b as usize);
+        Vel { va: sb.v[a], wa: sb.w[a], vb: sb.v[b], wb: sb.w[b] }
+    }
+
+    #[inline(always)]
+    fn store(self, sb: &mut SolverBodies, e: &Ends) {
+        let (a, b) = (e.a as usize, e.b as usize);
+        sb.v[a] = self.va;
+        sb.w[a] = self.wa;
+        sb.v[b] = self.vb;
+        sb.w[b] = self.wb;
+    }
 }
 
 /// One manifold's rows and the state they carry from step to step.
@@ -103,10 +231,12 @@ pub struct Patch {
     pub x_b: Vec3,
     pub q_a: Quat,
     pub q_b: Quat,
+    /// Solver bodies and inverse masses of the rows (set with the Jacobians).
+    pub ends: Ends,
     /// Normal rows.
-    pub rows: [Row; MAX_POINTS],
+    pub rows: [ContactRow; MAX_POINTS],
     /// Tangent 1, tangent 2, twist, rolling.
-    pub friction: [Row; 4],
+    pub friction: [ContactRow; 4],
     pub tangents: [Vec3; 2],
     pub rolling_axis: Vec3,
     pub has_rolling: bool,
@@ -169,10 +299,6 @@ impl Patch {
         p.radius = patch_radius(&points[..count], centroid, normal);
         let (t1, t2) = normal.any_orthonormal_pair();
         p.tangents = [t1, t2];
-        for r in p.rows.iter_mut() {
-            r.lo = 0.0;
-            r.hi = f32::INFINITY;
-        }
         p
     }
 
@@ -212,9 +338,21 @@ impl Patch {
     /// Separation of point `k` for the poses now.
     #[inline]
     pub fn separation(&self, k: usize, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat)) -> f32 {
-        let ra = (pose_a.1 * self.q_a.inverse()) * self.r_a[k];
-        let rb = (pose_b.1 * self.q_b.inverse()) * self.r_b[k];
-        let d = (pose_b.0 - self.x_b) - (pose_a.0 - self.x_a) + rb - ra;
+        self.separation_in(k, &self.motion(pose_a, pose_b))
+    }
+
+    /// The bodies' motion since the manifold was made: Δx_b − Δx_a and each rotation since.
+    #[inline(always)]
+    fn motion(&self, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat)) -> (Vec3, Quat, Quat) {
+        let dx = (pose_b.0 - self.x_b) - (pose_a.0 - self.x_a);
+        (dx, pose_a.1 * self.q_a.inverse(), pose_b.1 * self.q_b.inverse())
+    }
+
+    #[inline(always)]
+    fn separation_in(&self, k: usize, m: &(Vec3, Quat, Quat)) -> f32 {
+        let ra = m.1 * self.r_a[k];
+        let rb = m.2 * self.r_b[k];
+        let d = m.0 + rb - ra;
         self.normal.dot(d) + self.base[k]
     }
 
@@ -226,20 +364,41 @@ impl Patch {
     /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
     /// follows the material points (`separation`).
     pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
-        let n = self.normal;
+        self.prepare_rows(sb);
+        self.prepare_soft(sb, pose_a, pose_b, h);
+    }
+
+    /// The Jacobians and effective masses, once per step ([`Patch::prepare`] without the
+    /// factors, for a 2D patch whose hot copy sets its own: `planar::Contact2`).
+    pub fn prepare_rows(&mut self, sb: &SolverBodies) {
         if !self.prepared {
             // Once per step (Box2D v3's `b2PrepareContactsTask`): the Jacobians and effective
             // masses from the manifold's levers and the inertia at the step's start.
             self.prepared = true;
+            let (a, b) = (self.a, self.b);
+            let e = Ends { a, b, wa: sb.inv_m[a as usize], wb: sb.inv_m[b as usize] };
+            self.ends = e;
+            if self.planar {
+                self.prepare_planar(sb);
+            } else {
+                self.prepare_3d(sb);
+            }
+        }
+    }
+
+    /// The 3D patch's Jacobians (once per step).
+    fn prepare_3d(&mut self, sb: &SolverBodies) {
+        {
+            let (e, n) = (self.ends, self.normal);
             for k in 0..self.count {
-                self.rows[k].set_axis(sb, self.a, self.b, n, self.r_a[k], self.r_b[k]);
+                self.rows[k].set_axis(sb, &e, n, self.r_a[k], self.r_b[k]);
             }
             let (ca, cb) = (self.c_a, self.c_b);
             let [t1, t2] = self.tangents;
             let [f0, f1, f2, f3] = &mut self.friction;
-            f0.set_axis(sb, self.a, self.b, t1, ca, cb);
-            f1.set_axis(sb, self.a, self.b, t2, ca, cb);
-            f2.set_angular(sb, self.a, self.b, n);
+            f0.set_axis(sb, &e, t1, ca, cb);
+            f1.set_axis(sb, &e, t2, ca, cb);
+            f2.set_angular(sb, &e, n);
             // Rolling: about the tangential relative spin at the step's start.
             let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
             if mix.rolling > 0.0 {
@@ -249,13 +408,52 @@ impl Patch {
                 if wt.length_squared() > 1e-8 {
                     self.rolling_axis = wt.normalize();
                     self.has_rolling = true;
-                    f3.set_angular(sb, self.a, self.b, self.rolling_axis);
+                    f3.set_angular(sb, &e, self.rolling_axis);
                 }
             }
             for f in self.friction.iter_mut() {
                 f.soft = [Soft::RIGID; 2];
             }
         }
+    }
+
+    /// The 2D patch's rows (once per step): normal and tangent in the plane (n.z = t.z = 0),
+    /// so a row's angular parts are along ẑ only, J = [−t, (t × r_a)_z ẑ, t, (r_b × t)_z ẑ],
+    /// and M⁻¹Jᵀ's angular parts (I⁻¹)_zz times them; the levers' out-of-plane parts (the
+    /// rounding that leaves a centre at z ≈ 1e-13 m) and I⁻¹'s products with ẑ, which could
+    /// only tilt the body out of the plane for its 2D lock to undo, are left out. The sweep
+    /// then acts on v_x, v_y, ω_z alone ([`Patch::solve`]). No twist or rolling row: both
+    /// would turn the bodies about an in-plane axis.
+    fn prepare_planar(&mut self, sb: &SolverBodies) {
+        let (e, n) = (self.ends, self.normal);
+        let (iza, izb) = (sb.inv_i[e.a as usize].z_axis.z, sb.inv_i[e.b as usize].z_axis.z);
+        let row = |t: Vec3, ra: Vec3, rb: Vec3| {
+            let r = super::planar::Row2::new(t, ra, rb, e.wa, e.wb, iza, izb);
+            ContactRow {
+                ang_a: Vec3::new(0.0, 0.0, r.ja),
+                ang_b: Vec3::new(0.0, 0.0, r.jb),
+                ia: Vec3::new(0.0, 0.0, r.ia),
+                ib: Vec3::new(0.0, 0.0, r.ib),
+                mass: r.mass,
+                accum: 0.0,
+                soft: [Soft::RIGID; 2],
+            }
+        };
+        for k in 0..self.count {
+            let accum = self.rows[k].accum;
+            self.rows[k] = ContactRow { accum, ..row(n, self.r_a[k], self.r_b[k]) };
+        }
+        let accum = self.friction[0].accum;
+        self.friction[0] = ContactRow { accum, ..row(self.tangents[0], self.c_a, self.c_b) };
+        for f in self.friction[1..].iter_mut() {
+            *f = ContactRow::default();
+        }
+        self.has_rolling = false;
+    }
+
+    /// Every substep: the normal rows' factors from the poses now.
+    fn prepare_soft(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        let n = self.normal;
         // Every substep: the separation now sets each normal row's bias and softness.
         // Against an immovable body the spring is twice as stiff (Box2D v3's
         // `staticSoftness`): nothing on the other side gives, so the same 30 Hz would sink
@@ -263,19 +461,21 @@ impl Patch {
         let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
         let hz = CONTACT_HERTZ.min(0.25 / h) * if immovable { 2.0 } else { 1.0 };
         let spring = Spring::new(hz, CONTACT_DAMPING_RATIO, h);
+        let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
-            let s = self.separation(k, pose_a, pose_b);
+            let s = self.separation_in(k, &m);
             let row = &mut self.rows[k];
             row.soft = soft(s, h, spring);
-            self.vn0[k] = row.cdot(&sb.v, &sb.w);
+            self.vn0[k] = row.cdot(n, &Vel::load(sb, &self.ends));
         }
     }
 
     /// Re-measures the separations for the relax pass (the bodies have moved): a point that
     /// is still apart keeps its speculative bias, one that overlaps is solved rigidly.
     pub fn refresh_relax(&mut self, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+        let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
-            let s = self.separation(k, pose_a, pose_b);
+            let s = self.separation_in(k, &m);
             self.rows[k].soft[Phase::Relax as usize] = if s > 0.0 { Soft::target(s / h) } else { Soft::RIGID };
         }
     }
@@ -283,22 +483,96 @@ impl Patch {
     /// Re-applies every λ (warm start) or zeroes them.
     pub fn warm_start(&mut self, sb: &mut SolverBodies, warm: bool) {
         let rolling = self.has_rolling;
-        for (i, r) in self.rows[..self.count].iter_mut().chain(self.friction.iter_mut()).enumerate() {
+        let (e, n) = (self.ends, self.normal);
+        let [t1, t2] = self.tangents;
+        let axes = [n, n, n, n, t1, t2, Vec3::ZERO, Vec3::ZERO];
+        let mut u = Vel::load(sb, &e);
+        let rows = self.rows[..self.count].iter_mut().zip(&axes[..self.count]);
+        let friction = self.friction.iter_mut().zip(&axes[MAX_POINTS..]);
+        for (i, (r, &t)) in rows.chain(friction).enumerate() {
             if warm && (i != self.count + 3 || rolling) {
-                r.warm_start(&mut sb.v, &mut sb.w);
+                if r.accum != 0.0 {
+                    r.apply(t, &e, &mut u, r.accum);
+                }
             } else {
                 r.accum = 0.0;
             }
         }
+        u.store(sb, &e);
         self.max_lambda = [0.0; MAX_POINTS];
     }
 
     /// The seed's `patch_solve`: the normal rows, then the friction bounds from their Σλ,
     /// then the friction rows.
     pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        let e = self.ends;
+        if self.planar {
+            return self.solve_planar(sb, phase);
+        }
+        let mut u = Vel::load(sb, &e);
+        self.solve_rows(&mut u, phase);
+        u.store(sb, &e);
+    }
+
+    /// [`Patch::solve`] for a 2D patch (rows from [`Patch::prepare_planar`]): the same
+    /// updates on v_x, v_y, ω_z, the only velocities its rows act on.
+    #[inline(always)]
+    fn solve_planar(&mut self, sb: &mut SolverBodies, phase: Phase) {
+        let e = self.ends;
+        let (a, b) = (e.a as usize, e.b as usize);
+        let (mut vax, mut vay, mut waz) = (sb.v[a].x, sb.v[a].y, sb.w[a].z);
+        let (mut vbx, mut vby, mut wbz) = (sb.v[b].x, sb.v[b].y, sb.w[b].z);
+        let (nx, ny) = (self.normal.x, self.normal.y);
         let mut total = 0.0;
         for k in 0..self.count {
-            row::solve(&mut self.rows[k], &mut sb.v, &mut sb.w, phase);
+            let r = &mut self.rows[k];
+            let s = r.soft[phase as usize];
+            let cdot = nx * (vbx - vax) + ny * (vby - vay) + r.ang_a.z * waz + r.ang_b.z * wbz;
+            let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
+            // (`clamp` on a NaN λ gives NaN, no panic; the bounds are constants.)
+            let new = (r.accum + raw).clamp(0.0, f32::INFINITY);
+            let d = new - r.accum;
+            r.accum = new;
+            let (da, db) = (e.wa * d, e.wb * d);
+            vax -= nx * da;
+            vay -= ny * da;
+            waz += r.ia.z * d;
+            vbx += nx * db;
+            vby += ny * db;
+            wbz += r.ib.z * d;
+            total += new;
+            self.max_lambda[k] = self.max_lambda[k].max(new);
+        }
+        // Tangent row, bounded by μΛ (`clamp` panics on a NaN bound, a trap in wasm).
+        let cap = self.mix.map_or(0.0, |m| m.friction) * total;
+        let (tx, ty) = (self.tangents[0].x, self.tangents[0].y);
+        let f = &mut self.friction[0];
+        let cdot = tx * (vbx - vax) + ty * (vby - vay) + f.ang_a.z * waz + f.ang_b.z * wbz;
+        let before = f.accum;
+        let mut new = before - f.mass * cdot;
+        if cap >= 0.0 {
+            new = new.clamp(-cap, cap);
+        }
+        f.accum = new;
+        let d = new - before;
+        let (da, db) = (e.wa * d, e.wb * d);
+        vax -= tx * da;
+        vay -= ty * da;
+        waz += f.ia.z * d;
+        vbx += tx * db;
+        vby += ty * db;
+        wbz += f.ib.z * d;
+        (sb.v[a].x, sb.v[a].y, sb.w[a].z) = (vax, vay, waz);
+        (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (vbx, vby, wbz);
+    }
+
+    #[inline(always)]
+    fn solve_rows(&mut self, u: &mut Vel, phase: Phase) {
+        let (e, n) = (self.ends, self.normal);
+        let [t1, t2] = self.tangents;
+        let mut total = 0.0;
+        for k in 0..self.count {
+            self.rows[k].solve(n, &e, u, phase, 0.0, f32::INFINITY);
             total += self.rows[k].accum;
             self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
         }
@@ -308,41 +582,37 @@ impl Patch {
         // diagonally to t₁, t₂ take up to √2 μΛ: a box on a 30° slope slid a quarter short).
         let cap = mix.friction * total;
         let [f0, f1, f2, f3] = &mut self.friction;
-        let d0 = -f0.mass * f0.cdot(&sb.v, &sb.w);
+        let d0 = -f0.mass * f0.cdot(t1, u);
         let before0 = f0.accum;
         f0.accum += d0;
-        f0.apply(&mut sb.v, &mut sb.w, d0);
+        f0.apply(t1, &e, u, d0);
         if self.planar {
             // (`clamp` panics on a NaN bound, a trap in wasm; see `row::solve`.)
             if cap >= 0.0 {
                 f0.accum = f0.accum.clamp(-cap, cap);
             }
             let applied = f0.accum - before0;
-            f0.apply(&mut sb.v, &mut sb.w, applied - d0);
+            f0.apply(t1, &e, u, applied - d0);
             return;
         }
-        let d1 = -f1.mass * f1.cdot(&sb.v, &sb.w);
+        let d1 = -f1.mass * f1.cdot(t2, u);
         f1.accum += d1;
-        f1.apply(&mut sb.v, &mut sb.w, d1);
+        f1.apply(t2, &e, u, d1);
         let len = (f0.accum * f0.accum + f1.accum * f1.accum).sqrt();
         if len > cap {
             let k = if len > 0.0 { cap / len } else { 0.0 };
             let (c0, c1) = (f0.accum * k, f1.accum * k);
-            f0.apply(&mut sb.v, &mut sb.w, c0 - f0.accum);
-            f1.apply(&mut sb.v, &mut sb.w, c1 - f1.accum);
+            f0.apply(t1, &e, u, c0 - f0.accum);
+            f1.apply(t2, &e, u, c1 - f1.accum);
             f0.accum = c0;
             f1.accum = c1;
         }
         // Twist and rolling: one row each, a symmetric bound.
         let twist = mix.friction * self.radius * total;
-        f2.lo = -twist;
-        f2.hi = twist;
-        row::solve(f2, &mut sb.v, &mut sb.w, phase);
+        f2.solve(Vec3::ZERO, &e, u, phase, -twist, twist);
         if self.has_rolling {
             let roll = mix.rolling * total;
-            f3.lo = -roll;
-            f3.hi = roll;
-            row::solve(f3, &mut sb.v, &mut sb.w, phase);
+            f3.solve(Vec3::ZERO, &e, u, phase, -roll, roll);
         }
     }
 
@@ -357,13 +627,16 @@ impl Patch {
             if self.vn0[k] > -threshold || self.max_lambda[k] == 0.0 {
                 continue;
             }
+            let (n, ends) = (self.normal, self.ends);
             let r = &mut self.rows[k];
-            let vn = r.cdot(&sb.v, &sb.w);
+            let mut u = Vel::load(sb, &ends);
+            let vn = r.cdot(n, &u);
             let d = -r.mass * (vn + e * self.vn0[k]);
             let new = (r.accum + d).max(0.0);
             let d = new - r.accum;
             r.accum = new;
-            r.apply(&mut sb.v, &mut sb.w, d);
+            r.apply(n, &ends, &mut u, d);
+            u.store(sb, &ends);
         }
     }
 
@@ -375,7 +648,7 @@ impl Patch {
 
 /// The normal row's factors for separation `s` in both phases.
 #[inline]
-fn soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
+pub(crate) fn soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
     if s > 0.0 {
         [Soft::target(s / h); 2]
     } else {

@@ -27,7 +27,7 @@
 //! lock has no reaction force anyone reads, so its stiffness costs nothing the soft step
 //! protects.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use super::row::{self, Row, Soft};
 use super::setup::Setup;
@@ -44,4 +44,14 @@ pub fn setup(s: &Setup, rows: &mut [Row]) {
         row.soft = [Soft::target(c / s.h), Soft::RIGID];
     }
     row::make_block3(&mut rows[..3]);
+}
+
+/// The biased solve's targets C/h of rows built by [`setup`] for the pose (`x`, `q`) now,
+/// Jacobians and K⁻¹ kept (the solver builds a lock once per step: `solver::impulse`).
+#[inline]
+pub fn refresh_bias(x: Vec3, q: Quat, h: f32, rows: &mut [Row]) {
+    let a_b = q * Vec3::Z;
+    for (row, c) in rows.iter_mut().zip([x.z, a_b.x, a_b.y]) {
+        row.soft[0].bias = c / h;
+    }
 }

@@ -479,9 +479,39 @@ pub fn make_block3(rows: &mut [Row]) {
     let scale = k.col(0).abs().max(k.col(1).abs()).max(k.col(2).abs()).max_element();
     if scale > 0.0 && det.abs() > 1e-9 * scale * scale * scale {
         let inv = k.inverse();
-        r0.block = 3;
+        let immovable_a = [&*r0, &*r1, &*r2].iter().all(|r| r.wa == 0.0 && r.ia == Vec3::ZERO);
+        r0.block = if immovable_a { ONE_BODY_BLOCK3 } else { 3 };
         r0.k_inv = [inv.x_axis, inv.y_axis, inv.z_axis];
     }
+}
+
+/// `Row::block` of a 3-block whose body A cannot move (M⁻¹Jᵀ is zero on A: a 2D lock, a
+/// joint to the world), solved by [`solve_block3_b`].
+const ONE_BODY_BLOCK3: u8 = 4;
+
+/// [`solve_block3`] for a block whose body A does not move: the same update, without
+/// reading A's velocity (it stays zero: nothing acts on an immovable body) or adding its
+/// zero change. (Each 2D lock is such a block against the ground: solving them in a row
+/// wrote the ground's velocity 210 times a sweep in W6, each waiting on the last.)
+#[inline(always)]
+pub fn solve_block3_b(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
+    let [r0, r1, r2] = rows else { return };
+    let p = phase as usize;
+    let s = r0.soft[p];
+    let b = r0.b as usize;
+    let (vb, wb) = (v[b], w[b]);
+    let cdot = |r: &Row| r.lin_b.dot(vb) + r.ang_b.dot(wb) + r.soft[p].bias;
+    let cb = Vec3::new(cdot(r0), cdot(r1), cdot(r2));
+    let kinv = Mat3::from_cols(r0.k_inv[0], r0.k_inv[1], r0.k_inv[2]);
+    let acc = Vec3::new(r0.accum, r1.accum, r2.accum);
+    let d = -(kinv * cb) * s.mass_scale - acc * s.impulse_scale;
+    let (mut vb, mut wb) = (vb, wb);
+    for (row, di) in [r0, r1, r2].into_iter().zip(d.to_array()) {
+        row.accum += di;
+        vb += row.lin_b * (row.wb * di);
+        wb += row.ib * di;
+    }
+    (v[b], w[b]) = (vb, wb);
 }
 
 /// Solves a 3-row point block (see [`set_point3`]; solving the three rows of a point
@@ -524,7 +554,10 @@ pub fn solve(row: &mut Row, v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
 pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     let mut i = 0;
     while i < rows.len() {
-        if rows[i].block == 3 && i + 3 <= rows.len() {
+        if rows[i].block == ONE_BODY_BLOCK3 && i + 3 <= rows.len() {
+            solve_block3_b(&mut rows[i..i + 3], v, w, phase);
+            i += 3;
+        } else if rows[i].block == 3 && i + 3 <= rows.len() {
             solve_block3(&mut rows[i..i + 3], v, w, phase);
             i += 3;
         } else if rows[i].block > F64_BLOCK {

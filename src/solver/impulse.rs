@@ -7,12 +7,14 @@
 //! |-----------------------|----------------------------------------------------------------|
 //! | `integrateVelocities` | v ← (v + h g)·damping, ω ← ω·damping (world stage `integrate`) |
 //! | `prepareRows`         | every row's Jacobian, effective mass and soft factors from the |
-//! |                       | substep's positions (links, pins, the mouse, joints, 2D locks) |
+//! |                       | substep's positions (links, pins, the mouse, joints); the 2D   |
+//! |                       | locks once per step, then only their bias (`Locks`)            |
 //! | `warmStart`           | each row's accumulated impulse re-applied                      |
 //! | `solve`               | `iterations` sweeps, rigid rows soft with bias (`row.rs`)      |
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
-//! | `prepareBodyRows`     | the joints' and 2D locks' rows again, from the moved poses     |
-//! | `relax`               | one sweep, rigid rows rigid and without bias                   |
+//! | `prepareBodyRows`     | the joints' rows again, from the moved poses                   |
+//! | `relax`               | one sweep, rigid rows rigid and without bias (the contact      |
+//! |                       | patches in reverse order: symmetric Gauss–Seidel)              |
 //! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
 //! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
 //! |                       | and relax; rope–rope contacts are projected on positions after |
@@ -84,6 +86,8 @@ pub struct ImpulseScratch {
     hold_start: usize,
     joints_start: usize,
     planar_start: usize,
+    /// The 2D locks' rows are built for this step (see [`Locks`]).
+    locks_built: bool,
     /// What the layout was built from; `None` = rebuild.
     key: Option<LayoutKey>,
     /// Bodies and particles solved this substep are written back (position-based family:
@@ -155,6 +159,7 @@ pub fn prepare(c: &mut StepContext) {
     let nb = c.bodies.len();
     let sc = &mut c.sc.impulse;
     sc.with_particles = with_particles;
+    sc.locks_built = false;
     sc.bodies.resize(c.p.len() + nb + 1);
     let key = LayoutKey {
         links: c.links.version,
@@ -338,7 +343,7 @@ pub fn solve(c: &mut StepContext) {
     if !c.bodies.is_empty() {
         let mut rows = std::mem::take(&mut sc.rows);
         let direct = direct_joints(c.s, &c.sc.body_tree);
-        body_rows(sc, c.joints, c.bodies, c.p.len(), c.h, &mut rows, true, direct);
+        body_rows(sc, c.joints, c.bodies, c.p.len(), c.h, &mut rows, true, direct, Locks::Keep);
         sc.rows = rows;
         c.sc.contacts.refresh_relax(c.bodies, c.h);
     }
@@ -620,8 +625,30 @@ fn prepare_rows(c: &mut StepContext) {
         }
     }
     let direct = direct_joints(c.s, &c.sc.body_tree);
-    body_rows(sc, c.joints, bodies, np, h, &mut rows, false, direct);
+    let locks = if sc.locks_built { Locks::Bias } else { Locks::Build };
+    body_rows(sc, c.joints, bodies, np, h, &mut rows, false, direct, locks);
+    sc.locks_built = true;
     sc.rows = rows;
+}
+
+/// What [`body_rows`] does with the 2D locks' rows.
+///
+/// A lock's rows are one-body rows against the world whose Jacobian depends only on the
+/// body's tilt out of the plane (J = [ẑ, 0] and [0, t_k × a_B], a_B = q_B ẑ), which the lock
+/// itself holds at zero, and on its world inverse inertia, which a turn about ẑ leaves as it
+/// is for a body whose ẑ is a principal axis (and for any other changes it only within the
+/// step). So they are built once per step, at the first substep, with K⁻¹ of the block; the
+/// later substeps refresh only the biased solve's target C/h from the poses now (a body made
+/// off the plane is not corrected four times over), and relax, which has no bias, keeps the
+/// rows as they are. (They were rebuilt twice per substep: 20 % of W6's step.)
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Locks {
+    /// Jacobians, effective masses, K⁻¹ and bias from the poses now.
+    Build,
+    /// Only the bias C/h from the poses now.
+    Bias,
+    /// Untouched (relax).
+    Keep,
 }
 
 /// Per joint, whether the exact solver's body forest solves it (its rows stay empty);
@@ -649,6 +676,7 @@ fn body_rows(
     rows: &mut [Row],
     relax: bool,
     direct: &[bool],
+    locks: Locks,
 ) {
     let rigid = Spring::joint(h);
     let ground = sc.ground();
@@ -692,8 +720,14 @@ fn body_rows(
     }
     // 2D locks.
     let mut r = sc.planar_start;
+    if locks == Locks::Keep {
+        return;
+    }
     for k in 0..bodies.len() {
-        if bodies.planar[k] {
+        if bodies.planar[k] && locks == Locks::Bias {
+            planar::refresh_bias(bodies.pos[k], bodies.rot[k], h, &mut rows[r..r + planar::ROWS]);
+            r += planar::ROWS;
+        } else if bodies.planar[k] {
             let s = Setup {
                 bodies: &sc.bodies,
                 a: ground,

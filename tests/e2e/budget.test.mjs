@@ -14,6 +14,13 @@
 // through the libm crate) took the wasm to 1,125,647 bytes, 437,870 gzipped here (twiggy diff
 // of the -Oz -g builds before and after: +38 KB raw). Again 2 % above that.
 //
+// W6's 2D contact path (2026-11-27, branch w6) — the two planar boxes' narrow phase
+// (`narrow::box_box_2d`), the 2D patches' compact rows and sweep (`contacts::planar`), the
+// one-body lock block — added 13,261 bytes raw, 5,969 gzipped, for W6 at 2.5× the speed. Merged
+// with the size work below (which had lowered BUDGET to 426,000) the full wasm is 1,065,825
+// bytes, 424,633 gzipped (`make web` of the merge, measured here), so BUDGET is raised to that
+// plus 2 %, 433,000.
+//
 // Gzip is node's zlib at level 9 (about 0.5 % more than `gzip -9` gives for the same file).
 //
 // The lite embed wasm (dist/pkg/ropelab-lite_bg.wasm: the crate without `full`, what
@@ -44,7 +51,7 @@ import { gzipSync, constants } from 'node:zlib';
 import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 426_000;
+export const BUDGET = 433_000;
 export const LITE_BUDGET = 212_000;
 
 checkDist();

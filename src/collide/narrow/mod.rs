@@ -33,6 +33,7 @@
 //! A = the round shape and B = the box; [`collide`] swaps reversed pairs and flips the normal.
 
 pub mod box_box;
+pub mod box_box_2d;
 pub mod box_round;
 pub mod plane;
 pub mod round;

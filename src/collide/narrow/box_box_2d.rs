@@ -1,0 +1,143 @@
+//! Box–box contacts in the plane z = 0, for a 2D contact (two planar bodies, or a planar
+//! body and an immovable one: `contacts`): both boxes have their local z axis along the
+//! world's (the 2D lock holds a planar body so), so each one's section by the plane is the
+//! rectangle of its x and y half extents, and the 2D contact the manifold is projected to
+//! is the rectangles' contact — Box2D's `b2CollidePolygons` for two boxes: the separating
+//! axis test on the four face normals, then the incident edge clipped to the reference
+//! face's two side lines. The 3D test ([`super::box_box`]) finds the same reference face
+//! (the edge axes a_x × b_z are the face axes again, and the z faces do not win while the
+//! boxes overlap in the plane by less than their z half extents together), the same
+//! clipped points twice over (at either z face, merged by the projection) and the same
+//! separations (`tests/narrow_phase_2d.rs`: within 1e-6 m over 3,000 random pairs), at 4
+//! axes and a segment clip instead of 15 axes and a quad clip (in W6 the 3D narrow phase
+//! was a fifth of the step). Deeper than that, the 3D test's normal is ±z, which the
+//! projection could not use (the pair was dropped); the 2D one keeps its in-plane normal.
+//!
+//! Not used (`None`: the caller takes the 3D test) when a box is tilted out of the plane by
+//! more than [`MAX_TILT`] or does not cut the plane, or when the boxes are apart and the
+//! clip does not reach the face axis's separation (a corner passing a corner: the closest
+//! pair then lies outside the reference face, which `box_box::closest_contact` finds).
+//!
+//! **Feature ids** (their own family, `0x0500_0000 |`): `flip << 20 | f_ref << 16 | c`,
+//! with f_ref = 2k + (0 for +, 1 for −) the reference face on local axis k as in 3D, flip = 1
+//! when B holds it, and c = `0x80 | k << 2 | s` an incident corner (k the incident face's
+//! axis, s its side bits) or `0x40 | side` a point cut by the reference face's side line
+//! `side` (0: +, 1: −).
+
+use glam::{Mat3, Vec2, Vec3};
+
+use super::box_box::FACE_BIAS;
+use super::{Manifold, ManifoldPoint, Pose};
+
+/// Largest |x|, |y| of a box's z axis (a tilt of about 1e-4 rad) for its section to be
+/// taken as its x–y rectangle (the section's error is then under 1e-4 of the z half
+/// extent; the 2D lock keeps a planar body's tilt at rounding).
+pub const MAX_TILT: f32 = 1e-4;
+
+const TAG_2D: u32 = 0x0500_0000;
+
+/// A box's section by z = 0: centre, in-plane axes, half extents.
+#[derive(Clone, Copy)]
+struct Rect {
+    c: Vec2,
+    axes: [Vec2; 2],
+    half: [f32; 2],
+}
+
+impl Rect {
+    fn new(p: &Pose, half: Vec3) -> Option<Rect> {
+        let m = Mat3::from_quat(p.rot);
+        if m.z_axis.x.abs() > MAX_TILT || m.z_axis.y.abs() > MAX_TILT || p.pos.z.abs() >= half.z {
+            return None;
+        }
+        Some(Rect { c: p.pos.truncate(), axes: [m.x_axis.truncate(), m.y_axis.truncate()], half: [half.x, half.y] })
+    }
+
+    /// Largest separation over this rectangle's two face axes from `o` (toward `d` = o − self),
+    /// and that axis.
+    #[inline]
+    fn sat(&self, o: &Rect, d: Vec2) -> (f32, usize) {
+        let mut best = (f32::MIN, 0);
+        for i in 0..2 {
+            let l = self.axes[i];
+            let r = l.dot(o.axes[0]).abs() * o.half[0] + l.dot(o.axes[1]).abs() * o.half[1];
+            let s = d.dot(l).abs() - self.half[i] - r;
+            if s > best.0 {
+                best = (s, i);
+            }
+        }
+        best
+    }
+}
+
+/// The 2D manifold of boxes `ha` at `pa` and `hb` at `pb` (normal from A to B, points at
+/// z = 0 within `speculative`), or `None` where the 3D test must decide (see the module
+/// docs). An empty manifold: apart by more than `speculative`.
+pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Option<Manifold> {
+    let (a, b) = (Rect::new(pa, ha)?, Rect::new(pb, hb)?);
+    let d = b.c - a.c;
+    let (sep_a, ia) = a.sat(&b, d);
+    let (sep_b, jb) = b.sat(&a, d);
+    if sep_a > speculative || sep_b > speculative {
+        return Some(Manifold::EMPTY);
+    }
+    let scale = ha.min_element().min(hb.min_element());
+    let flip = sep_b > sep_a + FACE_BIAS * scale;
+    // Reference rectangle r (face axis k, outward normal n toward the other), incident i.
+    let (r, k, face_sep, i, sign) = if flip {
+        // B's face toward A.
+        (&b, jb, sep_b, &a, if d.dot(b.axes[jb]) > 0.0 { -1.0 } else { 1.0 })
+    } else {
+        (&a, ia, sep_a, &b, if d.dot(a.axes[ia]) < 0.0 { -1.0 } else { 1.0 })
+    };
+    let n = r.axes[k] * sign;
+    let f_ref = 2 * k as u32 + (sign < 0.0) as u32;
+    // Incident face: the one of i most anti-parallel to n; its edge's two corners.
+    let dots = [n.dot(i.axes[0]), n.dot(i.axes[1])];
+    let m = if dots[0].abs() >= dots[1].abs() { 0 } else { 1 };
+    let fs = if dots[m] > 0.0 { -1.0 } else { 1.0 };
+    let o = 1 - m;
+    let mid = i.c + i.axes[m] * (fs * i.half[m]);
+    let side_bits = |s: f32| -> u32 { (m as u32) << 2 | ((fs < 0.0) as u32) << 1 | (s < 0.0) as u32 };
+    let mut pts =
+        [(mid + i.axes[o] * i.half[o], 0x80 | side_bits(1.0)), (mid - i.axes[o] * i.half[o], 0x80 | side_bits(-1.0))];
+    // Clip to the reference face's side lines |(p − c)·t| ≤ h_t.
+    let t = r.axes[1 - k];
+    let ht = r.half[1 - k];
+    let face_c = r.c + n * r.half[k];
+    for (side, s) in [(0u32, 1.0f32), (1, -1.0)] {
+        let u = t * s;
+        let d0 = (pts[0].0 - face_c).dot(u) - ht;
+        let d1 = (pts[1].0 - face_c).dot(u) - ht;
+        if d0 > 0.0 && d1 > 0.0 {
+            // Nothing left (only boxes apart, corner past corner): the 3D test decides.
+            return None;
+        }
+        if d0 > 0.0 || d1 > 0.0 {
+            let cut = pts[0].0 + (pts[1].0 - pts[0].0) * (d0 / (d0 - d1));
+            let out = if d0 > 0.0 { 0 } else { 1 };
+            pts[out] = (cut, 0x40 | side);
+        }
+    }
+    let normal = if flip { -n } else { n };
+    let mut man = Manifold::EMPTY;
+    man.normal = normal.extend(0.0);
+    let tag = TAG_2D | (flip as u32) << 20 | f_ref << 16;
+    for (p, c) in pts {
+        let s = (p - face_c).dot(n);
+        if s < speculative {
+            let q = p - n * (0.5 * s);
+            man.points[man.count] =
+                ManifoldPoint { point: q.extend(0.0), separation: s, id: tag | c, ..Default::default() };
+            man.count += 1;
+        }
+    }
+    let apart = face_sep > 1e-6;
+    if apart && (man.count == 0 || man.min_separation().is_some_and(|s| s > face_sep + 1e-6)) {
+        // A corner past a corner: the closest pair may lie outside the face (the 3D test's
+        // closest-pair search).
+        return None;
+    }
+    man.set_anchors(pa.pos, pb.pos);
+    Some(man)
+}

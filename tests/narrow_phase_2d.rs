@@ -1,0 +1,120 @@
+//! The 2D box–box contact (`collide::narrow::box_box_2d`, the one 2D contacts between boxes
+//! use) against the 3D test projected as `contacts` projects it (normal and points onto
+//! z = 0, coincident points merged, the deeper kept): over random pairs of boxes turned
+//! about z, overlapping, touching or apart within the margin, the two give the same number
+//! of points, the same normal and the same points and separations. Measured when written
+//! (3,000 pairs: 2,988 compared, 1,596 of them with points; 1 corner past a corner left to
+//! the 3D test; 11 overlapping deeper than the z faces, where the 3D normal is ±z and only
+//! the 2D contact has one in the plane): largest normal difference 2.7e-7, point 9.8e-7 m,
+//! separation 6.6e-7 m; the tolerances are 1e-5 (normal) and 2e-5 m.
+
+use glam::{Quat, Vec3};
+use ropelab::bodies::Shape;
+use ropelab::collide::narrow::{box_box_2d, collide, Pose};
+
+const MARGIN: f32 = 0.02;
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 40) as f32) / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+}
+
+/// The 3D manifold as `contacts` makes it 2D: (normal, [(point, separation)]), or `None`
+/// when its normal is out of the plane (boxes overlapping in the plane by more than their
+/// z half extents together: the z faces are then the least penetration in 3D, and
+/// `contacts` dropped the pair, having no in-plane normal).
+fn projected(ha: Vec3, pa: &Pose, hb: Vec3, pb: &Pose) -> Option<(Vec3, Vec<(Vec3, f32)>)> {
+    let m = collide(&Shape::Box { half: ha }, pa, &Shape::Box { half: hb }, pb, MARGIN);
+    if m.count > 0 && m.normal.truncate().length_squared() < 1e-6 {
+        return None;
+    }
+    let n = Vec3::new(m.normal.x, m.normal.y, 0.0).normalize_or_zero();
+    let mut pts: Vec<(Vec3, f32)> = Vec::new();
+    for p in &m.points[..m.count] {
+        let q = Vec3::new(p.point.x, p.point.y, 0.0);
+        match pts.iter().position(|o| o.0.distance_squared(q) < 1e-8) {
+            Some(j) if p.separation < pts[j].1 => pts[j] = (q, p.separation),
+            Some(_) => {}
+            None => pts.push((q, p.separation)),
+        }
+    }
+    Some((n, pts))
+}
+
+#[test]
+fn the_2d_box_contact_is_the_3d_one_projected() {
+    let mut rng = Lcg(20261127);
+    let (mut max_n, mut max_p, mut max_s) = (0f32, 0f32, 0f32);
+    let (mut compared, mut touching, mut deferred, mut deep) = (0, 0, 0, 0);
+    for _ in 0..3000 {
+        let ha = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
+        let hb = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
+        let ca = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0);
+        // Half the pairs unturned (stacks, rows), half at any angle.
+        let turn = |rng: &mut Lcg| if rng.next() < 0.5 { 0.0 } else { rng.range(-3.2, 3.2) };
+        let (ta, tb) = (turn(&mut rng), turn(&mut rng));
+        // B's centre at a random direction, at about the distance where the two touch.
+        let dir = rng.range(0.0, std::f32::consts::TAU);
+        let reach = ha.truncate().length() + hb.truncate().length();
+        let dist = rng.range(0.5, 1.0) * reach;
+        let cb = ca + Vec3::new(libm::cosf(dir), libm::sinf(dir), 0.0) * dist;
+        let pa = Pose::new(ca, Quat::from_rotation_z(ta));
+        let pb = Pose::new(cb, Quat::from_rotation_z(tb));
+        let m2 = box_box_2d::collide(&pa, ha, &pb, hb, MARGIN);
+        let Some((n3, p3)) = projected(ha, &pa, hb, &pb) else {
+            // Deep in the plane: the 2D contact still has its in-plane normal.
+            let m2 = m2.expect("overlapping boxes");
+            assert!(m2.count > 0 && m2.normal.z == 0.0 && m2.normal.length() > 0.99);
+            deep += 1;
+            continue;
+        };
+        let Some(m2) = m2 else {
+            // Only boxes apart may be left to the 3D test (a corner passing a corner).
+            assert!(p3.iter().all(|p| p.1 > 0.0), "deferred while overlapping: {p3:?}");
+            deferred += 1;
+            continue;
+        };
+        compared += 1;
+        assert_eq!(m2.count, p3.len(), "2D {:?} against 3D {p3:?}", &m2.points[..m2.count]);
+        if m2.count == 0 {
+            continue;
+        }
+        touching += 1;
+        max_n = max_n.max((m2.normal - n3).length());
+        for q in &m2.points[..m2.count] {
+            assert_eq!(q.point.z, 0.0);
+            let (d, s) = p3
+                .iter()
+                .map(|p| (p.0.distance(q.point), (p.1 - q.separation).abs()))
+                .min_by(|x, y| x.0.total_cmp(&y.0))
+                .unwrap();
+            max_p = max_p.max(d);
+            max_s = max_s.max(s);
+        }
+    }
+    println!(
+        "{compared} compared ({touching} with points), {deferred} left to the 3D test, {deep} deeper than the \
+         z faces; largest differences: normal {max_n:.1e}, point {max_p:.1e} m, separation {max_s:.1e} m"
+    );
+    assert!(touching > 1000 && deferred < 300, "{touching} {deferred}");
+    assert!(max_n < 1e-5 && max_p < 2e-5 && max_s < 2e-5, "{max_n} {max_p} {max_s}");
+}
+
+#[test]
+fn a_tilted_box_or_one_off_the_plane_is_left_to_the_3d_test() {
+    let h = Vec3::splat(0.5);
+    let ground = Pose::new(Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY);
+    let flat = Pose::new(Vec3::new(0.0, 0.49, 0.0), Quat::from_rotation_z(0.3));
+    assert!(box_box_2d::collide(&ground, Vec3::new(40.0, 0.5, 0.5), &flat, h, MARGIN).is_some());
+    let tilted = Pose::new(flat.pos, Quat::from_rotation_x(1e-3) * flat.rot);
+    assert!(box_box_2d::collide(&ground, Vec3::new(40.0, 0.5, 0.5), &tilted, h, MARGIN).is_none());
+    let off = Pose::new(Vec3::new(0.0, 0.49, 0.6), Quat::IDENTITY);
+    assert!(box_box_2d::collide(&ground, Vec3::new(40.0, 0.5, 0.5), &off, h, MARGIN).is_none());
+}
