@@ -119,9 +119,9 @@ impl World {
         }
     }
 
-    /// How many 1/60 s frames' worth of substeps a step of `dt` runs: a scene is set up
-    /// (substeps, iterations, compliance, contact springs) for 1/60 s steps, and a longer
-    /// step keeps its substeps that short — ⌈60·dt⌉ times `substeps` of them. A step whose
+    /// How many 1/60 s frames a step of `dt` runs: a scene is set up (substeps, iterations,
+    /// compliance, contact springs) for 1/60 s steps, and a longer step is ⌈60·dt⌉ frames of
+    /// dt/⌈60·dt⌉, each a whole step (collision, substeps, tangles, guards). A step whose
     /// frames would pass half the work budget (`limits::MAX_WORK` / 2 over one frame's
     /// [`limits::work`]) is refused, naming the longest `dt` this scene takes: with longer
     /// substeps it would not be the scene it was set up to be. (The fuzzer's plank bridge
@@ -130,10 +130,9 @@ impl World {
     /// without the split: the capstan ran away at steps of 1/15 s, the drum at 0.1 s, the
     /// Atwood machine and the plank bridge at 0.2 s; with it none did. Letting the substeps
     /// grow past the budget instead was measured too: the held ragdoll under `impulse` went
-    /// NaN at `step(1)` in 17 frames' substeps.) Half the budget, because the work model is
-    /// fitted to one frame's stages and a long step's single collision pass sweeps boxes
-    /// fattened by the whole `dt` (the plank bridge's `step(1)` took 78 ms at the full
-    /// budget).
+    /// NaN at `step(1)` in 17 frames' substeps.) Half the budget, kept from when a long step had
+    /// one collision pass over boxes fattened by the whole `dt` (the plank bridge's `step(1)`
+    /// then took 78 ms at the full budget): a margin for the work model's fit.
     pub fn frames_in(&self, dt: f32) -> Result<u32> {
         // (1e-3: a dt of 1/60 s rounded up in f32 is one frame.)
         let want = (dt * 60.0 - 1e-3).ceil().max(1.0) as u32;
@@ -243,12 +242,31 @@ impl World {
     /// [`crate::step::STAGES`] in order (the per-substep block once per substep).
     pub fn step(&mut self, dt: f32) -> Result<()> {
         error::time_step(dt)?;
-        let substeps = self.settings.substeps.max(1) * self.frames_in(dt)?;
-        let h = dt / substeps as f32;
-        let mut st = StepState { dt, h, substeps, substep: 0, torn: false };
+        let frames = self.frames_in(dt)?;
         // The page draws bodies interpolated from this pose to the step's end.
         self.bodies.prev_pos.clone_from(&self.bodies.pos);
         self.bodies.prev_rot.clone_from(&self.bodies.rot);
+        // A step longer than 1/60 s is that many whole 60 Hz frames, each with its own
+        // collision pass, tangle update and end-of-step guards (not one pass of each around
+        // the frames' substeps: the fuzzer's crane after `step(1)` ran 240 substeps on one
+        // step's contact manifolds, spun its hook against them to 1e20 m/s and went NaN).
+        let frame_dt = dt / frames as f32;
+        for _ in 0..frames {
+            self.frame(frame_dt);
+        }
+        if let Some(p) = &mut self.profile {
+            p.steps += 1;
+        }
+        self.time += dt as f64;
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// One frame of [`World::step`]: the stages in order, substeps where they repeat.
+    fn frame(&mut self, dt: f32) {
+        let substeps = self.settings.substeps.max(1);
+        let h = dt / substeps as f32;
+        let mut st = StepState { dt, h, substeps, substep: 0, torn: false };
         let mut k = 0;
         while k < STAGES.len() {
             if STAGES[k].per_substep() {
@@ -265,7 +283,7 @@ impl World {
                 k += 1;
             }
         }
-        // The step's contact events, with the impulses the new pairs took, into the log.
+        // The frame's contact events, with the impulses the new pairs took, into the log.
         if crate::FULL && self.settings.solver != SolverKind::Classic {
             let c = &mut self.scratch.contacts;
             c.finish_step();
@@ -273,15 +291,9 @@ impl World {
                 self.contact_log.record(&c.begin, &c.end);
             }
         }
-        if let Some(p) = &mut self.profile {
-            p.steps += 1;
-        }
         self.cap_held_speeds();
         self.keep_in_bounds(h);
         self.last_h = h;
-        self.time += dt as f64;
-        self.steps += 1;
-        Ok(())
     }
 
     /// Held points (and the flings their holds remember) leave the step no faster than

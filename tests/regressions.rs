@@ -548,3 +548,23 @@ fn a_pin_of_compliance_1e_minus_38_made_an_infinite_spring() {
     let s = ropelab::joints::row::Spring::new(f32::INFINITY, 1.0, h);
     assert_eq!((s.bias_rate, s.mass_scale, s.impulse_scale), (1.0 / h, 1.0, 0.0));
 }
+
+/// Fuzz seed 20265768 (run of 20261129): the crane without its first body, a point pinned
+/// and grabbed, a link to a point, that point attached to a body, then `step(1)`: a step
+/// went NaN (reset by the step's end guard).
+#[test]
+fn the_crane_without_its_base_went_nan_at_a_one_second_step() {
+    replay(
+        "crane",
+        &[
+            Op::Pin(13.0, -4.6187963, -3.2265215, 0.00012739991),
+            Op::SetWalls(-4.4414473, 2.9484751, 4.809051, 5.4375463),
+            Op::RemoveBody(0.0),
+            Op::Grab(2, 4.0),
+            Op::Connect(9.0, 0.0),
+            Op::Step(0.016666668),
+            Op::AttachJson("{\"body\":2,\"point\":3}".into()),
+            Op::Step(1.0),
+        ],
+    );
+}
