@@ -369,7 +369,7 @@ impl Patch {
     }
 
     /// The Jacobians and effective masses, once per step ([`Patch::prepare`] without the
-    /// factors, for a 2D patch whose hot copy sets its own: `planar::Contact2`).
+    /// factors).
     pub fn prepare_rows(&mut self, sb: &SolverBodies) {
         if !self.prepared {
             // Once per step (Box2D v3's `b2PrepareContactsTask`): the Jacobians and effective

@@ -1,11 +1,13 @@
 //! The 2D patches' rows in one compact array, the solver's hot copy of them.
 //!
 //! A 2D patch (between planar bodies, `Patch::make_planar`) has its normal and tangent in
-//! the z = 0 plane and at most two points (a face on a face: one point per in-plane end), so
-//! its rows act on v_x, v_y and ω_z alone (`Patch::prepare_planar`): a row is its two
+//! the z = 0 plane and usually at most two points (a face on a face: one point per in-plane
+//! end; a 3D manifold against a box tilted out of the plane can leave 3–4, and those patches
+//! keep their own 2D rows, `Patch::prepare_planar` / `solve_planar`, the same maths), so
+//! its rows act on v_x, v_y and ω_z alone: a row is its two
 //! angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where
 //! the 3D `Patch` keeps 1 KB of levers, quaternions, four normal rows and four friction rows.
-//! Once per step the solver copies each such patch into a [`Contact2`] (about 200 bytes, the
+//! Once per step the solver copies each such patch of at most two points into a [`Contact2`] (about 230 bytes, the
 //! rows, their factors and the 2D levers the separation needs), sweeps those, and copies the
 //! impulses back into the patches wherever they are read (the substeps' impulse sums, the
 //! events, the next step's warm start).

@@ -43,7 +43,7 @@ pub fn setup(s: &Setup, rows: &mut [Row]) {
     for (row, c) in rows.iter_mut().zip([s.xb.z, a_b.x, a_b.y]) {
         row.soft = [Soft::target(c / s.h), Soft::RIGID];
     }
-    row::make_block3(&mut rows[..3]);
+    row::make_block3(&mut rows[..3], true);
 }
 
 /// The biased solve's targets C/h of rows built by [`setup`] for the pose (`x`, `q`) now,

@@ -463,8 +463,10 @@ pub fn solve_block_f64(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: 
 /// Makes `rows[0..3]`, whose Jacobians are already set, one 3×3 block solved whole by
 /// [`solve_block3`]: K_ij = J_i M⁻¹ J_jᵀ from the rows' own Jacobians and M⁻¹Jᵀ (for rows
 /// that are not a point constraint, e.g. the 2D lock's). The three rows must share their
-/// soft factors' mass and impulse scales. Left as scalar rows if K is singular.
-pub fn make_block3(rows: &mut [Row]) {
+/// soft factors' mass and impulse scales. Left as scalar rows if K is singular. `a_is_ground`:
+/// body A is the ground (at rest for ever), so the block may be solved on B alone
+/// ([`solve_block3_b`]); an immovable A that can still move (kinematic, held) must not be.
+pub fn make_block3(rows: &mut [Row], a_is_ground: bool) {
     let [r0, r1, r2] = rows else { return };
     let k_ij = |a: &Row, b: &Row| {
         a.lin_a.dot(b.lin_a) * b.wa + a.ang_a.dot(b.ia) + a.lin_b.dot(b.lin_b) * b.wb + a.ang_b.dot(b.ib)
@@ -480,18 +482,17 @@ pub fn make_block3(rows: &mut [Row]) {
     if scale > 0.0 && det.abs() > 1e-9 * scale * scale * scale {
         let inv = k.inverse();
         let immovable_a = [&*r0, &*r1, &*r2].iter().all(|r| r.wa == 0.0 && r.ia == Vec3::ZERO);
-        r0.block = if immovable_a { ONE_BODY_BLOCK3 } else { 3 };
+        r0.block = if a_is_ground && immovable_a { ONE_BODY_BLOCK3 } else { 3 };
         r0.k_inv = [inv.x_axis, inv.y_axis, inv.z_axis];
     }
 }
 
-/// `Row::block` of a 3-block whose body A cannot move (M⁻¹Jᵀ is zero on A: a 2D lock, a
-/// joint to the world), solved by [`solve_block3_b`].
+/// `Row::block` of a 3-block against the ground (A never moves: a 2D lock), solved by
+/// [`solve_block3_b`].
 const ONE_BODY_BLOCK3: u8 = 4;
 
-/// [`solve_block3`] for a block whose body A does not move: the same update, without
-/// reading A's velocity (it stays zero: nothing acts on an immovable body) or adding its
-/// zero change. (Each 2D lock is such a block against the ground: solving them in a row
+/// [`solve_block3`] for a block against the ground: the same update, without reading A's
+/// velocity (the ground's, zero for ever) or adding its zero change. (Each 2D lock is such a block against the ground: solving them in a row
 /// wrote the ground's velocity 210 times a sweep in W6, each waiting on the last.)
 #[inline(always)]
 pub fn solve_block3_b(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {

@@ -13,8 +13,8 @@
 //! | `solve`               | `iterations` sweeps, rigid rows soft with bias (`row.rs`)      |
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
 //! | `prepareBodyRows`     | the joints' rows again, from the moved poses                   |
-//! | `relax`               | one sweep, rigid rows rigid and without bias (the contact      |
-//! |                       | patches in reverse order: symmetric Gauss–Seidel)              |
+//! | `relax`               | one sweep, rigid rows rigid and without bias (the body contact |
+//! |                       | patches in reverse order, the rest forward as in solve)        |
 //! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
 //! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
 //! |                       | and relax; rope–rope contacts are projected on positions after |
@@ -635,9 +635,10 @@ fn prepare_rows(c: &mut StepContext) {
 ///
 /// A lock's rows are one-body rows against the world whose Jacobian depends only on the
 /// body's tilt out of the plane (J = [ẑ, 0] and [0, t_k × a_B], a_B = q_B ẑ), which the lock
-/// itself holds at zero, and on its world inverse inertia, which a turn about ẑ leaves as it
-/// is for a body whose ẑ is a principal axis (and for any other changes it only within the
-/// step). So they are built once per step, at the first substep, with K⁻¹ of the block; the
+/// itself holds at zero, and on its world inverse inertia, which a turn about ẑ changes
+/// (unless I_xx = I_yy) only in its in-plane block — and the rows apply the same stale M⁻¹
+/// that their K⁻¹ was made with, so a lock still meets its target exactly; the stale part
+/// has no z component. So they are built once per step, at the first substep, with K⁻¹ of the block; the
 /// later substeps refresh only the biased solve's target C/h from the poses now (a body made
 /// off the plane is not corrected four times over), and relax, which has no bias, keeps the
 /// rows as they are. (They were rebuilt twice per substep: 20 % of W6's step.)
