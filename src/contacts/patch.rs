@@ -505,10 +505,10 @@ impl Patch {
     /// The seed's `patch_solve`: the normal rows, then the friction bounds from their Σλ,
     /// then the friction rows.
     pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase) {
-        let e = self.ends;
         if self.planar {
             return self.solve_planar(sb, phase);
         }
+        let e = self.ends;
         let mut u = Vel::load(sb, &e);
         self.solve_rows(&mut u, phase);
         u.store(sb, &e);
@@ -519,51 +519,32 @@ impl Patch {
     #[inline(always)]
     fn solve_planar(&mut self, sb: &mut SolverBodies, phase: Phase) {
         let e = self.ends;
-        let (a, b) = (e.a as usize, e.b as usize);
-        let (mut vax, mut vay, mut waz) = (sb.v[a].x, sb.v[a].y, sb.w[a].z);
-        let (mut vbx, mut vby, mut wbz) = (sb.v[b].x, sb.v[b].y, sb.w[b].z);
-        let (nx, ny) = (self.normal.x, self.normal.y);
+        let mut u = super::planar::Vel2::load(sb, e.a, e.b);
+        let n = self.normal.truncate();
         let mut total = 0.0;
         for k in 0..self.count {
             let r = &mut self.rows[k];
             let s = r.soft[phase as usize];
-            let cdot = nx * (vbx - vax) + ny * (vby - vay) + r.ang_a.z * waz + r.ang_b.z * wbz;
+            let cdot = u.cdot(n, r.ang_a.z, r.ang_b.z);
             let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
             // (`clamp` on a NaN λ gives NaN, no panic; the bounds are constants.)
             let new = (r.accum + raw).clamp(0.0, f32::INFINITY);
-            let d = new - r.accum;
+            u.apply(n, e.wa, e.wb, r.ia.z, r.ib.z, new - r.accum);
             r.accum = new;
-            let (da, db) = (e.wa * d, e.wb * d);
-            vax -= nx * da;
-            vay -= ny * da;
-            waz += r.ia.z * d;
-            vbx += nx * db;
-            vby += ny * db;
-            wbz += r.ib.z * d;
             total += new;
             self.max_lambda[k] = self.max_lambda[k].max(new);
         }
         // Tangent row, bounded by μΛ (`clamp` panics on a NaN bound, a trap in wasm).
         let cap = self.mix.map_or(0.0, |m| m.friction) * total;
-        let (tx, ty) = (self.tangents[0].x, self.tangents[0].y);
+        let t = self.tangents[0].truncate();
         let f = &mut self.friction[0];
-        let cdot = tx * (vbx - vax) + ty * (vby - vay) + f.ang_a.z * waz + f.ang_b.z * wbz;
-        let before = f.accum;
-        let mut new = before - f.mass * cdot;
+        let mut new = f.accum - f.mass * u.cdot(t, f.ang_a.z, f.ang_b.z);
         if cap >= 0.0 {
             new = new.clamp(-cap, cap);
         }
+        u.apply(t, e.wa, e.wb, f.ia.z, f.ib.z, new - f.accum);
         f.accum = new;
-        let d = new - before;
-        let (da, db) = (e.wa * d, e.wb * d);
-        vax -= tx * da;
-        vay -= ty * da;
-        waz += f.ia.z * d;
-        vbx += tx * db;
-        vby += ty * db;
-        wbz += f.ib.z * d;
-        (sb.v[a].x, sb.v[a].y, sb.w[a].z) = (vax, vay, waz);
-        (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (vbx, vby, wbz);
+        u.store(sb, e.a, e.b);
     }
 
     #[inline(always)]

@@ -161,15 +161,12 @@ impl Contact2 {
     /// Ċ of row `r` along axis `t`.
     #[inline(always)]
     fn cdot(r: &Row2, t: Vec2, u: &Vel2) -> f32 {
-        t.x * (u.vb.x - u.va.x) + t.y * (u.vb.y - u.va.y) + r.ja * u.wa + r.jb * u.wb
+        u.cdot(t, r.ja, r.jb)
     }
 
     #[inline(always)]
     fn apply(&self, r: &Row2, t: Vec2, u: &mut Vel2, d: f32) {
-        u.va -= t * (self.wa * d);
-        u.wa += r.ia * d;
-        u.vb += t * (self.wb * d);
-        u.wb += r.ib * d;
+        u.apply(t, self.wa, self.wb, r.ia, r.ib, d);
     }
 
     /// Per substep: the normal rows' factors from the separations now (`Patch::prepare`'s),
@@ -278,9 +275,10 @@ impl Contact2 {
     }
 }
 
-/// The in-plane velocities of a contact's two bodies, held in registers while it is solved.
+/// The in-plane velocities of a contact's two bodies, held in registers while it is solved
+/// (by [`Contact2`] and by `Patch::solve_planar`, the 2D patches without a hot copy).
 #[derive(Clone, Copy)]
-struct Vel2 {
+pub(super) struct Vel2 {
     va: Vec2,
     wa: f32,
     vb: Vec2,
@@ -288,14 +286,30 @@ struct Vel2 {
 }
 
 impl Vel2 {
+    /// Ċ of a 2D row along in-plane axis `t` with angular parts `ja`, `jb` (along ẑ).
     #[inline(always)]
-    fn load(sb: &SolverBodies, a: u32, b: u32) -> Vel2 {
+    pub(super) fn cdot(&self, t: Vec2, ja: f32, jb: f32) -> f32 {
+        t.x * (self.vb.x - self.va.x) + t.y * (self.vb.y - self.va.y) + ja * self.wa + jb * self.wb
+    }
+
+    /// Impulse `d` along `t`, for inverse masses `wa`, `wb` and (I⁻¹)_zz times the row's
+    /// angular parts `ia`, `ib`.
+    #[inline(always)]
+    pub(super) fn apply(&mut self, t: Vec2, wa: f32, wb: f32, ia: f32, ib: f32, d: f32) {
+        self.va -= t * (wa * d);
+        self.wa += ia * d;
+        self.vb += t * (wb * d);
+        self.wb += ib * d;
+    }
+
+    #[inline(always)]
+    pub(super) fn load(sb: &SolverBodies, a: u32, b: u32) -> Vel2 {
         let (a, b) = (a as usize, b as usize);
         Vel2 { va: sb.v[a].truncate(), wa: sb.w[a].z, vb: sb.v[b].truncate(), wb: sb.w[b].z }
     }
 
     #[inline(always)]
-    fn store(self, sb: &mut SolverBodies, a: u32, b: u32) {
+    pub(super) fn store(self, sb: &mut SolverBodies, a: u32, b: u32) {
         let (a, b) = (a as usize, b as usize);
         (sb.v[a].x, sb.v[a].y, sb.w[a].z) = (self.va.x, self.va.y, self.wa);
         (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (self.vb.x, self.vb.y, self.wb);
