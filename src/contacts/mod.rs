@@ -42,10 +42,13 @@ use crate::joints::row::{Phase, SolverBodies, Spring};
 use crate::joints::Joints;
 use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
-use planar::{Contact2, Motion2};
+use planar::{Contact2, Contact2x4, Motion2, Springs};
 
 /// Base speculative distance (m): Box2D v3's 4 × linear slop.
 pub const SPECULATIVE: f32 = 0.02;
+/// Graph colours for the 2D contacts (`Contacts::colour`; Box2D v3 has 24). A body in a
+/// pyramid or a wall of boxes touches up to six others.
+const COLOURS: usize = 12;
 /// A point within this separation (m) is touching.
 pub const TOUCH_SLOP: f32 = 0.005;
 
@@ -150,6 +153,14 @@ pub struct Contacts {
     /// other patches' indices.
     fast: Vec<Contact2>,
     slow: Vec<u32>,
+    /// The hot copies in graph colours (`colour`), four side by side (`wide`, with how many
+    /// of each one's lanes are contacts), and those no colour took (`overflow`, indices
+    /// into `fast`), solved one by one.
+    wide: Vec<Contact2x4>,
+    wide_lanes: Vec<u8>,
+    overflow: Vec<u32>,
+    colour_bits: Vec<u64>,
+    colour_lists: Vec<Vec<u32>>,
     /// Per body: its pose when the manifolds were made, and its in-plane motion since.
     start: Vec<(Vec3, Quat)>,
     motion: Vec<Motion2>,
@@ -230,6 +241,9 @@ impl Contacts {
         self.rope.clear();
         self.fast.clear();
         self.slow.clear();
+        self.wide.clear();
+        self.wide_lanes.clear();
+        self.overflow.clear();
     }
 
     /// The step's manifolds: broad phase, narrow phase, warm starting, events. `np` is the
@@ -262,6 +276,9 @@ impl Contacts {
         self.base = np as u32;
         self.fast.clear();
         self.slow.clear();
+        self.wide.clear();
+        self.wide_lanes.clear();
+        self.overflow.clear();
         let n = bodies.len();
         let segs = match rope {
             Some(r) if n > 0 => r.ropes.segs.len(),
@@ -482,7 +499,13 @@ impl Contacts {
                 }
             }
         } else {
-            for c in self.fast.iter() {
+            for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
+                for j in 0..lanes as usize {
+                    self.step_impulse[c.patch[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
+                }
+            }
+            for &i in self.overflow.iter() {
+                let c = &self.fast[i as usize];
                 self.step_impulse[c.patch as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
             }
             for &i in self.slow.iter() {
@@ -495,16 +518,73 @@ impl Contacts {
                 p.warm_start(sb, warm);
             }
         }
+        if self.substeps == 0 && !self.fast.is_empty() {
+            self.colour(sb);
+        }
         self.substeps += 1;
         if !self.fast.is_empty() {
             self.motions(bodies);
             let hz = patch::CONTACT_HERTZ.min(0.25 / h);
-            let springs = [
+            let springs = Springs([
                 Spring::new(hz, patch::CONTACT_DAMPING_RATIO, h),
                 Spring::new(2.0 * hz, patch::CONTACT_DAMPING_RATIO, h),
-            ];
-            for c in self.fast.iter_mut() {
-                c.prepare(sb, &self.motion, springs, h, warm);
+            ]);
+            for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
+                c.prepare(sb, &self.motion, springs, h, warm, lanes as usize);
+            }
+            for &i in self.overflow.iter() {
+                self.fast[i as usize].prepare(sb, &self.motion, springs, h, warm, 1);
+            }
+        }
+    }
+
+    /// Box2D v3's graph colouring: each 2D hot copy goes to the first of `COLOURS` colours
+    /// in which neither of the bodies it moves is moved by another contact (an immovable
+    /// body, the ground, is shared freely), so a colour's contacts can be solved in any
+    /// order, and four at a time side by side ([`Contact2x4`]); the sweep then takes the
+    /// colours in turn. Those that fit no colour (a body in more than `COLOURS` contacts)
+    /// are solved one by one after them. Greedy in key order: deterministic.
+    fn colour(&mut self, sb: &SolverBodies) {
+        let words = self.start.len().div_ceil(64);
+        self.colour_bits.clear();
+        self.colour_bits.resize(COLOURS * words, 0);
+        self.colour_lists.resize_with(COLOURS, Vec::new);
+        for l in self.colour_lists.iter_mut() {
+            l.clear();
+        }
+        self.overflow.clear();
+        for (i, c) in self.fast.iter().enumerate() {
+            let (move_a, move_b) = c.moves(sb);
+            let (ka, kb) = (c.ka as usize, c.kb as usize);
+            let colour = (0..COLOURS).find(|&col| {
+                let bits = &self.colour_bits[col * words..(col + 1) * words];
+                let taken = |k: usize| bits[k / 64] >> (k % 64) & 1 != 0;
+                !((move_a && taken(ka)) || (move_b && taken(kb)))
+            });
+            match colour {
+                Some(col) => {
+                    let bits = &mut self.colour_bits[col * words..(col + 1) * words];
+                    if move_a {
+                        bits[ka / 64] |= 1 << (ka % 64);
+                    }
+                    if move_b {
+                        bits[kb / 64] |= 1 << (kb % 64);
+                    }
+                    self.colour_lists[col].push(i as u32);
+                }
+                None => self.overflow.push(i as u32),
+            }
+        }
+        self.wide.clear();
+        self.wide_lanes.clear();
+        for list in self.colour_lists.iter() {
+            for chunk in list.chunks(4) {
+                let mut four = [Contact2::default(); 4];
+                for (j, &i) in chunk.iter().enumerate() {
+                    four[j] = self.fast[i as usize];
+                }
+                self.wide.push(Contact2x4::pack(&four[..chunk.len()]));
+                self.wide_lanes.push(chunk.len() as u8);
             }
         }
     }
@@ -528,12 +608,18 @@ impl Contacts {
             for &i in self.slow.iter().rev() {
                 self.patches[i as usize].solve(sb, phase);
             }
-            for c in self.fast.iter_mut().rev() {
-                c.solve(sb, phase);
+            for &i in self.overflow.iter().rev() {
+                self.fast[i as usize].solve(sb, phase, 1);
+            }
+            for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes).rev() {
+                c.solve(sb, phase, lanes as usize);
             }
         } else {
-            for c in self.fast.iter_mut() {
-                c.solve(sb, phase);
+            for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
+                c.solve(sb, phase, lanes as usize);
+            }
+            for &i in self.overflow.iter() {
+                self.fast[i as usize].solve(sb, phase, 1);
             }
             for &i in self.slow.iter() {
                 self.patches[i as usize].solve(sb, phase);
@@ -545,8 +631,11 @@ impl Contacts {
     pub fn refresh_relax(&mut self, bodies: &Bodies, h: f32) {
         if !self.fast.is_empty() {
             self.motions(bodies);
-            for c in self.fast.iter_mut() {
+            for c in self.wide.iter_mut() {
                 c.refresh_relax(&self.motion, h);
+            }
+            for &i in self.overflow.iter() {
+                self.fast[i as usize].refresh_relax(&self.motion, h);
             }
         }
         for &i in self.slow.iter() {
@@ -557,8 +646,11 @@ impl Contacts {
 
     /// Box2D's restitution pass.
     pub fn restitution(&mut self, sb: &mut SolverBodies, threshold: f32) {
-        for c in self.fast.iter_mut() {
-            c.restitution(sb, threshold);
+        for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
+            c.restitution(sb, threshold, lanes as usize);
+        }
+        for &i in self.overflow.iter() {
+            self.fast[i as usize].restitution(sb, threshold, 1);
         }
         for &i in self.slow.iter() {
             self.patches[i as usize].restitution(sb, threshold);
@@ -568,7 +660,13 @@ impl Contacts {
     /// After the step's solve: which pairs touched (a point within `TOUCH_SLOP`, or rows
     /// that pushed), and the begin and end events, begins with the step's normal impulse.
     pub fn finish_step(&mut self) {
-        for c in self.fast.iter() {
+        for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
+            for j in 0..lanes as usize {
+                c.store_lane(j, &mut self.patches[c.patch[j] as usize]);
+            }
+        }
+        for &i in self.overflow.iter() {
+            let c = &self.fast[i as usize];
             c.store(&mut self.patches[c.patch as usize]);
         }
         if self.substeps > 0 {

@@ -520,7 +520,7 @@ impl Patch {
     fn solve_planar(&mut self, sb: &mut SolverBodies, phase: Phase) {
         let e = self.ends;
         let mut u = super::planar::Vel2::load(sb, e.a, e.b);
-        let n = self.normal.truncate();
+        let n = super::planar::V2::new(self.normal.x, self.normal.y);
         let mut total = 0.0;
         for k in 0..self.count {
             let r = &mut self.rows[k];
@@ -536,7 +536,7 @@ impl Patch {
         }
         // Tangent row, bounded by μΛ (`clamp` panics on a NaN bound, a trap in wasm).
         let cap = self.mix.map_or(0.0, |m| m.friction) * total;
-        let t = self.tangents[0].truncate();
+        let t = super::planar::V2::new(self.tangents[0].x, self.tangents[0].y);
         let f = &mut self.friction[0];
         let mut new = f.accum - f.mass * u.cdot(t, f.ang_a.z, f.ang_b.z);
         if cap >= 0.0 {
