@@ -563,19 +563,11 @@ impl Patch {
         // diagonally to t₁, t₂ take up to √2 μΛ: a box on a 30° slope slid a quarter short).
         let cap = mix.friction * total;
         let [f0, f1, f2, f3] = &mut self.friction;
+        // (A 2D patch never comes here: `solve_planar`.)
+        debug_assert!(!self.planar);
         let d0 = -f0.mass * f0.cdot(t1, u);
-        let before0 = f0.accum;
         f0.accum += d0;
         f0.apply(t1, &e, u, d0);
-        if self.planar {
-            // (`clamp` panics on a NaN bound, a trap in wasm; see `row::solve`.)
-            if cap >= 0.0 {
-                f0.accum = f0.accum.clamp(-cap, cap);
-            }
-            let applied = f0.accum - before0;
-            f0.apply(t1, &e, u, applied - d0);
-            return;
-        }
         let d1 = -f1.mass * f1.cdot(t2, u);
         f1.accum += d1;
         f1.apply(t2, &e, u, d1);
