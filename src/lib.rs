@@ -32,6 +32,7 @@ pub mod joints;
 pub mod leash;
 pub mod limits;
 pub mod links;
+pub mod num;
 pub mod particles;
 pub mod report;
 pub mod ropes;

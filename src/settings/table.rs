@@ -11,6 +11,8 @@
 use glam::{Vec2, Vec3};
 
 use super::{Settings, SolverKind, View, Walls};
+use crate::error::quoted;
+use crate::num::{Exp, List, Num};
 
 /// A setting's value as it crosses the API or comes from a scene file.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,11 +73,11 @@ impl SettingValue {
 
     fn describe(&self) -> String {
         match self {
-            SettingValue::Num(x) => format!("{x}"),
+            SettingValue::Num(x) => Num(*x).to_string(),
             SettingValue::Bool(b) => format!("{b}"),
-            SettingValue::Text(s) => format!("{s:?}"),
-            SettingValue::Vec3(v) => format!("{v:?}"),
-            SettingValue::Rect(r) => format!("{r:?}"),
+            SettingValue::Text(s) => quoted(s),
+            SettingValue::Vec3(v) => List(v).to_string(),
+            SettingValue::Rect(r) => List(r).to_string(),
             SettingValue::Absent => "nothing".into(),
         }
     }
@@ -90,9 +92,7 @@ fn number_json(x: f64) -> serde_json::Value {
     }
     let f = x as f32;
     if f as f64 == x && f.is_finite() {
-        if let Ok(v) = format!("{f}").parse::<f64>() {
-            return serde_json::json!(v);
-        }
+        return serde_json::json!(crate::num::f32_as_short_f64(f));
     }
     serde_json::json!(x)
 }
@@ -449,9 +449,9 @@ pub fn find(key: &str) -> Option<&'static Setting> {
 
 fn fmt_bound(x: f64) -> String {
     if x.abs() >= 1e4 {
-        format!("{x:e}")
+        Exp(x).to_string()
     } else {
-        format!("{x}")
+        Num(x).to_string()
     }
 }
 
@@ -505,7 +505,7 @@ impl Setting {
     pub fn check(&self, v: &SettingValue) -> Result<(), String> {
         if let SettingValue::Num(x) = v {
             if !x.is_finite() {
-                return Err(format!("{x} is not a finite number"));
+                return Err(format!("{} is not a finite number", Num(*x)));
             }
         }
         if let SettingValue::Vec3(g) = v {
@@ -548,7 +548,7 @@ impl Setting {
                 if names.contains(&t.as_str()) {
                     Ok(())
                 } else {
-                    Err(format!("unknown {} {t:?} (known: {})", self.key, names.join(", ")))
+                    Err(format!("unknown {} {} (known: {})", self.key, quoted(t), names.join(", ")))
                 }
             }
             (Kind::Vec3 { max_abs }, SettingValue::Vec3(g)) => {

@@ -266,13 +266,20 @@ pub fn benchmark_line(
     let (workload, solver) =
         (js_text("benchmarkLine: workload", &workload)?, js_text("benchmarkLine: solver", &solver)?);
     let (workload, solver) = (workload.as_str(), solver.as_str());
-    let config = crate::workloads::BenchConfig::from_name(solver)
-        .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
+    let config = crate::workloads::BenchConfig::from_name(solver).ok_or_else(|| {
+        JsError::new(&format!(
+            "unknown solver {} (a solver name, optionally with +tethers)",
+            crate::error::quoted(&solver)
+        ))
+    })?;
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
         (config.leash(), "leash", None)
     } else {
         let wl = Workload::from_name(workload).ok_or_else(|| {
-            JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)"))
+            JsError::new(&format!(
+                "unknown workload {} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)",
+                crate::error::quoted(&workload)
+            ))
         })?;
         if !wl.runs_under(config.solver) {
             return Err(JsError::new(&format!("the {} solver does not run {}", config.name(), wl.name())));
