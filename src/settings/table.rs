@@ -30,11 +30,11 @@ pub enum SettingValue {
 impl SettingValue {
     /// The value as JSON (what `settings()` and `settingsSchema()` show).
     pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::json;
+        use crate::json_value::json;
         match self {
             SettingValue::Num(x) => number_json(*x),
-            SettingValue::Bool(b) => json!(b),
-            SettingValue::Text(s) => json!(s),
+            SettingValue::Bool(b) => json!(*b),
+            SettingValue::Text(s) => json!(s.as_str()),
             SettingValue::Vec3(v) => json!(v.map(number_json)),
             SettingValue::Rect(r) => json!(r.map(number_json)),
             SettingValue::Absent => serde_json::Value::Null,
@@ -88,13 +88,13 @@ impl SettingValue {
 /// `0.9990000128746033`).
 fn number_json(x: f64) -> serde_json::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        return serde_json::json!(x as i64);
+        return crate::json_value::json!(x as i64);
     }
     let f = x as f32;
     if f as f64 == x && f.is_finite() {
-        return serde_json::json!(crate::num::f32_as_short_f64(f));
+        return crate::json_value::json!(crate::num::f32_as_short_f64(f));
     }
-    serde_json::json!(x)
+    crate::json_value::json!(x)
 }
 
 /// What values a setting takes.
@@ -594,7 +594,7 @@ impl Setting {
 
     /// The schema entry as JSON: `{key, js, label, unit, doc, kind, range, default, …}`.
     pub fn schema_json(&self) -> serde_json::Value {
-        use serde_json::json;
+        use crate::json_value::json;
         let mut o = json!({
             "key": self.key,
             "js": self.js_name(),

@@ -67,9 +67,11 @@ impl Sim {
             Some(t) => {
                 let stages: Vec<serde_json::Value> = t
                     .mean_us()
-                    .map(|(s, us)| serde_json::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}))
+                    .map(
+                        |(s, us)| crate::json_value::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}),
+                    )
                     .collect();
-                serde_json::json!({"steps": t.steps, "stages": stages}).to_string()
+                crate::json_value::json!({"steps": t.steps, "stages": stages}).to_string()
             }
         }
     }
@@ -190,7 +192,7 @@ impl Sim {
     #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = pointFlagBits)]
     pub fn point_flag_bits() -> String {
-        serde_json::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
+        crate::json_value::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
     }
 
     /// Per link: tension in newtons over the last substep. Refilled by `refreshRender()`.
