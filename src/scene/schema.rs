@@ -270,7 +270,7 @@ pub struct RopeSpec {
 }
 
 /// Which points of a grid start locked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GridLock {
     #[default]
@@ -278,6 +278,12 @@ pub enum GridLock {
     TopCorners,
     TopRow,
 }
+
+crate::json_value::deserialize_by_name!(GridLock,
+    "none" => GridLock::None,
+    "top-corners" => GridLock::TopCorners,
+    "top-row" => GridLock::TopRow,
+);
 
 /// A net: `cols × rows` points `spacing` apart in the view plane, linked to their right
 /// and lower neighbours. `origin` is the top-left point.
