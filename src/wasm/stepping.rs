@@ -271,7 +271,7 @@ pub fn benchmark_line(
     let config = crate::workloads::BenchConfig::from_name(solver).ok_or_else(|| {
         JsError::new(&format!(
             "unknown solver {} (a solver name, optionally with +tethers)",
-            crate::error::quoted(&solver)
+            crate::error::quoted(solver)
         ))
     })?;
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
@@ -280,7 +280,7 @@ pub fn benchmark_line(
         let wl = Workload::from_name(workload).ok_or_else(|| {
             JsError::new(&format!(
                 "unknown workload {} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)",
-                crate::error::quoted(&workload)
+                crate::error::quoted(workload)
             ))
         })?;
         if !wl.runs_under(config.solver) {
