@@ -24,7 +24,7 @@ impl fmt::Display for SimError {
         match self {
             SimError::NotFinite { what } => write!(f, "{what} must be a finite number"),
             SimError::OutOfRange { what, value, range } => {
-                write!(f, "{what} = {value} is out of range (expected {range})")
+                write!(f, "{what} = {} is out of range (expected {range})", crate::num::Num(*value))
             }
             SimError::BadIndex { what, index, len } => {
                 write!(f, "{what} {index} is out of range (there are {len})")
@@ -39,6 +39,13 @@ impl fmt::Display for SimError {
 impl std::error::Error for SimError {}
 
 pub type Result<T, E = SimError> = std::result::Result<T, E>;
+
+/// `s` in double quotes for a message, escaped as a JSON string (`"bad\"name"`). Not
+/// `format!("{s:?}")`: `str`'s `Debug` links std's Unicode printable tables (about 10 KB
+/// of wasm) to escape what JSON escaping passes through.
+pub fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
 
 /// `x` must be finite.
 pub fn finite(what: &'static str, x: f32) -> Result<f32> {

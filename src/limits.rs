@@ -127,16 +127,26 @@ pub fn check(l: &Load) -> Result<(), String> {
         ("obstacles", l.obstacles, MAX_OBSTACLES),
     ] {
         if n > max {
-            return Err(format!("too many {what}: {n} (at most {max}, so that one step stays under {MAX_STEP_MS} ms)"));
+            return Err(format!(
+                "too many {what}: {n} (at most {max}, so that one step stays under {} ms)",
+                crate::num::Num(MAX_STEP_MS)
+            ));
         }
     }
     let w = work(l);
     if w > MAX_WORK {
         return Err(format!(
             "too much work per step: {} substeps × {} iterations over {} points, {} links, {} bodies, {} joints, {} obstacles \
-             is {w} units, over the budget of {MAX_WORK} that keeps one step under {MAX_STEP_MS} ms \
+             is {w} units, over the budget of {MAX_WORK} that keeps one step under {} ms \
              (fewer substeps or iterations, or a smaller scene)",
-            l.substeps, l.iterations, l.points, l.links, l.bodies, l.joints, l.obstacles
+            l.substeps,
+            l.iterations,
+            l.points,
+            l.links,
+            l.bodies,
+            l.joints,
+            l.obstacles,
+            crate::num::Num(MAX_STEP_MS)
         ));
     }
     Ok(())

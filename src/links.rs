@@ -6,9 +6,9 @@
 //! `compliance` (m/N) is the physical softness the XPBD solver uses; 0 = rigid.
 //! A `Rope` link is the inequality form (`|p_b - p_a| ≤ rest`): it can go slack.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LinkKind {
     /// Equality: the length is pulled and pushed toward `rest`.
@@ -17,6 +17,8 @@ pub enum LinkKind {
     /// Inequality: only a longer-than-rest link is pulled back; slack is allowed.
     Rope,
 }
+
+crate::json_value::deserialize_by_name!(LinkKind, "distance" => LinkKind::Distance, "rope" => LinkKind::Rope);
 
 /// User-facing description of one link.
 #[derive(Clone, Copy, Debug, PartialEq)]

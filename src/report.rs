@@ -9,8 +9,9 @@
 //! counter-clockwise seen from above is counter-clockwise on screen); rope, point, link and
 //! segment indices are 0-based; angles in radians, forces in newtons.
 
+use crate::json_value::json;
 use glam::{Vec2, Vec3};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::tangle::braid::{self, Gen};
 use crate::tangle::capstan;
@@ -165,15 +166,15 @@ pub fn braid_json(world: &World, swivel: bool) -> String {
         "crossings": rd.crossings.len(),
         "trivial": braid::is_trivial(n, w),
         "fullTwists": braid::full_twists(n, w),
-        "handOrder": rd.start_order,
-        "dogOrder": rd.end_order,
-        "hint": {
+        "handOrder": rd.start_order.as_slice(),
+        "dogOrder": rd.end_order.as_slice(),
+        "hint": json!({
             "moves": letters(&hint.moves),
             "twistsLeft": hint.twists_left,
             "optimal": hint.optimal,
-            "steps": steps.iter().map(|m| json!({"dogs": m.dogs, "halfTurns": m.half_turns, "text": m.text}))
+            "steps": steps.iter().map(|m| json!({"dogs": m.dogs, "halfTurns": m.half_turns, "text": m.text.as_str()}))
                 .collect::<Vec<_>>(),
-        },
+        }),
     })
     .to_string()
 }
@@ -321,8 +322,8 @@ pub fn wrap_json(r: Option<&crate::wrap::WrapReport>) -> Value {
         "ratio": if r.ratio.is_finite() { json!(r.ratio) } else { Value::Null },
         "slipSpeed": r.slip_speed,
         "holds": r.holds,
-        "load": {"point": r.load.point, "mass": r.load.mass},
-        "hold": {"point": r.hold.point, "mass": r.hold.mass},
+        "load": json!({"point": r.load.point, "mass": r.load.mass}),
+        "hold": json!({"point": r.hold.point, "mass": r.hold.mass}),
         "contactFrom": v3(r.contact_from),
         "contactTo": v3(r.contact_to),
     })

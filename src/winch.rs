@@ -66,7 +66,16 @@ impl Winch {
         for s in segs {
             let l = seg_link[s] as usize;
             if l < links.rest.len() {
-                let r = (links.rest[l] + d).clamp(lo, hi);
+                // `f32::clamp` as core writes it, without its `lo <= hi` assertion (its panic
+                // message formats floats with `Debug`, ~30 KB of lite wasm; lo < hi here).
+                let v = links.rest[l] + d;
+                let r = if v < lo {
+                    lo
+                } else if v > hi {
+                    hi
+                } else {
+                    v
+                };
                 if r != links.rest[l] {
                     links.rest[l] = r;
                     changed = true;

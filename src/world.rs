@@ -143,11 +143,12 @@ impl World {
         let afford = (limits::MAX_WORK / 2 / per_frame).min(u32::MAX as u64) as u32;
         if want > afford {
             return Err(SimError::Invalid(format!(
-                "dt = {dt} s is too long for this scene: a step longer than 1/60 s runs its substeps as short as at \
+                "dt = {} s is too long for this scene: a step longer than 1/60 s runs its substeps as short as at \
                  60 Hz, and {want} frames of them would pass the work budget that keeps one step under {} ms; \
                  step by at most {} s, or use advance() for longer spans",
-                limits::MAX_STEP_MS,
-                afford.max(1) as f32 / 60.0
+                crate::num::Num32(dt),
+                crate::num::Num(limits::MAX_STEP_MS),
+                crate::num::Num32(afford.max(1) as f32 / 60.0)
             )));
         }
         Ok(want)
@@ -881,7 +882,11 @@ impl World {
         for (name, v) in patch {
             let t = table::find(name).ok_or_else(|| {
                 let known: Vec<String> = table::SETTINGS.iter().map(|t| t.js_name()).collect();
-                SimError::Invalid(format!("unknown setting {name:?} (known: {})", known.join(", ")))
+                SimError::Invalid(format!(
+                    "unknown setting {} (known: {})",
+                    crate::error::quoted(name),
+                    known.join(", ")
+                ))
             })?;
             t.set(&mut next, &v).map_err(|reason| SimError::Setting { key: t.js_name(), reason })?;
             give |= t.key == "give";

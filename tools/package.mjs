@@ -70,7 +70,10 @@ const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => {
   run('wasm-bindgen', ['--target', 'web', '--out-name', 'ropelab-lite', '--out-dir', lite,
     join(REPO, 'target/wasm32-unknown-unknown/embed/ropelab.wasm')]);
   const wasmOpt = join(REPO, 'node_modules/.bin/wasm-opt');
-  run(wasmOpt, ['-Oz', ...WASM_OPT_FLAGS, join(lite, 'ropelab-lite_bg.wasm'), '-o', join(out, 'ropelab-lite_bg.wasm')]);
+  // Without the producers and target-features custom sections (tool metadata a browser never
+  // reads): 545 bytes, 217 gzipped (2026-11-27).
+  run(wasmOpt, ['-Oz', ...WASM_OPT_FLAGS, '--strip-producers', '--strip-target-features',
+    join(lite, 'ropelab-lite_bg.wasm'), '-o', join(out, 'ropelab-lite_bg.wasm')]);
   writeFileSync(join(out, 'ropelab-lite.js'), minify(readFileSync(join(lite, 'ropelab-lite.js'), 'utf8')));
   cpSync(join(lite, 'ropelab-lite.d.ts'), join(out, 'ropelab-lite.d.ts'));
   rmSync(lite, { recursive: true, force: true });

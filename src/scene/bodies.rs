@@ -266,7 +266,7 @@ pub fn resolve(world: &World, names: &[(String, Id)], r: &BodyRef) -> Result<Id>
             .iter()
             .find(|(m, _)| m == n)
             .map(|&(_, id)| id)
-            .ok_or_else(|| SimError::Invalid(format!("no body named {n:?}"))),
+            .ok_or_else(|| SimError::Invalid(format!("no body named {}", crate::error::quoted(n)))),
         BodyRef::Id(i) => {
             let id = Id(*i);
             world.bodies.index(id)?;
@@ -301,7 +301,12 @@ impl JointSpec {
                 max_swing: need("max_swing", self.max_swing)?,
                 twist: self.twist.unwrap_or([-0.5, 0.5]),
             },
-            other => return Err(scene_err("type", format!("unknown joint type {other:?} ({})", KINDS.join(", ")))),
+            other => {
+                return Err(scene_err(
+                    "type",
+                    format!("unknown joint type {} ({})", crate::error::quoted(other), KINDS.join(", ")),
+                ))
+            }
         };
         let def = JointDef {
             kind,
@@ -440,7 +445,9 @@ impl AttachSpec {
                 match self.end.as_deref() {
                     Some("start") => Ok(pts[0] as usize),
                     Some("end") | None => Ok(*pts.last().expect("a rope has points") as usize),
-                    Some(other) => Err(scene_err("end", format!("{other:?}: expected \"start\" or \"end\""))),
+                    Some(other) => {
+                        Err(scene_err("end", format!("{}: expected \"start\" or \"end\"", crate::error::quoted(other))))
+                    }
                 }
             }
             _ => Err(scene_err("point", "give point, or rope (with end)")),
@@ -487,7 +494,10 @@ pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &
     for (i, b) in bodies.iter().enumerate() {
         let def = b.def().map_err(at(format!("bodies[{i}]")))?;
         if !b.name.is_empty() && names.iter().any(|(n, _)| *n == b.name) {
-            return Err(scene_err(format!("bodies[{i}].name"), format!("{:?} is used twice", b.name)));
+            return Err(scene_err(
+                format!("bodies[{i}].name"),
+                format!("{} is used twice", crate::error::quoted(&b.name)),
+            ));
         }
         let id = w.add_body(&def).map_err(at(format!("bodies[{i}]")))?;
         names.push((if b.name.is_empty() { format!("#{i}") } else { b.name.clone() }, id));

@@ -24,7 +24,10 @@ impl Scene {
                 return Err(scene_err("camera.center", "must be finite"));
             }
             if !(c.height.is_finite() && c.height > 0.0) {
-                return Err(scene_err("camera.height", format!("{} is out of range (a height > 0 m)", c.height)));
+                return Err(scene_err(
+                    "camera.height",
+                    format!("{} is out of range (a height > 0 m)", crate::num::Num32(c.height)),
+                ));
             }
         }
         // Built at 1 substep × 1 iteration, so that a scene over the work budget is named as
@@ -78,7 +81,7 @@ impl Scene {
             if !(p.compliance.is_finite() && p.compliance >= 0.0) {
                 return Err(scene_err(
                     format!("pins[{i}].compliance"),
-                    format!("{} is out of range (≥ 0 m/N)", p.compliance),
+                    format!("{} is out of range (≥ 0 m/N)", crate::num::Num32(p.compliance)),
                 ));
             }
             w.pin(p.point as i64, target, p.compliance).map_err(at(format!("pins[{i}]")))?;
@@ -176,7 +179,7 @@ pub(super) fn build_rope(w: &mut World, r: &RopeSpec) -> Result<()> {
     for (name, m) in [("start_mass", r.start_mass), ("end_mass", r.end_mass)] {
         if let Some(m) = m {
             if !(m.is_finite() && m > 0.0) {
-                return Err(scene_err(name, format!("{m} is out of range (> 0 kg)")));
+                return Err(scene_err(name, format!("{} is out of range (> 0 kg)", crate::num::Num32(m))));
             }
         }
     }
@@ -251,20 +254,24 @@ pub(super) fn build_leash(w: &mut World, l: &LeashSpec) -> Result<()> {
         if d.at.distance(l.hand) >= l.length {
             return Err(e(
                 "at",
-                format!("{:.3} m from the hand: beyond the leash ({} m)", d.at.distance(l.hand), l.length),
+                format!(
+                    "{} m from the hand: beyond the leash ({} m)",
+                    crate::num::rounded(f64::from(d.at.distance(l.hand)), 3),
+                    crate::num::Num32(l.length)
+                ),
             ));
         }
         if d.at.distance(l.hand) < 1e-3 {
             return Err(e("at", "at the hand".into()));
         }
         if !(d.mass.is_finite() && d.mass >= crate::limits::MIN_MASS) {
-            return Err(e("mass", format!("{} is out of range (≥ 1e-6 kg)", d.mass)));
+            return Err(e("mass", format!("{} is out of range (≥ 1e-6 kg)", crate::num::Num32(d.mass))));
         }
         if let Some(why) = point_radius_error(d.body_radius) {
             return Err(e("body_radius", why));
         }
         if !(d.grip.is_finite() && d.grip >= 0.0) {
-            return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
+            return Err(e("grip", format!("{} is out of range (≥ 0)", crate::num::Num32(d.grip))));
         }
     }
     let n = l.points as usize;
@@ -342,7 +349,7 @@ pub(super) fn build_leash_points(w: &mut World, l: &LeashPoints) -> Result<()> {
         }
         let home = w.particles.pos[d.particle as usize];
         if !(d.grip.is_finite() && d.grip >= 0.0) {
-            return Err(e("grip", format!("{} is out of range (≥ 0)", d.grip)));
+            return Err(e("grip", format!("{} is out of range (≥ 0)", crate::num::Num32(d.grip))));
         }
         dogs.push(Dog {
             particle: d.particle,

@@ -270,7 +270,7 @@ pub struct RopeSpec {
 }
 
 /// Which points of a grid start locked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GridLock {
     #[default]
@@ -278,6 +278,12 @@ pub enum GridLock {
     TopCorners,
     TopRow,
 }
+
+crate::json_value::deserialize_by_name!(GridLock,
+    "none" => GridLock::None,
+    "top-corners" => GridLock::TopCorners,
+    "top-row" => GridLock::TopRow,
+);
 
 /// A net: `cols × rows` points `spacing` apart in the view plane, linked to their right
 /// and lower neighbours. `origin` is the top-left point.
@@ -327,8 +333,8 @@ impl Scene {
             return Err(scene_err(
                 "(root)",
                 format!(
-                    "the file is {:.1} MB, over the {} MB a scene file may be",
-                    text.len() as f64 / (1 << 20) as f64,
+                    "the file is {} MB, over the {} MB a scene file may be",
+                    crate::num::rounded(text.len() as f64 / (1 << 20) as f64, 1),
                     MAX_SCENE_BYTES >> 20
                 ),
             ));
@@ -347,6 +353,8 @@ impl Scene {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a scene always serialises")
+        // Not `expect`: that would format serde_json's error with `Debug` (and str's `Debug`, with
+        // std's Unicode tables) in the wasm.
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| panic!("a scene always serialises: {e}"))
     }
 }

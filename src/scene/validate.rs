@@ -42,13 +42,19 @@ pub(super) fn check_horizontal(front: Vec3) -> Result<Vec3> {
 
 pub(super) fn check_wander(wd: &WanderSpec) -> Result<()> {
     if !(wd.accel.is_finite() && wd.accel >= 0.0) {
-        return Err(scene_err("wander.accel", format!("{} is out of range (≥ 0 m/s²)", wd.accel)));
+        return Err(scene_err("wander.accel", format!("{} is out of range (≥ 0 m/s²)", crate::num::Num32(wd.accel))));
     }
     if !(wd.damping.is_finite() && wd.damping >= 0.0) {
-        return Err(scene_err("wander.damping", format!("{} is out of range (≥ 0 1/s)", wd.damping)));
+        return Err(scene_err(
+            "wander.damping",
+            format!("{} is out of range (≥ 0 1/s)", crate::num::Num32(wd.damping)),
+        ));
     }
     if !(wd.home_pull.is_finite() && wd.home_pull >= 0.0) {
-        return Err(scene_err("wander.home_pull", format!("{} is out of range (≥ 0 1/s²)", wd.home_pull)));
+        return Err(scene_err(
+            "wander.home_pull",
+            format!("{} is out of range (≥ 0 1/s²)", crate::num::Num32(wd.home_pull)),
+        ));
     }
     Ok(())
 }
@@ -57,12 +63,12 @@ pub(super) fn check_wander(wd: &WanderSpec) -> Result<()> {
 /// (`limits::MAX_POINT_RADIUS`).
 pub(super) fn point_radius_error(r: f32) -> Option<String> {
     let ok = r.is_finite() && (0.0..=crate::limits::MAX_POINT_RADIUS).contains(&r);
-    (!ok).then(|| format!("{r} is out of range (0..=10 m)"))
+    (!ok).then(|| format!("{} is out of range (0..=10 m)", crate::num::Num32(r)))
 }
 
 pub(super) fn check_hand_radius(r: f32) -> Result<()> {
     if !(r.is_finite() && (0.0..=1.0).contains(&r)) {
-        return Err(scene_err("hand_radius", format!("{r} is out of range (0..=1 m)")));
+        return Err(scene_err("hand_radius", format!("{} is out of range (0..=1 m)", crate::num::Num32(r))));
     }
     Ok(())
 }
@@ -71,6 +77,6 @@ pub(super) fn check_tear_force(f: f32) -> std::result::Result<(), String> {
     if f.is_finite() && f > 0.0 {
         Ok(())
     } else {
-        Err(format!("{f} is out of range (a tension > 0 N)"))
+        Err(format!("{} is out of range (a tension > 0 N)", crate::num::Num32(f)))
     }
 }

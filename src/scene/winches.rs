@@ -45,7 +45,10 @@ pub fn build(w: &mut World, winches: &[WinchSpec]) -> Result<()> {
         let id = w.ropes.id(s.rope as usize);
         if let Some(r) = s.link_rest {
             if !(r.is_finite() && r > 0.0 && r <= 1000.0) {
-                return Err(scene_err(path("link_rest"), format!("{r} is out of range (0 < link_rest ≤ 1000 m)")));
+                return Err(scene_err(
+                    path("link_rest"),
+                    format!("{} is out of range (0 < link_rest ≤ 1000 m)", crate::num::Num32(r)),
+                ));
             }
         }
         Winch::check(s.speed, 0.0).map_err(|e| scene_err(path("speed"), e.to_string()))?;

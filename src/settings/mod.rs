@@ -8,13 +8,15 @@ use serde::{Deserialize, Serialize};
 
 /// Which plane the page draws and the pointer edits: the drag demo and solver comparisons
 /// are side-on (x–y, y up); the leash scene is seen from above (x–z, y is height).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum View {
     #[default]
     Side,
     Top,
 }
+
+crate::json_value::deserialize_by_name!(View, "side" => View::Side, "top" => View::Top);
 
 impl View {
     /// The name scene files and the API use (`"side"`, `"top"`).
@@ -157,7 +159,7 @@ impl Default for Settings {
 }
 
 /// Which solver advances the world (its `supports` check lives in `solver`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SolverKind {
     /// The 002 seed's Verlet + centre-split relaxation with give, faithfully.
@@ -175,6 +177,15 @@ pub enum SolverKind {
     /// soft step and relax, warm starting (particles are bodies without rotation).
     Impulse,
 }
+
+crate::json_value::deserialize_by_name!(SolverKind,
+    "classic" => SolverKind::Classic,
+    "pbd" => SolverKind::Pbd,
+    "jacobi" => SolverKind::Jacobi,
+    "xpbd" => SolverKind::Xpbd,
+    "exact" => SolverKind::Exact,
+    "impulse" => SolverKind::Impulse,
+);
 
 impl SolverKind {
     pub const ALL: &'static [SolverKind] = &[

@@ -11,6 +11,8 @@
 use glam::{Vec2, Vec3};
 
 use super::{Settings, SolverKind, View, Walls};
+use crate::error::quoted;
+use crate::num::{Exp, List, Num};
 
 /// A setting's value as it crosses the API or comes from a scene file.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,11 +30,11 @@ pub enum SettingValue {
 impl SettingValue {
     /// The value as JSON (what `settings()` and `settingsSchema()` show).
     pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::json;
+        use crate::json_value::json;
         match self {
             SettingValue::Num(x) => number_json(*x),
-            SettingValue::Bool(b) => json!(b),
-            SettingValue::Text(s) => json!(s),
+            SettingValue::Bool(b) => json!(*b),
+            SettingValue::Text(s) => json!(s.as_str()),
             SettingValue::Vec3(v) => json!(v.map(number_json)),
             SettingValue::Rect(r) => json!(r.map(number_json)),
             SettingValue::Absent => serde_json::Value::Null,
@@ -71,11 +73,11 @@ impl SettingValue {
 
     fn describe(&self) -> String {
         match self {
-            SettingValue::Num(x) => format!("{x}"),
+            SettingValue::Num(x) => Num(*x).to_string(),
             SettingValue::Bool(b) => format!("{b}"),
-            SettingValue::Text(s) => format!("{s:?}"),
-            SettingValue::Vec3(v) => format!("{v:?}"),
-            SettingValue::Rect(r) => format!("{r:?}"),
+            SettingValue::Text(s) => quoted(s),
+            SettingValue::Vec3(v) => List(v).to_string(),
+            SettingValue::Rect(r) => List(r).to_string(),
             SettingValue::Absent => "nothing".into(),
         }
     }
@@ -86,15 +88,13 @@ impl SettingValue {
 /// `0.9990000128746033`).
 fn number_json(x: f64) -> serde_json::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        return serde_json::json!(x as i64);
+        return crate::json_value::json!(x as i64);
     }
     let f = x as f32;
     if f as f64 == x && f.is_finite() {
-        if let Ok(v) = format!("{f}").parse::<f64>() {
-            return serde_json::json!(v);
-        }
+        return crate::json_value::json!(crate::num::f32_as_short_f64(f));
     }
-    serde_json::json!(x)
+    crate::json_value::json!(x)
 }
 
 /// What values a setting takes.
@@ -188,6 +188,17 @@ fn o32(x: Option<f32>) -> SettingValue {
     x.map_or(SettingValue::Absent, n32)
 }
 
+/// A setting's label and doc text: only the full build's `settingsSchema()` shows them, so
+/// the lite build's table holds empty strings (its wasm then carries none of the ~4 KB of
+/// text; evaluated at compile time).
+const fn full_only(text: &'static str) -> &'static str {
+    if crate::FULL {
+        text
+    } else {
+        ""
+    }
+}
+
 const fn real(min: f64, max: f64) -> Kind {
     Kind::Real { min, max, min_open: false, max_open: false }
 }
@@ -199,9 +210,9 @@ const fn slider(min: f64, max: f64, step: f64) -> Option<Slider> {
 pub const SETTINGS: &[Setting] = &[
     Setting {
         key: "solver",
-        label: "solver",
+        label: full_only("solver"),
         unit: "",
-        doc: "Which solver advances the world (it must be able to run the scene).",
+        doc: full_only("Which solver advances the world (it must be able to run the scene)."),
         kind: Kind::Choice(SOLVER_NAMES),
         slider: None,
         get: |s| SettingValue::Text(s.solver.name().into()),
@@ -213,9 +224,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "iterations",
-        label: "iterations",
+        label: full_only("iterations"),
         unit: "",
-        doc: "Constraint passes per (sub)step (the seed's ITERATION_COUNT; Newton passes for exact).",
+        doc: full_only("Constraint passes per (sub)step (the seed's ITERATION_COUNT; Newton passes for exact)."),
         kind: Kind::Int { min: 1, max: 1000 },
         slider: slider(1.0, 40.0, 1.0),
         get: |s| SettingValue::Num(s.iterations as f64),
@@ -223,9 +234,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "substeps",
-        label: "substeps",
+        label: full_only("substeps"),
         unit: "",
-        doc: "Substeps per step (used by substepping solvers; classic ignores them).",
+        doc: full_only("Substeps per step (used by substepping solvers; classic ignores them)."),
         kind: Kind::Int { min: 1, max: 1000 },
         slider: slider(1.0, 64.0, 1.0),
         get: |s| SettingValue::Num(s.substeps as f64),
@@ -233,9 +244,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "gravity",
-        label: "gravity",
+        label: full_only("gravity"),
         unit: "m/s²",
-        doc: "Gravity vector (y up; the slider sets its downward part, 9.81 on Earth).",
+        doc: full_only("Gravity vector (y up; the slider sets its downward part, 9.81 on Earth)."),
         kind: Kind::Vec3 { max_abs: 1000.0 },
         slider: slider(0.0, 30.0, 0.01),
         get: |s| SettingValue::Vec3(s.gravity.to_array().map(|x| x as f64)),
@@ -247,9 +258,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "give",
-        label: "give",
+        label: full_only("give"),
         unit: "",
-        doc: "How stretchy every link is: 0 = steel bar (the seed's GIVE); setting it sets every link's.",
+        doc: full_only("How stretchy every link is: 0 = steel bar (the seed's GIVE); setting it sets every link's."),
         kind: Kind::Real { min: 0.0, max: 1.0, min_open: false, max_open: true },
         slider: slider(0.0, 0.95, 0.01),
         get: |s| n32(s.give),
@@ -257,9 +268,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "friction",
-        label: "friction · velocity kept",
+        label: full_only("friction · velocity kept"),
         unit: "",
-        doc: "The seed's friction (classic solver): the fraction of velocity kept each step; 1 = no air friction.",
+        doc: full_only("The seed's friction (classic solver): the fraction of velocity kept each step; 1 = no air friction."),
         kind: real(0.0, 1.0),
         slider: slider(0.9, 1.0, 0.001),
         get: |s| n32(s.friction),
@@ -267,9 +278,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "damping",
-        label: "damping",
+        label: full_only("damping"),
         unit: "1/s",
-        doc: "Velocity damping rate of the other solvers: the velocity decays as e^(−rate·t).",
+        doc: full_only("Velocity damping rate of the other solvers: the velocity decays as e^(−rate·t)."),
         kind: real(0.0, 1000.0),
         slider: slider(0.0, 2.0, 0.01),
         get: |s| n32(s.damping),
@@ -277,9 +288,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "mass_weighted",
-        label: "mass-weighted",
+        label: full_only("mass-weighted"),
         unit: "",
-        doc: "Classic solver: project links by inverse mass instead of the seed's centre split.",
+        doc: full_only("Classic solver: project links by inverse mass instead of the seed's centre split."),
         kind: Kind::Bool,
         slider: None,
         get: |s| SettingValue::Bool(s.mass_weighted),
@@ -287,9 +298,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "walls",
-        label: "walls",
+        label: full_only("walls"),
         unit: "m",
-        doc: "A box the particles bounce inside, [min x, min y, max x, max y]; null = none.",
+        doc: full_only("A box the particles bounce inside, [min x, min y, max x, max y]; null = none."),
         kind: Kind::Walls,
         slider: None,
         get: |s| {
@@ -308,9 +319,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "restitution",
-        label: "restitution",
+        label: full_only("restitution"),
         unit: "",
-        doc: "Fraction of normal speed kept when bouncing off a wall (the seed reflects fully: 1).",
+        doc: full_only("Fraction of normal speed kept when bouncing off a wall (the seed reflects fully: 1)."),
         kind: real(0.0, 1.0),
         slider: None,
         get: |s| n32(s.restitution),
@@ -318,9 +329,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "wall_friction",
-        label: "wall friction",
+        label: full_only("wall friction"),
         unit: "",
-        doc: "Coulomb friction coefficient of walls and obstacles (PBD-family solvers).",
+        doc: full_only("Coulomb friction coefficient of walls and obstacles (PBD-family solvers)."),
         kind: real(0.0, 100.0),
         slider: None,
         get: |s| n32(s.wall_friction),
@@ -328,9 +339,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "view",
-        label: "view",
+        label: full_only("view"),
         unit: "",
-        doc: "The plane the page draws and edits: side (x–y, y up) or top (x–z).",
+        doc: full_only("The plane the page draws and edits: side (x–y, y up) or top (x–z)."),
         kind: Kind::Choice(VIEW_NAMES),
         slider: None,
         get: |s| SettingValue::Text(s.view.name().into()),
@@ -342,9 +353,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "omega",
-        label: "ω",
+        label: full_only("ω"),
         unit: "",
-        doc: "Jacobi solver: over-relaxation of the averaged corrections (1 = plain averaging).",
+        doc: full_only("Jacobi solver: over-relaxation of the averaged corrections (1 = plain averaging)."),
         kind: Kind::Real { min: 0.0, max: 2.0, min_open: true, max_open: true },
         slider: None,
         get: |s| n32(s.omega),
@@ -352,9 +363,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "tethers",
-        label: "tethers",
+        label: full_only("tethers"),
         unit: "",
-        doc: "Iterative solvers: no particle farther from its nearest anchor than the links between them allow.",
+        doc: full_only("Iterative solvers: no particle farther from its nearest anchor than the links between them allow."),
         kind: Kind::Bool,
         slider: None,
         get: |s| SettingValue::Bool(s.tethers),
@@ -362,9 +373,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "warm_starting",
-        label: "warm starting",
+        label: full_only("warm starting"),
         unit: "",
-        doc: "Impulse rows (the impulse solver; bodies' joints under every solver) start each step from the last step's impulses.",
+        doc: full_only("Impulse rows (the impulse solver; bodies' joints under every solver) start each step from the last step's impulses."),
         kind: Kind::Bool,
         slider: None,
         get: |s| SettingValue::Bool(s.warm_starting),
@@ -372,9 +383,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "bending",
-        label: "bending",
+        label: full_only("bending"),
         unit: "",
-        doc: "PBD-family solvers: XPBD bending along ropes with compliance bending_compliance.",
+        doc: full_only("PBD-family solvers: XPBD bending along ropes with compliance bending_compliance."),
         kind: Kind::Bool,
         slider: None,
         get: |s| SettingValue::Bool(s.bending),
@@ -382,9 +393,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "bending_compliance",
-        label: "bending compliance",
+        label: full_only("bending compliance"),
         unit: "rad/(N·m)",
-        doc: "Inverse angular stiffness of one rope joint (0 = rigid).",
+        doc: full_only("Inverse angular stiffness of one rope joint (0 = rigid)."),
         kind: real(0.0, 1.0e6),
         slider: None,
         get: |s| n32(s.bending_compliance),
@@ -392,9 +403,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "drag_compliance",
-        label: "drag compliance",
+        label: full_only("drag compliance"),
         unit: "m/N",
-        doc: "Mouse constraint: 0 = the held point follows the pointer exactly; > 0 = a soft pin pulls it.",
+        doc: full_only("Mouse constraint: 0 = the held point follows the pointer exactly; > 0 = a soft pin pulls it."),
         kind: real(0.0, 1.0e6),
         slider: None,
         get: |s| n32(s.drag_compliance),
@@ -402,9 +413,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "rope_collisions",
-        label: "rope collisions",
+        label: full_only("rope collisions"),
         unit: "",
-        doc: "PBD-family solvers: rope–rope contacts (capsules, Coulomb friction, never tunnelling).",
+        doc: full_only("PBD-family solvers: rope–rope contacts (capsules, Coulomb friction, never tunnelling)."),
         kind: Kind::Bool,
         slider: None,
         get: |s| SettingValue::Bool(s.rope_collisions),
@@ -412,9 +423,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "rope_friction",
-        label: "rope friction μs",
+        label: full_only("rope friction μs"),
         unit: "",
-        doc: "Rope–rope static friction (also the μ of the tangles' capstan lock test).",
+        doc: full_only("Rope–rope static friction (also the μ of the tangles' capstan lock test)."),
         kind: real(0.0, 100.0),
         slider: None,
         get: |s| n32(s.rope_friction),
@@ -422,9 +433,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "rope_dynamic_friction",
-        label: "rope friction μk",
+        label: full_only("rope friction μk"),
         unit: "",
-        doc: "Rope–rope dynamic friction; null = the static one.",
+        doc: full_only("Rope–rope dynamic friction; null = the static one."),
         kind: Kind::OptReal { min: 0.0, max: 100.0 },
         slider: None,
         get: |s| o32(s.rope_dynamic_friction),
@@ -432,9 +443,9 @@ pub const SETTINGS: &[Setting] = &[
     },
     Setting {
         key: "tangle_cap",
-        label: "tangle cap",
+        label: full_only("tangle cap"),
         unit: "",
-        doc: "Optional cap on the tangles' holding ratio e^{μΘ} (the 000 seed's gameplay clamp of 3); null = physics.",
+        doc: full_only("Optional cap on the tangles' holding ratio e^{μΘ} (the 000 seed's gameplay clamp of 3); null = physics."),
         kind: Kind::OptReal { min: 1.0, max: 1.0e6 },
         slider: None,
         get: |s| o32(s.tangle_cap),
@@ -449,9 +460,9 @@ pub fn find(key: &str) -> Option<&'static Setting> {
 
 fn fmt_bound(x: f64) -> String {
     if x.abs() >= 1e4 {
-        format!("{x:e}")
+        Exp(x).to_string()
     } else {
-        format!("{x}")
+        Num(x).to_string()
     }
 }
 
@@ -505,7 +516,7 @@ impl Setting {
     pub fn check(&self, v: &SettingValue) -> Result<(), String> {
         if let SettingValue::Num(x) = v {
             if !x.is_finite() {
-                return Err(format!("{x} is not a finite number"));
+                return Err(format!("{} is not a finite number", Num(*x)));
             }
         }
         if let SettingValue::Vec3(g) = v {
@@ -548,7 +559,7 @@ impl Setting {
                 if names.contains(&t.as_str()) {
                     Ok(())
                 } else {
-                    Err(format!("unknown {} {t:?} (known: {})", self.key, names.join(", ")))
+                    Err(format!("unknown {} {} (known: {})", self.key, quoted(t), names.join(", ")))
                 }
             }
             (Kind::Vec3 { max_abs }, SettingValue::Vec3(g)) => {
@@ -594,7 +605,7 @@ impl Setting {
 
     /// The schema entry as JSON: `{key, js, label, unit, doc, kind, range, default, …}`.
     pub fn schema_json(&self) -> serde_json::Value {
-        use serde_json::json;
+        use crate::json_value::json;
         let mut o = json!({
             "key": self.key,
             "js": self.js_name(),

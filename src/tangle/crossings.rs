@@ -241,7 +241,12 @@ impl BraidReader {
         rd.start_order.clear();
         rd.start_order.extend(0..n as u32);
         let ang = &rd.start_angle;
-        rd.start_order.sort_unstable_by(|&a, &b| ang[a as usize].total_cmp(&ang[b as usize]).then(a.cmp(&b)));
+        // At most MAX_STRANDS (16) strands, all keys distinct (ties by strand): the insertion
+        // sort gives the one sorted order, without an ipnsort instantiation of its own
+        // (`crate::sort`, ~2.5 KB of wasm).
+        crate::sort::insertion_sort_by(&mut rd.start_order, |&a, &b| {
+            ang[a as usize].total_cmp(&ang[b as usize]).then(a.cmp(&b)).is_lt()
+        });
         // Events.
         self.events.clear();
         for a in 0..n {

@@ -114,7 +114,7 @@ impl Sim {
             .winches
             .iter()
             .map(|x| {
-                serde_json::json!({
+                crate::json_value::json!({
                     "rope": w.ropes.index_of(x.rope).map_or(-1, |k| k as i64),
                     "speed": x.speed,
                     "maxForce": x.max_force,
@@ -276,14 +276,14 @@ impl Sim {
         let v: Vec<serde_json::Value> = (0..b.len())
             .map(|i| {
                 let shape = match b.shape[i] {
-                    Shape::Sphere { radius } => serde_json::json!({"type": "sphere", "radius": radius}),
+                    Shape::Sphere { radius } => crate::json_value::json!({"type": "sphere", "radius": radius}),
                     Shape::Capsule { radius, half_length } => {
-                        serde_json::json!({"type": "capsule", "radius": radius, "halfLength": half_length})
+                        crate::json_value::json!({"type": "capsule", "radius": radius, "halfLength": half_length})
                     }
-                    Shape::Box { half } => serde_json::json!({"type": "box", "half": [half.x, half.y, half.z]}),
+                    Shape::Box { half } => crate::json_value::json!({"type": "box", "half": [half.x, half.y, half.z]}),
                 };
                 let mass = if b.kind[i] == BodyKind::Dynamic { b.mass[i] } else { 0.0 };
-                serde_json::json!({"id": b.id[i].0, "kind": b.kind[i].name(), "shape": shape,
+                crate::json_value::json!({"id": b.id[i].0, "kind": b.kind[i].name(), "shape": shape,
                     "mass": mass, "planar": b.planar[i]})
             })
             .collect();
@@ -298,7 +298,7 @@ impl Sim {
         let v: Vec<serde_json::Value> = (0..log.len())
             .map(|k| {
                 let (began, a, b, impulse) = log.get(k);
-                serde_json::json!({"type": if began { "begin" } else { "end" }, "a": a.0, "b": b.0, "impulse": impulse})
+                crate::json_value::json!({"type": if began { "begin" } else { "end" }, "a": a.0, "b": b.0, "impulse": impulse})
             })
             .collect();
         self.world.contact_log.clear();
@@ -328,12 +328,13 @@ impl Sim {
                     JointKind::AngularMotor { motor } => (None, Some(motor)),
                     _ => (None, None),
                 };
-                let mut out = serde_json::json!({
+                let mut out = crate::json_value::json!({
                     "id": j.id[k].0, "type": j.kind[k].name(),
                     "a": j.a[k].map(|id| id.0), "b": j.b[k].map(|id| id.0),
                     "anchorA": v3(xa + qa * f.local_a), "anchorB": v3(xb + qb * f.local_b),
                     "axis": v3(qa * f.axis_a),
-                    "limit": limit, "motor": motor, "soft": j.soft[k],
+                    "limit": limit.map(crate::json_value::to_json), "motor": motor.map(crate::json_value::to_json),
+                    "soft": crate::json_value::to_json(j.soft[k]),
                     "force": v3(j.force[k]), "torque": v3(j.torque[k]),
                     "breakForce": j.break_force[k].is_finite().then_some(j.break_force[k]),
                     "mouse": j.transient[k],
@@ -344,13 +345,13 @@ impl Sim {
                 // The per-kind parameters, only on their kinds.
                 let extra = match j.kind[k] {
                     JointKind::Distance { length, min, max } => {
-                        serde_json::json!({"length": length, "min": min, "max": max})
+                        crate::json_value::json!({"length": length, "min": min, "max": max})
                     }
-                    JointKind::Rope { max_length } => serde_json::json!({"maxLength": max_length}),
+                    JointKind::Rope { max_length } => crate::json_value::json!({"maxLength": max_length}),
                     JointKind::SwingTwist { max_swing, twist } => {
-                        serde_json::json!({"maxSwing": max_swing, "twist": twist})
+                        crate::json_value::json!({"maxSwing": max_swing, "twist": twist})
                     }
-                    _ => serde_json::json!({}),
+                    _ => crate::json_value::json!({}),
                 };
                 if let (Some(o), serde_json::Value::Object(e)) = (out.as_object_mut(), extra) {
                     o.extend(e);

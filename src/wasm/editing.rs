@@ -14,7 +14,7 @@ impl Sim {
 
     /// The obstacles as JSON (an array in the scene format).
     pub fn obstacles_json(&self) -> String {
-        serde_json::to_string(&self.world.obstacles).expect("obstacles always serialise")
+        serde_json::to_string(&self.world.obstacles).unwrap_or_else(|e| panic!("obstacles always serialise: {e}"))
     }
 
     /// Pins point `index` at `(x, y)` in the view plane (keeping its out-of-view coordinate).

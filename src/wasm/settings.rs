@@ -119,7 +119,7 @@ impl Sim {
     pub fn solver_info_json() -> String {
         let v: Vec<_> = SolverKind::ALL
             .iter()
-            .map(|k| serde_json::json!({"name": k.name(), "label": k.label(), "about": k.about()}))
+            .map(|k| crate::json_value::json!({"name": k.name(), "label": k.label(), "about": k.about()}))
             .collect();
         serde_json::Value::from(v).to_string()
     }
@@ -129,8 +129,8 @@ impl Sim {
         let v: Vec<_> = SolverKind::ALL
             .iter()
             .map(|k| match k.supports(&self.world) {
-                Ok(()) => serde_json::json!({"name": k.name(), "ok": true, "reason": null}),
-                Err(why) => serde_json::json!({"name": k.name(), "ok": false, "reason": why}),
+                Ok(()) => crate::json_value::json!({"name": k.name(), "ok": true, "reason": serde_json::Value::Null}),
+                Err(why) => crate::json_value::json!({"name": k.name(), "ok": false, "reason": why}),
             })
             .collect();
         serde_json::Value::from(v).to_string()

@@ -67,9 +67,11 @@ impl Sim {
             Some(t) => {
                 let stages: Vec<serde_json::Value> = t
                     .mean_us()
-                    .map(|(s, us)| serde_json::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}))
+                    .map(
+                        |(s, us)| crate::json_value::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}),
+                    )
                     .collect();
-                serde_json::json!({"steps": t.steps, "stages": stages}).to_string()
+                crate::json_value::json!({"steps": t.steps, "stages": stages}).to_string()
             }
         }
     }
@@ -190,7 +192,7 @@ impl Sim {
     #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = pointFlagBits)]
     pub fn point_flag_bits() -> String {
-        serde_json::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
+        crate::json_value::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
     }
 
     /// Per link: tension in newtons over the last substep. Refilled by `refreshRender()`.
@@ -266,13 +268,20 @@ pub fn benchmark_line(
     let (workload, solver) =
         (js_text("benchmarkLine: workload", &workload)?, js_text("benchmarkLine: solver", &solver)?);
     let (workload, solver) = (workload.as_str(), solver.as_str());
-    let config = crate::workloads::BenchConfig::from_name(solver)
-        .ok_or_else(|| JsError::new(&format!("unknown solver {solver:?} (a solver name, optionally with +tethers)")))?;
+    let config = crate::workloads::BenchConfig::from_name(solver).ok_or_else(|| {
+        JsError::new(&format!(
+            "unknown solver {} (a solver name, optionally with +tethers)",
+            crate::error::quoted(solver)
+        ))
+    })?;
     let (mut world, name, wl) = if workload.eq_ignore_ascii_case("leash") {
         (config.leash(), "leash", None)
     } else {
         let wl = Workload::from_name(workload).ok_or_else(|| {
-            JsError::new(&format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)"))
+            JsError::new(&format!(
+                "unknown workload {} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)",
+                crate::error::quoted(workload)
+            ))
         })?;
         if !wl.runs_under(config.solver) {
             return Err(JsError::new(&format!("the {} solver does not run {}", config.name(), wl.name())));

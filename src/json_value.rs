@@ -1,0 +1,119 @@
+//! `json!`, the small one: builds a `serde_json::Value` from an object literal
+//! (`json!({"a": x, "b": y})`) or one value (`json!([x, y])`, `json!(s)`), converting each
+//! value with `Value::from`. serde_json's own `json!` turns every value into JSON through
+//! `serde_json::to_value(&x).unwrap()`: a serializer instantiated per value type, and an
+//! `unwrap` whose panic message formats serde_json's error with `Debug` (which links `str`'s
+//! `Debug` and std's Unicode tables), all in the wasm (issue 12 §5, the lite wasm's size).
+//! The values are the same: `Value::from` is what that serializer calls for numbers, strings
+//! and bools (`NaN` and infinities become `null` either way), and `Option`, arrays and `Vec`s
+//! convert element by element. A JSON `null` is written `Value::Null`.
+
+macro_rules! json {
+    ({ $($k:literal : $v:expr),* $(,)? }) => {{
+        #[allow(unused_mut)]
+        let mut m = ::serde_json::Map::new();
+        $( m.insert(::std::string::String::from($k), ::serde_json::Value::from($v)); )*
+        ::serde_json::Value::Object(m)
+    }};
+    ($e:expr) => {
+        ::serde_json::Value::from($e)
+    };
+}
+pub(crate) use json;
+
+/// A fieldless enum read from its name, as `#[derive(Deserialize)]` reads it (a JSON string;
+/// an unknown one is serde's `unknown variant `x`, expected one of …` error, raised inside
+/// the deserializer so that serde_json gives it its position, which `scene::json_path`
+/// places). The derive instantiates an enum visitor per type and per deserializer; here one
+/// visitor (a name list) serves every such enum. Unlike the derive it takes no
+/// `{"name": null}` object form. `names[k]` reads as `values[k]`.
+pub(crate) fn variant<'de, D, T>(d: D, names: &'static [&'static str], values: &[T]) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Copy,
+{
+    d.deserialize_str(Names(names)).map(|k| values[k])
+}
+
+/// Visits a string and answers its index in the list.
+struct Names(&'static [&'static str]);
+
+impl serde::de::Visitor<'_> for Names {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("one of ")?;
+        for (k, n) in self.0.iter().enumerate() {
+            f.write_str(if k == 0 { "`" } else { ", `" })?;
+            f.write_str(n)?;
+            f.write_str("`")?;
+        }
+        Ok(())
+    }
+
+    fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<usize, E> {
+        self.0.iter().position(|n| *n == s).ok_or_else(|| E::unknown_variant(s, self.0))
+    }
+}
+
+/// Implements `Deserialize` for a fieldless enum by [`variant`]: `deserialize_by_name!(Type, "a" =>
+/// Type::A, …)`.
+macro_rules! deserialize_by_name {
+    ($t:ty, $($name:literal => $v:expr),+ $(,)?) => {
+        impl<'de> ::serde::Deserialize<'de> for $t {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                $crate::json_value::variant(d, &[$($name),+], &[$($v),+])
+            }
+        }
+    };
+}
+pub(crate) use deserialize_by_name;
+
+/// A `Serialize` value (a struct) as JSON: `serde_json::to_value`, whose error (it has none
+/// for plain structs of numbers) panics with `Display`, not `unwrap`'s `Debug`.
+pub(crate) fn to_json<T: serde::Serialize>(x: T) -> serde_json::Value {
+    serde_json::to_value(x).unwrap_or_else(|e| panic!("serialisable: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use crate::scene::GridLock;
+
+    /// What `GridLock`'s derive was.
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum Derived {
+        None,
+        TopCorners,
+        TopRow,
+    }
+
+    #[test]
+    fn by_name_reads_and_refuses_as_the_derive() {
+        for text in [r#""none""#, r#""top-corners""#, r#""top-row""#, r#""Top-Row""#, r#""""#, r#"  "x" "#] {
+            let ours = serde_json::from_str::<GridLock>(text);
+            let derived = serde_json::from_str::<Derived>(text);
+            match (ours, derived) {
+                (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{text}"),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text}"),
+                (a, b) => panic!("{text}: {a:?} vs the derive's {b:?}"),
+            }
+        }
+        // Not a string: both refuse (the words differ).
+        assert!(serde_json::from_str::<GridLock>("3").is_err() && serde_json::from_str::<Derived>("3").is_err());
+    }
+
+    #[test]
+    fn same_values_as_serde_json() {
+        let s = String::from("x\"y");
+        let ours = json!({"a": 1u32, "b": -2.5f32, "c": f64::NAN, "d": s.as_str(), "e": [1.0f32, 2.0],
+            "f": Some(3i64), "g": None::<u32>, "h": vec![true, false], "i": Value::Null, "j": 0.1f32});
+        let theirs = serde_json::json!({"a": 1u32, "b": -2.5f32, "c": f64::NAN, "d": s.as_str(), "e": [1.0f32, 2.0],
+            "f": Some(3i64), "g": None::<u32>, "h": vec![true, false], "i": null, "j": 0.1f32});
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.to_string(), theirs.to_string());
+    }
+}
