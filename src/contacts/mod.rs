@@ -581,19 +581,32 @@ impl Contacts {
             self.step_impulse.resize(self.patches.len(), 0.0);
         }
         self.substeps = 0;
-        // Patches are sorted by key, so is the touching list.
+        // The patches, `geometric` and both touching lists are sorted by key (unique keys):
+        // each lookup is a merge walk, not a binary search (three searches per patch were 2 %
+        // of W6's step).
         self.touching.clear();
+        let (mut g, mut o) = (0, 0);
         for (p, &impulse) in self.patches.iter().zip(&self.step_impulse) {
-            if impulse > 0.0 || self.geometric.binary_search(&p.key).is_ok() {
+            while g < self.geometric.len() && self.geometric[g] < p.key {
+                g += 1;
+            }
+            if impulse > 0.0 || self.geometric.get(g) == Some(&p.key) {
                 self.touching.push(p.key);
-                if self.old_touching.binary_search(&p.key).is_err() {
+                while o < self.old_touching.len() && self.old_touching[o] < p.key {
+                    o += 1;
+                }
+                if self.old_touching.get(o) != Some(&p.key) {
                     let (a, b) = (Id((p.key >> 32) as u32), Id(p.key as u32));
                     self.begin.push(ContactEvent { a, b, impulse });
                 }
             }
         }
+        let mut t = 0;
         for &k in &self.old_touching {
-            if self.touching.binary_search(&k).is_err() {
+            while t < self.touching.len() && self.touching[t] < k {
+                t += 1;
+            }
+            if self.touching.get(t) != Some(&k) {
                 self.end.push(ContactEvent { a: Id((k >> 32) as u32), b: Id(k as u32), impulse: 0.0 });
             }
         }
