@@ -44,6 +44,7 @@ pub fn setup(s: &Setup, rows: &mut [Row]) {
         row.soft = [Soft::target(c / s.h), Soft::RIGID];
     }
     row::make_block3(&mut rows[..3], true);
+    row::make_lock_block(&mut rows[..3]);
 }
 
 /// The biased solve's targets C/h of rows built by [`setup`] for the pose (`x`, `q`) now,
