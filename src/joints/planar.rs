@@ -43,7 +43,6 @@ pub fn setup(s: &Setup, rows: &mut [Row]) {
     for (row, c) in rows.iter_mut().zip([s.xb.z, a_b.x, a_b.y]) {
         row.soft = [Soft::target(c / s.h), Soft::RIGID];
     }
-    row::make_block3(&mut rows[..3], true);
     row::make_lock_block(&mut rows[..3]);
 }
 

@@ -518,23 +518,39 @@ pub fn solve_block3_b(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: P
 /// `Row::block` of a 2D lock's block ([`make_lock_block`]), solved by [`solve_lock`].
 const LOCK_BLOCK3: u8 = 5;
 
-/// Marks a one-body 3-block against the ground ([`make_block3`] made it
-/// `ONE_BODY_BLOCK3`) as a 2D lock's when its rows have the lock's shape: a plane row
-/// along ẑ through B's centre (J_B = [ẑ, 0], so M⁻¹Jᵀ's angular part is 0) and two purely
-/// angular rows (J_B = [0, c_k]). [`solve_lock`] then skips the products with those exact
-/// zeros. Returns whether it did.
+/// [`make_block3`] for a 2D lock's three rows against the ground, when they have the lock's
+/// shape: A immovable (w_a = 0, I_a⁻¹ Jᵀ = 0), a plane row along ẑ through B's centre
+/// (J_B = [ẑ, 0], so its M⁻¹Jᵀ angular part is 0) and two purely angular rows
+/// (J_B = [0, c_k]). K is then [w_b, 0, 0; 0, c_i·I_b⁻¹c_j] exactly: its other terms are
+/// products by exact zeros, so the four dot products here give the same K⁻¹ as
+/// [`make_block3`]'s 36 (up to the sign of its zero entries), and the block is marked for
+/// [`solve_lock`]. Any other shape goes to [`make_block3`]. Returns whether it was a lock.
 pub fn make_lock_block(rows: &mut [Row]) -> bool {
     let [r0, r1, r2] = rows else { return false };
-    let shaped = r0.block == ONE_BODY_BLOCK3
+    let shaped = [&*r0, &*r1, &*r2].iter().all(|r| r.wa == 0.0 && r.ia == Vec3::ZERO)
         && r0.lin_b == Vec3::Z
         && r0.ang_b == Vec3::ZERO
         && r0.ib == Vec3::ZERO
         && r1.lin_b == Vec3::ZERO
         && r2.lin_b == Vec3::ZERO;
-    if shaped {
-        r0.block = LOCK_BLOCK3;
+    if !shaped {
+        make_block3(rows, true);
+        return false;
     }
-    shaped
+    let k = Mat3::from_cols(
+        Vec3::new(r0.wb, 0.0, 0.0),
+        Vec3::new(0.0, r1.ang_b.dot(r1.ib), r2.ang_b.dot(r1.ib)),
+        Vec3::new(0.0, r1.ang_b.dot(r2.ib), r2.ang_b.dot(r2.ib)),
+    );
+    r0.block = 0;
+    let det = k.determinant();
+    let scale = k.col(0).abs().max(k.col(1).abs()).max(k.col(2).abs()).max_element();
+    if scale > 0.0 && det.abs() > 1e-9 * scale * scale * scale {
+        let inv = k.inverse();
+        r0.block = LOCK_BLOCK3;
+        r0.k_inv = [inv.x_axis, inv.y_axis, inv.z_axis];
+    }
+    true
 }
 
 /// [`solve_block3_b`] for a 2D lock's block ([`make_lock_block`]): the same update term
