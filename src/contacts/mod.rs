@@ -514,29 +514,24 @@ impl Contacts {
         }
         let k = key(bodies.id[a], bodies.id[b]);
         let mix = Material::mix(bodies.material[a], bodies.material[b]);
-        let mut p = Patch::new(
-            k,
-            self.base + a as u32,
-            self.base + b as u32,
-            (bodies.pos[a], bodies.rot[a]),
-            (bodies.pos[b], bodies.rot[b]),
-            normal,
-            &pts[..count],
-            mix,
-        );
-        if planar {
-            p.make_planar();
-        }
-        while *old < self.old.len() && self.old[*old].key < k {
-            *old += 1;
-        }
-        if let Some(o) = self.old.get(*old).filter(|o| o.key == k) {
-            p.warm_from(o);
-        }
         if pts[..count].iter().any(|q| q.separation < TOUCH_SLOP) {
             self.geometric.push(k);
         }
-        self.patches.push(p);
+        // Made where it lies (`Patch::fill`).
+        self.patches.push(Patch::default());
+        let (patches, old_patches) = (&mut self.patches, &self.old);
+        let Some(p) = patches.last_mut() else { return };
+        let (pose_a, pose_b) = ((bodies.pos[a], bodies.rot[a]), (bodies.pos[b], bodies.rot[b]));
+        p.fill(k, self.base + a as u32, self.base + b as u32, pose_a, pose_b, normal, &pts[..count], mix);
+        if planar {
+            p.make_planar();
+        }
+        while *old < old_patches.len() && old_patches[*old].key < k {
+            *old += 1;
+        }
+        if let Some(o) = old_patches.get(*old).filter(|o| o.key == k) {
+            p.warm_from(o);
+        }
     }
 
     #[inline]
