@@ -157,6 +157,8 @@ pub struct Contacts {
     /// far it can move in the step) and its fat box (`persistent_pairs`).
     tight: Vec<Aabb>,
     fat: Vec<Aabb>,
+    /// Per body: the fastest its surface moves, |v| + |ω|·(its largest extent) (m/s).
+    speed: Vec<f32>,
     /// The body pairs whose fat boxes overlap (key, dense a, dense b), in key order, for the
     /// bodies `pairs_ids` (dense order); valid while `pairs_valid`.
     pairs: Vec<(u64, u32, u32)>,
@@ -306,11 +308,12 @@ impl Contacts {
         self.start.clear();
         self.start.extend(bodies.pos.iter().zip(bodies.rot.iter()).map(|(&x, &q)| (x, q)));
         // Bounds, fattened by how far each body can move in the step.
+        self.speed.clear();
+        self.speed.extend((0..n).map(|k| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])));
         self.tight.clear();
         self.tight.extend((0..n).map(|k| {
             let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);
-            let reach =
-                SPECULATIVE + (bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])) * dt;
+            let reach = SPECULATIVE + self.speed[k] * dt;
             Aabb { min: lo - Vec3::splat(reach), max: hi + Vec3::splat(reach) }
         }));
         broad.set_bodies(n);
@@ -476,8 +479,7 @@ impl Contacts {
         if self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok() {
             return;
         }
-        let reach = |k: usize| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k]);
-        let margin = SPECULATIVE + (reach(a) + reach(b)) * dt;
+        let margin = SPECULATIVE + (self.speed[a] + self.speed[b]) * dt;
         let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
         // Between planar bodies (or a planar body and an immovable one) the contact is the
         // 2D one: normal in the plane, points on it, so it pushes no body out of z = 0 and
