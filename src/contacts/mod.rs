@@ -309,7 +309,8 @@ impl Contacts {
         self.start.extend(bodies.pos.iter().zip(bodies.rot.iter()).map(|(&x, &q)| (x, q)));
         // Bounds, fattened by how far each body can move in the step.
         self.speed.clear();
-        self.speed.extend((0..n).map(|k| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])));
+        self.speed
+            .extend((0..n).map(|k| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])));
         self.tight.clear();
         self.tight.extend((0..n).map(|k| {
             let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);

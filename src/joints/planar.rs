@@ -108,7 +108,7 @@ pub fn refresh_bias(x: Vec3, q: Quat, h: f32, rows: &mut [Row]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::joints::row::{Spring, SolverBodies};
+    use crate::joints::row::{SolverBodies, Spring};
 
     /// The direct build gives the generic build's rows (every field equal, as floats) for
     /// bodies turned about ẑ, slightly tilted and off the plane, with unequal inertias.
