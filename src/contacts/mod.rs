@@ -11,7 +11,8 @@
 //!   (`collide::rope_body`, solved per substep by the rope's solver); the rope–rope pairs
 //!   come from the same list's rope pass, once per substep on swept boxes
 //!   (`collide::rope_contacts`, which reuses its pairs while the ropes move little). With no
-//!   bodies this pass does nothing.
+//!   bodies this pass does nothing. With no rope segment the body pairs persist from step
+//!   to step (fat boxes, swept again only when a body leaves its own: `persistent_pairs`).
 //!
 //! - Speculative margin: a pair's manifold keeps points up to
 //!   `SPECULATIVE + (|v_a| + |v_b| + |ω_a| e_a + |ω_b| e_b)·dt` apart (e: the shape's largest
