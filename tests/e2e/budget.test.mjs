@@ -51,6 +51,14 @@
 // target-features section and allocates with talc. `make web`, measured here: full
 // 1,019,663 bytes, 410,071 gzipped; lite 438,392 bytes, 188,909 gzipped. BUDGET and
 // LITE_BUDGET are those plus 2 %.
+//
+// Raised, the full one, 2026-11-27: merged with W6's speed work — the 2D contacts' graph
+// colouring and 4-wide solve (`contacts::planar` generic over f32 and Vec4 lanes, so each
+// pass is compiled twice) and the collide-stage cuts (persistent body pairs, the 2D lock's
+// own build and solve; estimated +3.0 KB gzipped before the merge) — W6 438 -> ~250 us. `make
+// web` of the merge, measured here: full 1,046,115 bytes, 420,470 gzipped (+10.4 KB over the
+// size work alone; the wide solve about 7 KB of it); lite 440,898 / 190,138, within its
+// budget. BUDGET is the full figure plus 2 %.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,7 +68,7 @@ import { gzipSync, constants } from 'node:zlib';
 import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 418_300;
+export const BUDGET = 428_900;
 export const LITE_BUDGET = 192_700;
 
 checkDist();
