@@ -171,6 +171,8 @@ pub struct Contacts {
     fat: Vec<Aabb>,
     /// Per body: the fastest its surface moves, |v| + |ω|·(its largest extent) (m/s).
     speed: Vec<f32>,
+    /// Per body: a box's section by z = 0 where the 2D box–box test may take it.
+    rects: Vec<Option<narrow::box_box_2d::Rect>>,
     /// The body pairs whose fat boxes overlap (key, dense a, dense b), in key order, for the
     /// bodies `pairs_ids` (dense order); valid while `pairs_valid`.
     pairs: Vec<(u64, u32, u32)>,
@@ -329,6 +331,14 @@ impl Contacts {
         self.speed.clear();
         self.speed
             .extend((0..n).map(|k| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])));
+        // Each box's section by the plane, for the 2D box–box test (`pair`).
+        self.rects.clear();
+        self.rects.extend((0..n).map(|k| match bodies.shape[k] {
+            Shape::Box { half } if bodies.planar[k] || bodies.kind[k] != BodyKind::Dynamic => {
+                narrow::box_box_2d::Rect::new(&Pose::new(bodies.pos[k], bodies.rot[k]), half)
+            }
+            _ => None,
+        }));
         self.tight.clear();
         self.tight.extend((0..n).map(|k| {
             let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);
@@ -506,9 +516,9 @@ impl Contacts {
         // sections by the plane (`box_box_2d`) when it can.
         let flat = |k: usize| bodies.planar[k] || !dynamic(k);
         let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
-        let rects = match (planar, &bodies.shape[a], &bodies.shape[b]) {
-            (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }) => {
-                narrow::box_box_2d::collide(&pa, ha, &pb, hb, margin)
+        let rects = match (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b]) {
+            (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) => {
+                narrow::box_box_2d::collide_rects(ra, pa.pos, ha, rb, pb.pos, hb, margin)
             }
             _ => None,
         };
@@ -665,11 +675,7 @@ impl Contacts {
         self.wide_lanes.clear();
         for list in self.colour_lists.iter() {
             for chunk in list.chunks(4) {
-                let mut four = [Contact2::default(); 4];
-                for (j, &i) in chunk.iter().enumerate() {
-                    four[j] = self.fast[i as usize];
-                }
-                self.wide.push(Contact2x4::pack(&four[..chunk.len()]));
+                self.wide.push(Contact2x4::pack_from(&self.fast, chunk));
                 self.wide_lanes.push(chunk.len() as u8);
             }
         }

@@ -412,9 +412,16 @@ impl Contact2x4 {
     /// Four (or fewer: the rest of the lanes are no-ops on lane 0's bodies, never stored)
     /// contacts side by side.
     pub fn pack(cs: &[Contact2]) -> Contact2x4 {
-        debug_assert!(!cs.is_empty() && cs.len() <= 4);
-        let pad = Contact2 { a: cs[0].a, b: cs[0].b, ka: cs[0].ka, kb: cs[0].kb, ..Default::default() };
-        let c = |j: usize| if j < cs.len() { &cs[j] } else { &pad };
+        let ix: [u32; 4] = core::array::from_fn(|j| j as u32);
+        Contact2x4::pack_from(cs, &ix[..cs.len()])
+    }
+
+    /// [`pack`](Contact2x4::pack) of `cs[i]` for the (one to four) indices `ix`.
+    pub fn pack_from(cs: &[Contact2], ix: &[u32]) -> Contact2x4 {
+        debug_assert!(!ix.is_empty() && ix.len() <= 4);
+        let first = &cs[ix[0] as usize];
+        let pad = Contact2 { a: first.a, b: first.b, ka: first.ka, kb: first.kb, ..Default::default() };
+        let c = |j: usize| if j < ix.len() { &cs[ix[j] as usize] } else { &pad };
         let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
         let f = |g: &dyn Fn(&Contact2) -> f32| Vec4::new(g(c0), g(c1), g(c2), g(c3));
         let ix = |g: &dyn Fn(&Contact2) -> u32| [g(c0), g(c1), g(c2), g(c3)];

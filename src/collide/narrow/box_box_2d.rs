@@ -37,15 +37,17 @@ pub const MAX_TILT: f32 = 1e-4;
 const TAG_2D: u32 = 0x0500_0000;
 
 /// A box's section by z = 0: centre, in-plane axes, half extents.
-#[derive(Clone, Copy)]
-struct Rect {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rect {
     c: Vec2,
     axes: [Vec2; 2],
     half: [f32; 2],
 }
 
 impl Rect {
-    fn new(p: &Pose, half: Vec3) -> Option<Rect> {
+    /// Box `half` at `p` cut by z = 0, or `None` when its section is not its x–y rectangle
+    /// (tilted by more than [`MAX_TILT`], or not cutting the plane).
+    pub fn new(p: &Pose, half: Vec3) -> Option<Rect> {
         let m = Mat3::from_quat(p.rot);
         if m.z_axis.x.abs() > MAX_TILT || m.z_axis.y.abs() > MAX_TILT || p.pos.z.abs() >= half.z {
             return None;
@@ -74,7 +76,13 @@ impl Rect {
 /// z = 0 within `speculative`), or `None` where the 3D test must decide (see the module
 /// docs). An empty manifold: apart by more than `speculative`.
 pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Option<Manifold> {
-    let (a, b) = (Rect::new(pa, ha)?, Rect::new(pb, hb)?);
+    collide_rects(&Rect::new(pa, ha)?, pa.pos, ha, &Rect::new(pb, hb)?, pb.pos, hb, speculative)
+}
+
+/// [`collide`] for the boxes' sections made beforehand ([`Rect::new`] of the poses at
+/// `xa`, `xb`, half extents `ha`, `hb`): the contacts stage makes each body's once per step,
+/// not once per pair.
+pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3, speculative: f32) -> Option<Manifold> {
     let d = b.c - a.c;
     let (sep_a, ia) = a.sat(&b, d);
     let (sep_b, jb) = b.sat(&a, d);
@@ -138,6 +146,6 @@ pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Op
         // closest-pair search).
         return None;
     }
-    man.set_anchors(pa.pos, pb.pos);
+    man.set_anchors(xa, xb);
     Some(man)
 }
