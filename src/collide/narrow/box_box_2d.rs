@@ -84,8 +84,8 @@ pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Op
 /// not once per pair.
 pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3, speculative: f32) -> Option<Manifold> {
     let d = b.c - a.c;
-    let (sep_a, ia) = a.sat(&b, d);
-    let (sep_b, jb) = b.sat(&a, d);
+    let (sep_a, ia) = a.sat(b, d);
+    let (sep_b, jb) = b.sat(a, d);
     if sep_a > speculative || sep_b > speculative {
         return Some(Manifold::EMPTY);
     }
@@ -94,9 +94,9 @@ pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3,
     // Reference rectangle r (face axis k, outward normal n toward the other), incident i.
     let (r, k, face_sep, i, sign) = if flip {
         // B's face toward A.
-        (&b, jb, sep_b, &a, if d.dot(b.axes[jb]) > 0.0 { -1.0 } else { 1.0 })
+        (b, jb, sep_b, a, if d.dot(b.axes[jb]) > 0.0 { -1.0 } else { 1.0 })
     } else {
-        (&a, ia, sep_a, &b, if d.dot(a.axes[ia]) < 0.0 { -1.0 } else { 1.0 })
+        (a, ia, sep_a, b, if d.dot(a.axes[ia]) < 0.0 { -1.0 } else { 1.0 })
     };
     let n = r.axes[k] * sign;
     let f_ref = 2 * k as u32 + (sign < 0.0) as u32;
