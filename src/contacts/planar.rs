@@ -458,12 +458,13 @@ impl Contact2x4 {
         }
     }
 
-    /// Lane `j`'s normal impulses (rows 0 and 1) and the impulses back into its patch.
+    /// Lane `j`'s normal impulses (rows 0 and 1).
     #[inline]
     pub fn normal_impulses(&self, j: usize) -> [f32; 2] {
         [self.rows[0].accum.to_array()[j], self.rows[1].accum.to_array()[j]]
     }
 
+    /// Lane `j`'s impulses back into its patch.
     #[inline]
     pub fn store_lane(&self, j: usize, p: &mut Patch) {
         for k in 0..self.count[j] as usize {

@@ -524,17 +524,23 @@ const LOCK_BLOCK3: u8 = 5;
 /// (J_B = [0, c_k]). K is then [w_b, 0, 0; 0, c_i·I_b⁻¹c_j] exactly: its other terms are
 /// products by exact zeros, so the four dot products here give the same K⁻¹ as
 /// [`make_block3`]'s 36 (up to the sign of its zero entries), and the block is marked for
-/// [`solve_lock`]. Any other shape goes to [`make_block3`]. Returns whether it was a lock.
-pub fn make_lock_block(rows: &mut [Row]) -> bool {
+/// [`solve_lock`]. Any other shape, or an A that is not the ground (`a_is_ground`, said by
+/// the caller as for [`make_block3`]: a kinematic or held A has zero inverse mass but moves,
+/// and [`solve_lock`] does not read A's velocity), goes to [`make_block3`]. Returns whether
+/// it was a lock.
+pub fn make_lock_block(rows: &mut [Row], a_is_ground: bool) -> bool {
     let [r0, r1, r2] = rows else { return false };
-    let shaped = [&*r0, &*r1, &*r2].iter().all(|r| r.wa == 0.0 && r.ia == Vec3::ZERO)
+    let shaped = a_is_ground
+        && r0.b == r1.b
+        && r0.b == r2.b
+        && [&*r0, &*r1, &*r2].iter().all(|r| r.wa == 0.0 && r.ia == Vec3::ZERO)
         && r0.lin_b == Vec3::Z
         && r0.ang_b == Vec3::ZERO
         && r0.ib == Vec3::ZERO
         && r1.lin_b == Vec3::ZERO
         && r2.lin_b == Vec3::ZERO;
     if !shaped {
-        make_block3(rows, true);
+        make_block3(rows, a_is_ground);
         return false;
     }
     let k = Mat3::from_cols(

@@ -55,7 +55,7 @@
 // Raised, the full one, 2026-11-27: merged with W6's speed work — the 2D contacts' graph
 // colouring and 4-wide solve (`contacts::planar` generic over f32 and Vec4 lanes, so each
 // pass is compiled twice) and the collide-stage cuts (persistent body pairs, the 2D lock's
-// own build and solve; estimated +3.0 KB gzipped before the merge) — W6 438 -> ~250 us. `make
+// own build and solve; estimated +3.0 KB gzipped before the merge) — W6 from 438 us to 245.5 us (README, W6). `make
 // web` of the merge, measured here: full 1,046,115 bytes, 420,470 gzipped (+10.4 KB over the
 // size work alone; the wide solve about 7 KB of it); lite 440,898 / 190,138, within its
 // budget. BUDGET is the full figure plus 2 %.
