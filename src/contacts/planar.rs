@@ -524,7 +524,12 @@ impl<L: Lane> Contact2<L> {
                 },
                 Soft2 { bias: L::select(gap, target, zero), mass_scale: one, impulse_scale: zero },
             ];
-            self.vn0[k] = u.cdot(self.n, self.rows[k].ja, self.rows[k].jb);
+        }
+        // The approach speeds, for restitution only (which skips lanes with e = 0).
+        if L::any(self.e.ne(zero)) {
+            for k in 0..2 {
+                self.vn0[k] = u.cdot(self.n, self.rows[k].ja, self.rows[k].jb);
+            }
         }
         if warm {
             for k in 0..2 {
