@@ -80,6 +80,29 @@ mod tests {
     use serde::Deserialize;
     use serde_json::Value;
 
+    /// The by-name readers list each enum's names a second time beside the derived
+    /// `Serialize`'s `rename_all`: every variant, written by the derive, reads back as itself,
+    /// and a name that is not one is refused.
+    #[test]
+    fn every_variant_written_by_name_reads_back() {
+        fn round_trip<T: serde::Serialize + for<'de> Deserialize<'de> + PartialEq + core::fmt::Debug + Copy>(
+            all: &[T],
+        ) {
+            for &v in all {
+                let text = serde_json::to_string(&v).unwrap();
+                assert_eq!(serde_json::from_str::<T>(&text).unwrap(), v, "{text}");
+            }
+            assert!(serde_json::from_str::<T>("\"no-such-name\"").is_err());
+        }
+        use crate::links::LinkKind;
+        use crate::scene::GridLock;
+        use crate::settings::View;
+        round_trip(crate::SolverKind::ALL);
+        round_trip(&[View::Side, View::Top]);
+        round_trip(&[LinkKind::Distance, LinkKind::Rope]);
+        round_trip(&[GridLock::None, GridLock::TopCorners, GridLock::TopRow]);
+    }
+
     use crate::scene::GridLock;
 
     /// What `GridLock`'s derive was.
