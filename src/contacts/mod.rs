@@ -862,13 +862,8 @@ mod tests {
     /// removed and added; and they are swept afresh only when something escaped.
     #[test]
     fn persistent_pairs_give_the_fresh_sweeps_manifolds() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rng = crate::leash::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut rnd = move || rng.signed();
         let mut bodies = Bodies::default();
         let ground = BodyDef {
             kind: BodyKind::Static,

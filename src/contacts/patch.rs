@@ -256,25 +256,8 @@ pub struct Patch {
 }
 
 impl Patch {
-    /// A manifold between solver bodies `a` and `b` (poses now), keyed by `key`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        key: u64,
-        a: u32,
-        b: u32,
-        pose_a: (Vec3, Quat),
-        pose_b: (Vec3, Quat),
-        normal: Vec3,
-        points: &[PointIn],
-        mix: Mix,
-    ) -> Patch {
-        let mut p = Patch::default();
-        p.fill(key, a, b, pose_a, pose_b, normal, points, mix);
-        p
-    }
-
-    /// [`Patch::new`] written into a default (all-zero) patch where it lies: the contacts
-    /// make their patches in their list (a ~1 KB patch made and then moved in was a memcpy
+    /// A manifold between solver bodies `a` and `b` (poses now), keyed by `key`, written into
+    /// a default (all-zero) patch where it lies: the contacts make their patches in their list (a ~1 KB patch made and then moved in was a memcpy
     /// per pair, 2 % of W6's step).
     #[allow(clippy::too_many_arguments)]
     #[inline]

@@ -660,15 +660,11 @@ mod tests {
     use super::*;
     use glam::Mat3;
 
-    /// A small generator for the test's numbers (SplitMix64).
-    struct Rng(u64);
+    /// The test's numbers: the world's own generator (`leash::Rng`), uniform in [lo, hi).
+    struct Rng(crate::leash::Rng);
     impl Rng {
         fn f(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            lo + (hi - lo) * ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+            lo + (hi - lo) * self.0.unit()
         }
     }
 
@@ -680,7 +676,7 @@ mod tests {
     fn four_lanes_compute_the_bits_of_one_contact_each() {
         let mut moved = 0;
         for seed in 0..50u64 {
-            let mut rng = Rng(seed);
+            let mut rng = Rng(crate::leash::Rng::new(seed));
             let n = 7;
             let mut sb = SolverBodies::default();
             sb.resize(n);

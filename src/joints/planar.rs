@@ -115,13 +115,8 @@ mod tests {
     /// bodies turned about ẑ, slightly tilted and off the plane, with unequal inertias.
     #[test]
     fn the_direct_lock_rows_are_the_generic_ones() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rng = crate::leash::Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut rnd = move || rng.signed();
         let mut sb = SolverBodies::default();
         sb.resize(2);
         for case in 0..2_000 {
