@@ -257,8 +257,8 @@ pub struct Patch {
 
 impl Patch {
     /// A manifold between solver bodies `a` and `b` (poses now), keyed by `key`, written into
-    /// a default (all-zero) patch where it lies: the contacts make their patches in their list (a ~1 KB patch made and then moved in was a memcpy
-    /// per pair, 2 % of W6's step).
+    /// a default (all-zero) patch where it lies: the contacts make their patches in their
+    /// list (a ~1 KB patch made and then moved in was a memcpy per pair, 2 % of W6's step).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn fill(
