@@ -391,15 +391,17 @@ fn a_planar_box_rests_on_two_points() {
     })
     .unwrap();
     steps(&mut w, 120);
-    let patches = &w.contacts().patches;
-    assert_eq!(patches.len(), 1);
-    let p = &patches[0];
+    // A 2D patch of two points: a flat one (`planar::Flat`).
+    assert!(w.contacts().patches.is_empty());
+    let flat = &w.contacts().flat;
+    assert_eq!(flat.len(), 1);
+    let p = &flat[0];
     assert_eq!(p.count, 2, "two in-plane points");
     let ends: Vec<f32> = (0..2).map(|k| p.r_a[k].x + p.r_b[k].x).collect();
     assert!(ends[0] * ends[1] < 0.0, "one point at each end of the face: {ends:?}");
     let weight = G * DT / 4.0; // per substep
     for k in 0..2 {
-        let share = p.rows[k].accum / weight;
+        let share = p.accum[k] / weight;
         println!("point {k}: {share:.4} of the weight per substep");
         assert!((share - 0.5).abs() < 0.01, "point {k} carries {share} of the weight");
     }

@@ -43,7 +43,7 @@ use crate::joints::row::{Phase, SolverBodies, Spring};
 use crate::joints::Joints;
 use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
-use planar::{Contact2, Contact2x4, Motion2, Springs};
+use planar::{Contact2, Contact2x4, Flat, Motion2, Springs};
 
 /// Base speculative distance (m): Box2D v3's 4 × linear slop.
 pub const SPECULATIVE: f32 = 0.02;
@@ -127,8 +127,13 @@ impl ContactLog {
 /// phase's reusable memory and the step's events.
 #[derive(Clone, Debug, Default)]
 pub struct Contacts {
+    /// This step's 3D patches and 2D patches of three or four points, in key order.
     pub patches: Vec<Patch>,
     old: Vec<Patch>,
+    /// This step's 2D patches of at most two points, in key order (`planar::Flat`: a key is
+    /// in one of the two lists).
+    pub flat: Vec<Flat>,
+    old_flat: Vec<Flat>,
     /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
     joined: Vec<(u32, u32)>,
     touching: Vec<u64>,
@@ -141,8 +146,10 @@ pub struct Contacts {
     geometric: Vec<u64>,
     pub begin: Vec<ContactEvent>,
     pub end: Vec<ContactEvent>,
-    /// Per patch (this step's order): normal impulse summed over the substeps solved so far.
+    /// Per patch and per flat patch (this step's order): normal impulse summed over the
+    /// substeps solved so far.
     step_impulse: Vec<f32>,
+    flat_impulse: Vec<f32>,
     /// Substeps whose rows were prepared this step.
     substeps: u32,
     /// Solver index of body 0 (the particle count when the manifolds were made).
@@ -153,11 +160,10 @@ pub struct Contacts {
     seg_attached: Vec<[u32; 2]>,
     /// Per segment: how far (m) its surface can move toward a body in the step.
     seg_reach: Vec<f32>,
-    /// The step's 2D patches' hot copies (`planar`), made at the first substep, and the
-    /// other patches' indices. Once packed (`wide`), a hot copy in `fast` is no longer
-    /// updated: only those in `overflow` are solved there.
+    /// The flat patches' hot copies (`planar`), made at the first substep. Once packed
+    /// (`wide`), a hot copy in `fast` is no longer updated: only those in `overflow` are
+    /// solved there.
     fast: Vec<Contact2>,
-    slow: Vec<u32>,
     /// The hot copies in graph colours (`colour`), four side by side (`wide`, with how many
     /// of each one's lanes are contacts), and those no colour took (`overflow`, indices
     /// into `fast`), solved one by one.
@@ -253,6 +259,8 @@ impl Contacts {
     pub fn clear(&mut self) {
         self.patches.clear();
         self.old.clear();
+        self.flat.clear();
+        self.old_flat.clear();
         self.touching.clear();
         self.old_touching.clear();
         self.geometric.clear();
@@ -260,7 +268,6 @@ impl Contacts {
         self.end.clear();
         self.rope.clear();
         self.fast.clear();
-        self.slow.clear();
         self.wide.clear();
         self.wide_lanes.clear();
         self.overflow.clear();
@@ -287,6 +294,8 @@ impl Contacts {
     ) {
         std::mem::swap(&mut self.patches, &mut self.old);
         self.patches.clear();
+        std::mem::swap(&mut self.flat, &mut self.old_flat);
+        self.flat.clear();
         std::mem::swap(&mut self.touching, &mut self.old_touching);
         self.touching.clear();
         self.begin.clear();
@@ -296,7 +305,6 @@ impl Contacts {
         self.substeps = 0;
         self.base = np as u32;
         self.fast.clear();
-        self.slow.clear();
         self.wide.clear();
         self.wide_lanes.clear();
         self.overflow.clear();
@@ -318,12 +326,13 @@ impl Contacts {
         // Room (in the emptied lists) for four patches per body or twice last step's count, a
         // no-op once there, so that pairs coming and going do not grow the lists a step at a time (the
         // step does not allocate).
-        let room = (4 * n).max(2 * self.old.len());
+        let room = (4 * n).max(2 * (self.old.len() + self.old_flat.len()));
         self.touching.reserve(room);
         self.geometric.reserve(room);
         self.candidates.clear();
         self.candidates.reserve(room);
         self.patches.reserve(room);
+        self.flat.reserve(room);
         self.begin.reserve(room);
         self.end.reserve(room);
         self.start.clear();
@@ -367,7 +376,7 @@ impl Contacts {
             let tight = &self.tight;
             let overlapping = self.pairs.iter().filter(|&&(_, a, b)| tight[a as usize].overlaps(&tight[b as usize]));
             self.candidates.extend(overlapping);
-            let mut old = 0;
+            let mut old = [0, 0];
             for c in 0..self.candidates.len() {
                 let (_, a, b) = self.candidates[c];
                 self.pair(bodies, a as usize, b as usize, dt, &mut old);
@@ -411,7 +420,7 @@ impl Contacts {
             }
         }
         broad.sort();
-        // (`old` is last step's `patches`, already in key order.)
+        // (`old` and `old_flat` are last step's patches, already in key order.)
         self.candidates.clear();
         let (seg_attached, seg_reach, speed) = (&self.seg_attached, &self.seg_reach, &self.speed);
         let (rope_pairs, candidates) = (&mut self.rope.pairs, &mut self.candidates);
@@ -443,7 +452,7 @@ impl Contacts {
         // Last step's patches are in key order too: one cursor walks them beside the
         // candidates (a binary search per pair over the ~1 KB patches missed the cache: a
         // tenth of this stage in W6).
-        let mut old = 0;
+        let mut old = [0, 0];
         for c in 0..self.candidates.len() {
             let (_, a, b) = self.candidates[c];
             self.pair(bodies, a as usize, b as usize, dt, &mut old);
@@ -497,9 +506,9 @@ impl Contacts {
         self.pair_sweeps += 1;
     }
 
-    /// The patch of candidate pair (`a`, `b`), if they touch; `old` is the cursor into last
-    /// step's patches (every key before this pair's is behind it).
-    fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut usize) {
+    /// The patch of candidate pair (`a`, `b`), if they touch; `old` holds the cursors into
+    /// last step's patches and flat patches (every key before this pair's is behind them).
+    fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
         let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
         if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) {
             return;
@@ -547,20 +556,39 @@ impl Contacts {
         if pts[..count].iter().any(|q| q.separation < TOUCH_SLOP) {
             self.geometric.push(k);
         }
-        // Made where it lies (`Patch::fill`).
+        // Last step's manifold of the pair, in either list.
+        let (old_patches, old_flat) = (&self.old, &self.old_flat);
+        while old[0] < old_patches.len() && old_patches[old[0]].key < k {
+            old[0] += 1;
+        }
+        while old[1] < old_flat.len() && old_flat[old[1]].key < k {
+            old[1] += 1;
+        }
+        let warm = match (old_patches.get(old[0]), old_flat.get(old[1])) {
+            (Some(o), _) if o.key == k => Some(o.warm()),
+            (_, Some(o)) if o.key == k => Some(o.warm()),
+            _ => None,
+        };
+        let (sa, sb) = (self.base + a as u32, self.base + b as u32);
+        // Made where it lies (`Patch::fill`, `Flat::fill`).
+        if planar && count <= 2 {
+            self.flat.push(Flat::default());
+            let Some(f) = self.flat.last_mut() else { return };
+            f.fill(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, &pts[..count], mix);
+            if let Some(w) = &warm {
+                f.warm_from(w);
+            }
+            return;
+        }
         self.patches.push(Patch::default());
-        let (patches, old_patches) = (&mut self.patches, &self.old);
-        let Some(p) = patches.last_mut() else { return };
+        let Some(p) = self.patches.last_mut() else { return };
         let (pose_a, pose_b) = ((bodies.pos[a], bodies.rot[a]), (bodies.pos[b], bodies.rot[b]));
-        p.fill(k, self.base + a as u32, self.base + b as u32, pose_a, pose_b, normal, &pts[..count], mix);
+        p.fill(k, sa, sb, pose_a, pose_b, normal, &pts[..count], mix);
         if planar {
             p.make_planar();
         }
-        while *old < old_patches.len() && old_patches[*old].key < k {
-            *old += 1;
-        }
-        if let Some(o) = old_patches.get(*old).filter(|o| o.key == k) {
-            p.warm_from(o);
+        if let Some(w) = &warm {
+            p.warm_from(w);
         }
     }
 
@@ -576,42 +604,34 @@ impl Contacts {
         if self.substeps == 0 {
             self.step_impulse.clear();
             self.step_impulse.resize(self.patches.len(), 0.0);
-            // The step's first substep: every patch's rows; the 2D ones with at most two
-            // points get their hot copies (`planar`), which the substeps then use instead.
-            self.fast.reserve(self.patches.len());
-            self.slow.reserve(self.patches.len());
-            for i in 0..self.patches.len() {
-                let p = &mut self.patches[i];
-                if p.planar && p.count <= 2 {
-                    let (ka, kb) = (p.a - self.base, p.b - self.base);
-                    self.fast.push(Contact2::from_patch(p, sb, i as u32, ka, kb));
-                } else {
-                    let (pa, pb) = self.poses(bodies, &self.patches[i]);
-                    let p = &mut self.patches[i];
-                    p.prepare(sb, pa, pb, h);
-                    p.warm_start(sb, warm);
-                    self.slow.push(i as u32);
-                }
+            self.flat_impulse.clear();
+            self.flat_impulse.resize(self.flat.len(), 0.0);
+            // The step's first substep: every patch's rows, and the flat patches' hot copies
+            // (`planar`), which the substeps then use.
+            self.fast.reserve(self.flat.len());
+            for (i, f) in self.flat.iter().enumerate() {
+                let (ka, kb) = (f.a - self.base, f.b - self.base);
+                self.fast.push(Contact2::from_flat(f, sb, i as u32, ka, kb));
             }
         } else {
             for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
                 for j in 0..lanes as usize {
-                    self.step_impulse[c.patch[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
+                    self.flat_impulse[c.patch[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
                 }
             }
             for &i in self.overflow.iter() {
                 let c = &self.fast[i as usize];
-                self.step_impulse[c.patch as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
+                self.flat_impulse[c.patch as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
             }
-            for &i in self.slow.iter() {
-                self.step_impulse[i as usize] += self.patches[i as usize].normal_impulse();
+            for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
+                *sum += p.normal_impulse();
             }
-            for &i in self.slow.iter() {
-                let (pa, pb) = self.poses(bodies, &self.patches[i as usize]);
-                let p = &mut self.patches[i as usize];
-                p.prepare(sb, pa, pb, h);
-                p.warm_start(sb, warm);
-            }
+        }
+        for i in 0..self.patches.len() {
+            let (pa, pb) = self.poses(bodies, &self.patches[i]);
+            let p = &mut self.patches[i];
+            p.prepare(sb, pa, pb, h);
+            p.warm_start(sb, warm);
         }
         if self.substeps == 0 && !self.fast.is_empty() {
             self.colour(sb);
@@ -697,8 +717,8 @@ impl Contacts {
     #[inline]
     pub fn sweep(&mut self, sb: &mut SolverBodies, phase: Phase) {
         if phase == Phase::Relax {
-            for &i in self.slow.iter().rev() {
-                self.patches[i as usize].solve(sb, phase);
+            for p in self.patches.iter_mut().rev() {
+                p.solve(sb, phase);
             }
             for &i in self.overflow.iter().rev() {
                 self.fast[i as usize].solve(sb, phase, 1);
@@ -713,8 +733,8 @@ impl Contacts {
             for &i in self.overflow.iter() {
                 self.fast[i as usize].solve(sb, phase, 1);
             }
-            for &i in self.slow.iter() {
-                self.patches[i as usize].solve(sb, phase);
+            for p in self.patches.iter_mut() {
+                p.solve(sb, phase);
             }
         }
     }
@@ -730,9 +750,9 @@ impl Contacts {
                 self.fast[i as usize].refresh_relax(&self.motion, h);
             }
         }
-        for &i in self.slow.iter() {
-            let (pa, pb) = self.poses(bodies, &self.patches[i as usize]);
-            self.patches[i as usize].refresh_relax(pa, pb, h);
+        for i in 0..self.patches.len() {
+            let (pa, pb) = self.poses(bodies, &self.patches[i]);
+            self.patches[i].refresh_relax(pa, pb, h);
         }
     }
 
@@ -744,8 +764,8 @@ impl Contacts {
         for &i in self.overflow.iter() {
             self.fast[i as usize].restitution(sb, threshold, 1);
         }
-        for &i in self.slow.iter() {
-            self.patches[i as usize].restitution(sb, threshold);
+        for p in self.patches.iter_mut() {
+            p.restitution(sb, threshold);
         }
     }
 
@@ -754,39 +774,60 @@ impl Contacts {
     pub fn finish_step(&mut self) {
         for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
             for j in 0..lanes as usize {
-                c.store_lane(j, &mut self.patches[c.patch[j] as usize]);
+                c.store_lane(j, &mut self.flat[c.patch[j] as usize]);
             }
         }
         for &i in self.overflow.iter() {
             let c = &self.fast[i as usize];
-            c.store(&mut self.patches[c.patch as usize]);
+            c.store(&mut self.flat[c.patch as usize]);
         }
         if self.substeps > 0 {
             for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
                 *sum += p.normal_impulse();
             }
+            for (sum, f) in self.flat_impulse.iter_mut().zip(&self.flat) {
+                *sum += f.normal_impulse();
+            }
         } else {
             // No substep ran the rows (a solver without body contacts): geometry only.
             self.step_impulse.clear();
             self.step_impulse.resize(self.patches.len(), 0.0);
+            self.flat_impulse.clear();
+            self.flat_impulse.resize(self.flat.len(), 0.0);
         }
         self.substeps = 0;
-        // The patches, `geometric` and both touching lists are sorted by key (unique keys):
-        // each lookup is a merge walk, not a binary search (three searches per patch were 2 %
-        // of W6's step).
+        // The patches, the flat patches, `geometric` and both touching lists are sorted by
+        // key (unique keys, each in one of the two patch lists): each lookup is a merge walk,
+        // not a binary search (three searches per patch were 2 % of W6's step).
         self.touching.clear();
         let (mut g, mut o) = (0, 0);
-        for (p, &impulse) in self.patches.iter().zip(&self.step_impulse) {
-            while g < self.geometric.len() && self.geometric[g] < p.key {
+        let (mut i, mut j) = (0, 0);
+        loop {
+            let (key, impulse) = match (self.patches.get(i), self.flat.get(j)) {
+                (Some(p), Some(f)) if p.key < f.key => {
+                    i += 1;
+                    (p.key, self.step_impulse[i - 1])
+                }
+                (_, Some(f)) => {
+                    j += 1;
+                    (f.key, self.flat_impulse[j - 1])
+                }
+                (Some(p), None) => {
+                    i += 1;
+                    (p.key, self.step_impulse[i - 1])
+                }
+                (None, None) => break,
+            };
+            while g < self.geometric.len() && self.geometric[g] < key {
                 g += 1;
             }
-            if impulse > 0.0 || self.geometric.get(g) == Some(&p.key) {
-                self.touching.push(p.key);
-                while o < self.old_touching.len() && self.old_touching[o] < p.key {
+            if impulse > 0.0 || self.geometric.get(g) == Some(&key) {
+                self.touching.push(key);
+                while o < self.old_touching.len() && self.old_touching[o] < key {
                     o += 1;
                 }
-                if self.old_touching.get(o) != Some(&p.key) {
-                    let (a, b) = (Id((p.key >> 32) as u32), Id(p.key as u32));
+                if self.old_touching.get(o) != Some(&key) {
+                    let (a, b) = (Id((key >> 32) as u32), Id(key as u32));
                     self.begin.push(ContactEvent { a, b, impulse });
                 }
             }

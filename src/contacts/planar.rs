@@ -22,7 +22,7 @@ use core::ops::{Add, AddAssign, BitAnd, Div, Mul, Neg, Sub, SubAssign};
 
 use glam::{BVec4A, Quat, Vec2, Vec3, Vec4};
 
-use super::patch::{self, Patch};
+use super::patch::{self, Mix, PointIn, Warm};
 use crate::joints::row::{Phase, SolverBodies, Spring};
 
 /// One 2D row: J = [−t, ja ẑ, t, jb ẑ] with the contact's axis t (in the plane). `L` is
@@ -352,40 +352,134 @@ impl<L: Lane> Motion<L> {
 #[derive(Clone, Copy, Debug)]
 pub struct Springs(pub [Spring; 2]);
 
+/// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
+/// a face, a corner on a face): the manifold ([`Flat::fill`], the arithmetic of
+/// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
+/// nothing the sweep does not read — about 190 bytes where a [`patch::Patch`] is 1 KB (making,
+/// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
+/// ([`Contact2::from_flat`]) is what the substeps sweep.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flat {
+    /// The pair (body ids: A's in the high half, B's in the low).
+    pub key: u64,
+    /// Solver bodies.
+    pub a: u32,
+    pub b: u32,
+    pub count: usize,
+    pub ids: [u32; 2],
+    /// Unit normal from A to B and the tangent ẑ × n (both in the plane).
+    pub normal: Vec3,
+    pub tangent: Vec3,
+    /// Levers (world, when made) from A's and B's centres; A's centre plus A's lever.
+    pub r_a: [Vec3; 2],
+    pub r_b: [Vec3; 2],
+    pub at: [Vec3; 2],
+    /// s₀ − n·(r_b₀ − r_a₀).
+    pub base: [f32; 2],
+    /// Levers to the points' centroid.
+    pub c_a: Vec3,
+    pub c_b: Vec3,
+    pub mu: f32,
+    pub e: f32,
+    /// Normal impulses; friction impulses (in-plane tangent, ẑ, twist: the last two only
+    /// carried, never solved here).
+    pub accum: [f32; 2],
+    pub friction: [f32; 3],
+}
+
+impl Flat {
+    /// The manifold between solver bodies `a`, `b` (centres `x_a`, `x_b` now; normal in the
+    /// plane; at most two points), written in place.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn fill(&mut self, key: u64, a: u32, b: u32, x_a: Vec3, x_b: Vec3, normal: Vec3, points: &[PointIn], mix: Mix) {
+        let count = points.len().min(2);
+        (self.key, self.a, self.b, self.normal, self.count) = (key, a, b, normal, count);
+        let mut centroid = Vec3::ZERO;
+        for (k, pt) in points.iter().take(count).enumerate() {
+            let (ra, rb) = (pt.point - x_a, pt.point - x_b);
+            self.ids[k] = pt.id;
+            self.r_a[k] = ra;
+            self.r_b[k] = rb;
+            self.at[k] = x_a + ra;
+            self.base[k] = pt.separation - normal.dot(rb - ra);
+            centroid += pt.point;
+        }
+        if count > 0 {
+            centroid /= count as f32;
+        }
+        self.c_a = centroid - x_a;
+        self.c_b = centroid - x_b;
+        self.tangent = Vec3::Z.cross(normal).normalize_or_zero();
+        (self.mu, self.e) = (mix.friction, mix.restitution);
+    }
+
+    /// Takes last step's impulses (`Patch::warm_from`'s rule).
+    #[inline]
+    pub fn warm_from(&mut self, old: &Warm) {
+        for k in 0..self.count {
+            if let Some(l) = old.normal_for(self.ids[k], self.at[k]) {
+                self.accum[k] = l;
+            }
+        }
+        self.friction = old.friction_for([self.tangent, Vec3::Z], self.normal);
+    }
+
+    /// What the next step's manifold of the same pair takes from this one.
+    #[inline]
+    pub fn warm(&self) -> Warm {
+        let mut w = Warm {
+            count: self.count,
+            tangents: [self.tangent, Vec3::Z],
+            friction: self.friction,
+            normal: self.normal,
+            ..Default::default()
+        };
+        for k in 0..self.count {
+            (w.ids[k], w.at[k], w.accum[k]) = (self.ids[k], self.at[k], self.accum[k]);
+        }
+        w
+    }
+
+    /// The normal impulse of its rows (`Patch::normal_impulse`).
+    #[inline]
+    pub fn normal_impulse(&self) -> f32 {
+        self.accum[..self.count].iter().sum()
+    }
+}
+
 impl Contact2 {
-    /// The hot copy of 2D patch `p` (at most two points), index `patch`, dense body indices
-    /// `ka`, `kb`: its rows built here from the manifold ([`Row2::new`]), its λ taken from
-    /// the patch (warm start by feature id: `Patch::warm_from`). The patch's own rows are
-    /// left unbuilt: only their λ is kept there (`store`).
-    pub fn from_patch(p: &Patch, sb: &SolverBodies, patch: u32, ka: u32, kb: u32) -> Contact2 {
-        let (a, b) = (p.a as usize, p.b as usize);
+    /// The hot copy of 2D patch `f`, index `patch`, dense body indices `ka`, `kb`: its rows
+    /// built here from the manifold ([`Row2::new`]), its λ the patch's (warm started by
+    /// [`Flat::warm_from`]).
+    #[inline]
+    pub fn from_flat(f: &Flat, sb: &SolverBodies, patch: u32, ka: u32, kb: u32) -> Contact2 {
+        let (a, b) = (f.a as usize, f.b as usize);
         let (wa, wb) = (sb.inv_m[a], sb.inv_m[b]);
         let (iza, izb) = (sb.inv_i[a].z_axis.z, sb.inv_i[b].z_axis.z);
         let row = |t: Vec3, ra: Vec3, rb: Vec3, accum: f32| Row2 { accum, ..Row2::new(t, ra, rb, wa, wb, iza, izb) };
-        let mix = p.mix.unwrap_or(patch::Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
-        let count = p.count.min(2);
         let v2 = |v: Vec3| V2::new(v.x, v.y);
         let mut c = Contact2 {
-            a: p.a,
-            b: p.b,
+            a: f.a,
+            b: f.b,
             ka,
             kb,
             wa,
             wb,
-            n: v2(p.normal),
-            t: v2(p.tangents[0]),
-            mu: mix.friction,
-            e: mix.restitution,
-            count: count as u32,
-            friction: row(p.tangents[0], p.c_a, p.c_b, p.friction[0].accum),
+            n: v2(f.normal),
+            t: v2(f.tangent),
+            mu: f.mu,
+            e: f.e,
+            count: f.count as u32,
+            friction: row(f.tangent, f.c_a, f.c_b, f.friction[0]),
             patch,
             ..Default::default()
         };
-        for k in 0..count {
-            c.rows[k] = row(p.normal, p.r_a[k], p.r_b[k], p.rows[k].accum);
-            c.ra[k] = v2(p.r_a[k]);
-            c.rb[k] = v2(p.r_b[k]);
-            c.base[k] = p.base[k];
+        for k in 0..f.count {
+            c.rows[k] = row(f.normal, f.r_a[k], f.r_b[k], f.accum[k]);
+            c.ra[k] = v2(f.r_a[k]);
+            c.rb[k] = v2(f.r_b[k]);
+            c.base[k] = f.base[k];
         }
         c
     }
@@ -399,12 +493,11 @@ impl Contact2 {
 
     /// The impulses back into the patch.
     #[inline]
-    pub fn store(&self, p: &mut Patch) {
+    pub fn store(&self, f: &mut Flat) {
         for k in 0..self.count as usize {
-            p.rows[k].accum = self.rows[k].accum;
-            p.max_lambda[k] = self.max_lambda[k];
+            f.accum[k] = self.rows[k].accum;
         }
-        p.friction[0].accum = self.friction.accum;
+        f.friction[0] = self.friction.accum;
     }
 }
 
@@ -466,12 +559,11 @@ impl Contact2x4 {
 
     /// Lane `j`'s impulses back into its patch.
     #[inline]
-    pub fn store_lane(&self, j: usize, p: &mut Patch) {
+    pub fn store_lane(&self, j: usize, f: &mut Flat) {
         for k in 0..self.count[j] as usize {
-            p.rows[k].accum = self.rows[k].accum.to_array()[j];
-            p.max_lambda[k] = self.max_lambda[k].to_array()[j];
+            f.accum[k] = self.rows[k].accum.to_array()[j];
         }
-        p.friction[0].accum = self.friction.accum.to_array()[j];
+        f.friction[0] = self.friction.accum.to_array()[j];
     }
 }
 

@@ -480,7 +480,7 @@ fn skew(r: Vec3A) -> Mat3A {
 pub fn solve_bodies(c: &mut StepContext) {
     let h = c.h;
     // Body contacts are rows: with any patch the step runs the impulse solver's too.
-    let pure = c.sc.body_tree.pure && c.sc.contacts.patches.is_empty();
+    let pure = c.sc.body_tree.pure && c.sc.contacts.patches.is_empty() && c.sc.contacts.flat.is_empty();
     let n = if pure { 1 } else { impulse::body_substeps(h) };
     c.h = h / n as f32;
     for _ in 0..n {
