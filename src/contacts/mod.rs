@@ -526,20 +526,31 @@ impl Contacts {
         let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
         let rects = match (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b]) {
             (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) => {
-                narrow::box_box_2d::collide_rects(ra, pa.pos, ha, rb, pb.pos, hb, margin)
+                narrow::box_box_2d::collide_rects_2d(ra, ha, rb, hb, margin)
             }
             _ => None,
         };
-        let m = rects.unwrap_or_else(|| narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin));
-        if m.count == 0 {
+        let mut pts = [PointIn::default(); patch::MAX_POINTS];
+        let (mut normal, mut count) = match rects {
+            // (The points of `box_box_2d::collide_rects`'s manifold, without it.)
+            Some(c) => {
+                for (dst, &(q, separation, id)) in pts.iter_mut().zip(&c.points[..c.count]) {
+                    *dst = PointIn { point: q.extend(0.0), separation, id };
+                }
+                (c.normal.extend(0.0), c.count)
+            }
+            None => {
+                let m = narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin);
+                let count = m.count.min(patch::MAX_POINTS);
+                for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
+                    *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
+                }
+                (m.normal, count)
+            }
+        };
+        if count == 0 {
             return;
         }
-        let mut pts = [PointIn::default(); patch::MAX_POINTS];
-        let mut count = m.count.min(patch::MAX_POINTS);
-        for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
-            *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
-        }
-        let mut normal = m.normal;
         if planar {
             let n2 = Vec3::new(normal.x, normal.y, 0.0);
             if n2.length_squared() < 1e-6 {
@@ -564,19 +575,18 @@ impl Contacts {
         while old[1] < old_flat.len() && old_flat[old[1]].key < k {
             old[1] += 1;
         }
-        let warm = match (old_patches.get(old[0]), old_flat.get(old[1])) {
-            (Some(o), _) if o.key == k => Some(o.warm()),
-            (_, Some(o)) if o.key == k => Some(o.warm()),
-            _ => None,
-        };
+        let warm_patch = old_patches.get(old[0]).filter(|o| o.key == k);
+        let warm_flat = old_flat.get(old[1]).filter(|o| o.key == k);
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
         // Made where it lies (`Patch::fill`, `Flat::fill`).
         if planar && count <= 2 {
             self.flat.push(Flat::default());
             let Some(f) = self.flat.last_mut() else { return };
             f.fill(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, &pts[..count], mix);
-            if let Some(w) = &warm {
-                f.warm_from(w);
+            if let Some(o) = warm_flat {
+                f.warm_from(o);
+            } else if let Some(o) = warm_patch {
+                f.warm_from(o);
             }
             return;
         }
@@ -587,8 +597,10 @@ impl Contacts {
         if planar {
             p.make_planar();
         }
-        if let Some(w) = &warm {
-            p.warm_from(w);
+        if let Some(o) = warm_patch {
+            p.warm_from(o);
+        } else if let Some(o) = warm_flat {
+            p.warm_from(o);
         }
     }
 

@@ -209,44 +209,64 @@ impl Vel {
     }
 }
 
-/// Last step's manifold of a pair, as the new one's warm start reads it (from a [`Patch`]
-/// or a 2D `planar::Flat`): its points' feature ids, world positions (A's centre plus the
-/// lever, when made) and normal impulses; its friction impulses, their tangents and normal.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Warm {
-    pub count: usize,
-    pub ids: [u32; MAX_POINTS],
-    pub at: [Vec3; MAX_POINTS],
-    pub accum: [f32; MAX_POINTS],
-    pub tangents: [Vec3; 2],
-    /// Tangent 1, tangent 2, twist.
-    pub friction: [f32; 3],
-    pub normal: Vec3,
-}
+/// Last step's manifold of a pair, as the new one's warm start reads it (a [`Patch`] or a
+/// 2D `planar::Flat`): its points' feature ids, world positions (A's centre plus the lever,
+/// when made) and normal impulses; its friction impulses, their tangents and normal.
+pub trait Warm {
+    fn points(&self) -> usize;
+    fn id(&self, j: usize) -> u32;
+    fn at(&self, j: usize) -> Vec3;
+    fn accum(&self, j: usize) -> f32;
+    /// Tangents; friction impulses (tangent 1, tangent 2, twist); normal.
+    fn friction(&self) -> ([Vec3; 2], [f32; 3], Vec3);
 
-impl Warm {
     /// The normal λ a new point (feature `id`, at `at`) takes: the old point's with the same
     /// id, else the nearest old point's within [`MATCH_DISTANCE`] (the seed's distance
     /// fallback), else none.
     #[inline]
-    pub fn normal_for(&self, id: u32, at: Vec3) -> Option<f32> {
-        let by_id = (0..self.count).find(|&j| self.ids[j] == id);
+    fn normal_for(&self, id: u32, at: Vec3) -> Option<f32> {
+        let by_id = (0..self.points()).find(|&j| self.id(j) == id);
         let j = by_id.or_else(|| {
-            (0..self.count)
-                .map(|j| (j, self.at[j].distance(at)))
+            (0..self.points())
+                .map(|j| (j, self.at(j).distance(at)))
                 .filter(|&(_, d)| d < MATCH_DISTANCE)
                 .min_by(|x, y| x.1.total_cmp(&y.1))
                 .map(|(j, _)| j)
         });
-        j.map(|j| self.accum[j])
+        j.map(|j| self.accum(j))
     }
 
     /// The friction λ (tangent 1, tangent 2, twist) on new `tangents` and `normal`: the old
     /// friction impulse as a vector, re-projected; the twist scaled by the normals' cosine.
     #[inline]
-    pub fn friction_for(&self, tangents: [Vec3; 2], normal: Vec3) -> [f32; 3] {
-        let f = self.tangents[0] * self.friction[0] + self.tangents[1] * self.friction[1];
-        [f.dot(tangents[0]), f.dot(tangents[1]), self.friction[2] * self.normal.dot(normal)]
+    fn friction_for(&self, tangents: [Vec3; 2], normal: Vec3) -> [f32; 3] {
+        let (t, l, n) = self.friction();
+        let f = t[0] * l[0] + t[1] * l[1];
+        [f.dot(tangents[0]), f.dot(tangents[1]), l[2] * n.dot(normal)]
+    }
+}
+
+impl Warm for Patch {
+    #[inline]
+    fn points(&self) -> usize {
+        self.count
+    }
+    #[inline]
+    fn id(&self, j: usize) -> u32 {
+        self.ids[j]
+    }
+    #[inline]
+    fn at(&self, j: usize) -> Vec3 {
+        self.x_a + self.r_a[j]
+    }
+    #[inline]
+    fn accum(&self, j: usize) -> f32 {
+        self.rows[j].accum
+    }
+    #[inline]
+    fn friction(&self) -> ([Vec3; 2], [f32; 3], Vec3) {
+        let f = &self.friction;
+        (self.tangents, [f[0].accum, f[1].accum, f[2].accum], self.normal)
     }
 }
 
@@ -349,7 +369,8 @@ impl Patch {
 
     /// Takes last step's impulses from `old` (the same pair): normal λ by feature id, else
     /// from the nearest old point within [`MATCH_DISTANCE`]; friction λ re-projected.
-    pub fn warm_from(&mut self, old: &Warm) {
+    #[inline]
+    pub fn warm_from<W: Warm>(&mut self, old: &W) {
         for k in 0..self.count {
             if let Some(l) = old.normal_for(self.ids[k], self.x_a + self.r_a[k]) {
                 self.rows[k].accum = l;
@@ -359,23 +380,6 @@ impl Patch {
         for (row, f) in self.friction.iter_mut().zip(f) {
             row.accum = f;
         }
-    }
-
-    /// What the next step's manifold of the same pair takes from this one.
-    pub fn warm(&self) -> Warm {
-        let mut w = Warm {
-            count: self.count,
-            ids: self.ids,
-            tangents: self.tangents,
-            friction: [self.friction[0].accum, self.friction[1].accum, self.friction[2].accum],
-            normal: self.normal,
-            ..Default::default()
-        };
-        for k in 0..self.count {
-            w.at[k] = self.x_a + self.r_a[k];
-            w.accum[k] = self.rows[k].accum;
-        }
-        w
     }
 
     /// Separation of point `k` for the poses now.

@@ -416,7 +416,7 @@ impl Flat {
 
     /// Takes last step's impulses (`Patch::warm_from`'s rule).
     #[inline]
-    pub fn warm_from(&mut self, old: &Warm) {
+    pub fn warm_from<W: Warm>(&mut self, old: &W) {
         for k in 0..self.count {
             if let Some(l) = old.normal_for(self.ids[k], self.at[k]) {
                 self.accum[k] = l;
@@ -425,26 +425,33 @@ impl Flat {
         self.friction = old.friction_for([self.tangent, Vec3::Z], self.normal);
     }
 
-    /// What the next step's manifold of the same pair takes from this one.
-    #[inline]
-    pub fn warm(&self) -> Warm {
-        let mut w = Warm {
-            count: self.count,
-            tangents: [self.tangent, Vec3::Z],
-            friction: self.friction,
-            normal: self.normal,
-            ..Default::default()
-        };
-        for k in 0..self.count {
-            (w.ids[k], w.at[k], w.accum[k]) = (self.ids[k], self.at[k], self.accum[k]);
-        }
-        w
-    }
-
     /// The normal impulse of its rows (`Patch::normal_impulse`).
     #[inline]
     pub fn normal_impulse(&self) -> f32 {
         self.accum[..self.count].iter().sum()
+    }
+}
+
+impl Warm for Flat {
+    #[inline]
+    fn points(&self) -> usize {
+        self.count
+    }
+    #[inline]
+    fn id(&self, j: usize) -> u32 {
+        self.ids[j]
+    }
+    #[inline]
+    fn at(&self, j: usize) -> Vec3 {
+        self.at[j]
+    }
+    #[inline]
+    fn accum(&self, j: usize) -> f32 {
+        self.accum[j]
+    }
+    #[inline]
+    fn friction(&self) -> ([Vec3; 2], [f32; 3], Vec3) {
+        ([self.tangent, Vec3::Z], self.friction, self.normal)
     }
 }
 

@@ -83,11 +83,39 @@ pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Op
 /// `xa`, `xb`, half extents `ha`, `hb`): the contacts stage makes each body's once per step,
 /// not once per pair.
 pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3, speculative: f32) -> Option<Manifold> {
+    let c = collide_rects_2d(a, ha, b, hb, speculative)?;
+    let mut man = Manifold::EMPTY;
+    if c.normal != Vec2::ZERO {
+        // (Not apart by the separating axes: the clip's normal, as the 3D test gives it.)
+        man.normal = c.normal.extend(0.0);
+    }
+    for (dst, &(q, s, id)) in man.points.iter_mut().zip(&c.points[..c.count]) {
+        *dst = ManifoldPoint { point: q.extend(0.0), separation: s, id, ..Default::default() };
+    }
+    man.count = c.count;
+    man.set_anchors(xa, xb);
+    Some(man)
+}
+
+/// The 2D manifold as [`collide_rects_2d`] gives it: the in-plane normal (from A to B) and
+/// at most two points (position in the plane, separation, feature id).
+#[derive(Clone, Copy, Debug)]
+pub struct Contact2d {
+    pub normal: Vec2,
+    pub count: usize,
+    pub points: [(Vec2, f32, u32); 2],
+}
+
+/// [`collide_rects`] without the 3D manifold around it (the contacts stage's 2D patches
+/// take the points as they are): `None` where the 3D test must decide, `count` 0 when apart
+/// by more than `speculative`.
+pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Option<Contact2d> {
+    let mut man = Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] };
     let d = b.c - a.c;
     let (sep_a, ia) = a.sat(b, d);
     let (sep_b, jb) = b.sat(a, d);
     if sep_a > speculative || sep_b > speculative {
-        return Some(Manifold::EMPTY);
+        return Some(man);
     }
     let scale = ha.min_element().min(hb.min_element());
     let flip = sep_b > sep_a + FACE_BIAS * scale;
@@ -127,25 +155,22 @@ pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3,
             pts[out] = (cut, 0x40 | side);
         }
     }
-    let normal = if flip { -n } else { n };
-    let mut man = Manifold::EMPTY;
-    man.normal = normal.extend(0.0);
+    man.normal = if flip { -n } else { n };
     let tag = TAG_2D | (flip as u32) << 20 | f_ref << 16;
     for (p, c) in pts {
         let s = (p - face_c).dot(n);
         if s < speculative {
             let q = p - n * (0.5 * s);
-            man.points[man.count] =
-                ManifoldPoint { point: q.extend(0.0), separation: s, id: tag | c, ..Default::default() };
+            man.points[man.count] = (q, s, tag | c);
             man.count += 1;
         }
     }
     let apart = face_sep > 1e-6;
-    if apart && (man.count == 0 || man.min_separation().is_some_and(|s| s > face_sep + 1e-6)) {
+    let min_separation = man.points[..man.count].iter().map(|p| p.1).reduce(f32::min);
+    if apart && (man.count == 0 || min_separation.is_some_and(|s| s > face_sep + 1e-6)) {
         // A corner past a corner: the closest pair may lie outside the face (the 3D test's
         // closest-pair search).
         return None;
     }
-    man.set_anchors(xa, xb);
     Some(man)
 }
