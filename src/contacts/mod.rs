@@ -160,16 +160,13 @@ pub struct Contacts {
     seg_attached: Vec<[u32; 2]>,
     /// Per segment: how far (m) its surface can move toward a body in the step.
     seg_reach: Vec<f32>,
-    /// The flat patches' hot copies (`planar`), made at the first substep. Once packed
-    /// (`wide`), a hot copy in `fast` is no longer updated: only those in `overflow` are
-    /// solved there.
+    /// The hot copies (`planar`) of the flat patches no graph colour took (`colour`), made
+    /// at the first substep and solved one by one after the packs.
     fast: Vec<Contact2>,
-    /// The hot copies in graph colours (`colour`), four side by side (`wide`, with how many
-    /// of each one's lanes are contacts), and those no colour took (`overflow`, indices
-    /// into `fast`), solved one by one.
+    /// The other flat patches' hot copies in graph colours (`colour`), four side by side,
+    /// with how many of each one's lanes are contacts.
     wide: Vec<Contact2x4>,
     wide_lanes: Vec<u8>,
-    overflow: Vec<u32>,
     colour_bits: Vec<u64>,
     colour_lists: Vec<Vec<u32>>,
     /// Per body: its box for the step (its bounds grown by the speculative distance and how
@@ -270,7 +267,6 @@ impl Contacts {
         self.fast.clear();
         self.wide.clear();
         self.wide_lanes.clear();
-        self.overflow.clear();
         self.pairs_valid = false;
     }
 
@@ -307,7 +303,6 @@ impl Contacts {
         self.fast.clear();
         self.wide.clear();
         self.wide_lanes.clear();
-        self.overflow.clear();
         let n = bodies.len();
         let segs = match rope {
             Some(r) if n > 0 => r.ropes.segs.len(),
@@ -619,11 +614,9 @@ impl Contacts {
             self.flat_impulse.clear();
             self.flat_impulse.resize(self.flat.len(), 0.0);
             // The step's first substep: every patch's rows, and the flat patches' hot copies
-            // (`planar`), which the substeps then use.
-            self.fast.reserve(self.flat.len());
-            for (i, f) in self.flat.iter().enumerate() {
-                let (ka, kb) = (f.a - self.base, f.b - self.base);
-                self.fast.push(Contact2::from_flat(f, sb, i as u32, ka, kb));
+            // (`planar`), in colours, which the substeps then use.
+            if !self.flat.is_empty() {
+                self.colour(sb);
             }
         } else {
             for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
@@ -631,8 +624,7 @@ impl Contacts {
                     self.flat_impulse[c.patch[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
                 }
             }
-            for &i in self.overflow.iter() {
-                let c = &self.fast[i as usize];
+            for c in self.fast.iter() {
                 self.flat_impulse[c.patch as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
             }
             for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
@@ -645,11 +637,8 @@ impl Contacts {
             p.prepare(sb, pa, pb, h);
             p.warm_start(sb, warm);
         }
-        if self.substeps == 0 && !self.fast.is_empty() {
-            self.colour(sb);
-        }
         self.substeps += 1;
-        if !self.fast.is_empty() {
+        if !self.flat.is_empty() {
             self.motions(bodies);
             let hz = patch::CONTACT_HERTZ.min(0.25 / h);
             let springs = Springs([
@@ -659,8 +648,8 @@ impl Contacts {
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
                 c.prepare(sb, &self.motion, springs, h, warm, lanes as usize);
             }
-            for &i in self.overflow.iter() {
-                self.fast[i as usize].prepare(sb, &self.motion, springs, h, warm, 1);
+            for c in self.fast.iter_mut() {
+                c.prepare(sb, &self.motion, springs, h, warm, 1);
             }
         }
     }
@@ -679,10 +668,13 @@ impl Contacts {
         for l in self.colour_lists.iter_mut() {
             l.clear();
         }
-        self.overflow.clear();
-        for (i, c) in self.fast.iter().enumerate() {
-            let (move_a, move_b) = c.moves(sb);
-            let (ka, kb) = (c.ka as usize, c.kb as usize);
+        self.fast.clear();
+        // Whether a contact moves a body: a body of zero inverse mass and zero (I⁻¹)_zz is
+        // left as it is by every update (it may be kinematic: moving, but not moved).
+        let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
+        for (i, f) in self.flat.iter().enumerate() {
+            let (move_a, move_b) = (moves(f.a), moves(f.b));
+            let (ka, kb) = ((f.a - self.base) as usize, (f.b - self.base) as usize);
             let colour = (0..COLOURS).find(|&col| {
                 let bits = &self.colour_bits[col * words..(col + 1) * words];
                 let taken = |k: usize| bits[k / 64] >> (k % 64) & 1 != 0;
@@ -699,14 +691,14 @@ impl Contacts {
                     }
                     self.colour_lists[col].push(i as u32);
                 }
-                None => self.overflow.push(i as u32),
+                None => self.fast.push(Contact2::from_flat(f, sb, i as u32, ka as u32, kb as u32)),
             }
         }
         self.wide.clear();
         self.wide_lanes.clear();
         for list in self.colour_lists.iter() {
             for chunk in list.chunks(4) {
-                self.wide.push(Contact2x4::pack_from(&self.fast, chunk));
+                self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, self.base));
                 self.wide_lanes.push(chunk.len() as u8);
             }
         }
@@ -732,8 +724,8 @@ impl Contacts {
             for p in self.patches.iter_mut().rev() {
                 p.solve(sb, phase);
             }
-            for &i in self.overflow.iter().rev() {
-                self.fast[i as usize].solve(sb, phase, 1);
+            for c in self.fast.iter_mut().rev() {
+                c.solve(sb, phase, 1);
             }
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes).rev() {
                 c.solve(sb, phase, lanes as usize);
@@ -742,8 +734,8 @@ impl Contacts {
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
                 c.solve(sb, phase, lanes as usize);
             }
-            for &i in self.overflow.iter() {
-                self.fast[i as usize].solve(sb, phase, 1);
+            for c in self.fast.iter_mut() {
+                c.solve(sb, phase, 1);
             }
             for p in self.patches.iter_mut() {
                 p.solve(sb, phase);
@@ -753,13 +745,13 @@ impl Contacts {
 
     /// Before relax: separations re-measured on the moved bodies.
     pub fn refresh_relax(&mut self, bodies: &Bodies, h: f32) {
-        if !self.fast.is_empty() {
+        if !self.flat.is_empty() {
             self.motions(bodies);
             for c in self.wide.iter_mut() {
                 c.refresh_relax(&self.motion, h);
             }
-            for &i in self.overflow.iter() {
-                self.fast[i as usize].refresh_relax(&self.motion, h);
+            for c in self.fast.iter_mut() {
+                c.refresh_relax(&self.motion, h);
             }
         }
         for i in 0..self.patches.len() {
@@ -773,8 +765,8 @@ impl Contacts {
         for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
             c.restitution(sb, threshold, lanes as usize);
         }
-        for &i in self.overflow.iter() {
-            self.fast[i as usize].restitution(sb, threshold, 1);
+        for c in self.fast.iter_mut() {
+            c.restitution(sb, threshold, 1);
         }
         for p in self.patches.iter_mut() {
             p.restitution(sb, threshold);
@@ -789,8 +781,7 @@ impl Contacts {
                 c.store_lane(j, &mut self.flat[c.patch[j] as usize]);
             }
         }
-        for &i in self.overflow.iter() {
-            let c = &self.fast[i as usize];
+        for c in self.fast.iter() {
             c.store(&mut self.flat[c.patch as usize]);
         }
         if self.substeps > 0 {
@@ -879,9 +870,8 @@ mod tests {
         let mut pairs: Vec<(u32, u32)> = (2..=16).map(|k| (1, k)).collect();
         pairs.extend((2..=9).map(|k| (0, k)));
         pairs.extend((17..n as u32 - 1).map(|k| (k, k + 1)));
-        for (i, &(a, b)) in pairs.iter().enumerate() {
-            let (wa, wb) = (sb.inv_m[a as usize], sb.inv_m[b as usize]);
-            c.fast.push(Contact2 { a, b, ka: a, kb: b, wa, wb, count: 1, patch: i as u32, ..Default::default() });
+        for &(a, b) in pairs.iter() {
+            c.flat.push(Flat { key: key(Id(a), Id(b)), a, b, count: 1, normal: Vec3::X, ..Default::default() });
         }
         c.colour(&sb);
         let mut seen = vec![0; pairs.len()];
@@ -902,12 +892,12 @@ mod tests {
             }
             shared_ground |= grounds > 1;
         }
-        for &i in &c.overflow {
-            seen[i as usize] += 1;
+        for f in &c.fast {
+            seen[f.patch as usize] += 1;
         }
         assert!(seen.iter().all(|&k| k == 1), "each contact once: {seen:?}");
         assert!(shared_ground, "the ground's contacts share packs");
-        assert_eq!(c.overflow.len(), 15 - COLOURS, "body 1's contacts beyond the colours");
+        assert_eq!(c.fast.len(), 15 - COLOURS, "body 1's contacts beyond the colours");
     }
 
     /// The persistent pairs give the manifolds a fresh sweep gives, bit for bit and in the

@@ -491,13 +491,6 @@ impl Contact2 {
         c
     }
 
-    /// Whether it moves body A (B): a body of zero inverse mass and zero (I⁻¹)_zz is left
-    /// as it is by every update (it may be kinematic: moving, but not moved).
-    pub fn moves(&self, sb: &SolverBodies) -> (bool, bool) {
-        let m = |i: u32, w: f32| w != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
-        (m(self.a, self.wa), m(self.b, self.wb))
-    }
-
     /// The impulses back into the patch.
     #[inline]
     pub fn store(&self, f: &mut Flat) {
@@ -509,6 +502,88 @@ impl Contact2 {
 }
 
 impl Contact2x4 {
+    /// The hot copies of flat patches `flats[ix[j]]` (one to four) side by side, built in
+    /// lanes: lane j holds what [`Contact2::from_flat`] makes of its patch (index `ix[j]`,
+    /// solver bodies less `base` its dense ones), bit for bit — [`Row2::new`]'s arithmetic
+    /// lane-wise, a missing point's row all zeros — and the lanes past `ix` are
+    /// [`pack_from`](Contact2x4::pack_from)'s padding. (Made directly, not through four
+    /// `Contact2`s packed: the copies and shuffles were a twentieth of W6's step.)
+    #[inline]
+    pub fn from_flats(flats: &[Flat], ix: &[u32], sb: &SolverBodies, base: u32) -> Contact2x4 {
+        debug_assert!(!ix.is_empty() && ix.len() <= 4);
+        let first = &flats[ix[0] as usize];
+        let (mut a, mut b) = ([first.a; 4], [first.b; 4]);
+        let (mut count, mut patch) = ([0u32; 4], [0u32; 4]);
+        let mut w = [[0.0f32; 4]; 4]; // wa, wb, (I⁻¹)_zz of A and B
+        let mut nt = [[0.0f32; 4]; 4]; // n.x, n.y, t.x, t.y
+        let mut me = [[0.0f32; 4]; 2]; // μ, e
+        let mut lever = [[[0.0f32; 4]; 4]; 3]; // per point and for the centroid: ra.x, ra.y, rb.x, rb.y
+        let mut acc = [[0.0f32; 4]; 3]; // λ of the two points and of the friction
+        let mut base_ = [[0.0f32; 4]; 2];
+        let mut valid = [[false; 4]; 3];
+        for (j, &i) in ix.iter().enumerate() {
+            let f = &flats[i as usize];
+            (a[j], b[j], count[j], patch[j]) = (f.a, f.b, f.count as u32, i);
+            let (ai, bi) = (f.a as usize, f.b as usize);
+            (w[0][j], w[1][j], w[2][j], w[3][j]) =
+                (sb.inv_m[ai], sb.inv_m[bi], sb.inv_i[ai].z_axis.z, sb.inv_i[bi].z_axis.z);
+            (nt[0][j], nt[1][j], nt[2][j], nt[3][j]) = (f.normal.x, f.normal.y, f.tangent.x, f.tangent.y);
+            (me[0][j], me[1][j]) = (f.mu, f.e);
+            for k in 0..f.count.min(2) {
+                let l = &mut lever[k];
+                (l[0][j], l[1][j], l[2][j], l[3][j]) = (f.r_a[k].x, f.r_a[k].y, f.r_b[k].x, f.r_b[k].y);
+                acc[k][j] = f.accum[k];
+                base_[k][j] = f.base[k];
+                valid[k][j] = true;
+            }
+            let l = &mut lever[2];
+            (l[0][j], l[1][j], l[2][j], l[3][j]) = (f.c_a.x, f.c_a.y, f.c_b.x, f.c_b.y);
+            acc[2][j] = f.friction[0];
+            valid[2][j] = true;
+        }
+        let v = Vec4::from_array;
+        let [wa, wb, iza, izb] = w.map(v);
+        let [nx, ny, tx, ty] = nt.map(v);
+        let zero = Vec4::ZERO;
+        // `Row2::new` lane-wise; a lane that is not a row (a missing point, a padding lane) is
+        // `Row2::default()`.
+        let row = |(tx, ty): (Vec4, Vec4), l: &[[f32; 4]; 4], accum: [f32; 4], valid: [bool; 4]| {
+            let [rax, ray, rbx, rby] = l.map(v);
+            let ja = tx * ray - ty * rax;
+            let jb = rbx * ty - rby * tx;
+            let (ia, ib) = (iza * ja, izb * jb);
+            let tt = tx * tx + ty * ty;
+            let k = wa * tt + ja * ia + wb * tt + jb * ib;
+            let m = BVec4A::from_array(valid);
+            let keep = |x: Vec4| Vec4::select(m, x, zero);
+            let mass = Vec4::select(k.cmpgt(zero), Vec4::ONE / k, zero);
+            Row2 { ja: keep(ja), jb: keep(jb), ia: keep(ia), ib: keep(ib), mass: keep(mass), accum: v(accum) }
+        };
+        let v2 = |l: &[[f32; 4]; 4], o: usize| V2::new(v(l[o]), v(l[o + 1]));
+        Contact2x4 {
+            a,
+            b,
+            ka: a.map(|x| x - base),
+            kb: b.map(|x| x - base),
+            wa,
+            wb,
+            n: V2::new(nx, ny),
+            t: V2::new(tx, ty),
+            mu: v(me[0]),
+            e: v(me[1]),
+            count,
+            rows: [row((nx, ny), &lever[0], acc[0], valid[0]), row((nx, ny), &lever[1], acc[1], valid[1])],
+            soft: [[Soft2::default(); 2]; 2],
+            friction: row((tx, ty), &lever[2], acc[2], valid[2]),
+            ra: [v2(&lever[0], 0), v2(&lever[1], 0)],
+            rb: [v2(&lever[0], 2), v2(&lever[1], 2)],
+            base: base_.map(v),
+            vn0: [zero; 2],
+            max_lambda: [zero; 2],
+            patch,
+        }
+    }
+
     /// Four (or fewer: the rest of the lanes are no-ops on lane 0's bodies, never stored)
     /// contacts side by side.
     pub fn pack(cs: &[Contact2]) -> Contact2x4 {
@@ -872,5 +947,81 @@ mod tests {
             moved += (bits(&sb1.v) != bits(&sb.v)) as u32;
         }
         assert!(moved >= 40, "only {moved} of 50 draws had a contact push");
+    }
+
+    /// The packs made directly from flat patches (`Contact2x4::from_flats`) are, lane by
+    /// lane, the hot copies `Contact2::from_flat` makes packed (`pack_from`): every field's
+    /// bits, for one to four lanes, one- and two-point patches, movable and immovable bodies.
+    #[test]
+    fn packs_made_from_flat_patches_are_the_packed_hot_copies() {
+        let mut rng = Rng(crate::leash::Rng::new(7));
+        let (n, base) = (9, 3u32);
+        let mut sb = SolverBodies::default();
+        sb.resize(n + base as usize);
+        for i in base as usize + 1..n + base as usize {
+            sb.inv_m[i] = rng.f(0.2, 2.0);
+            sb.inv_i[i] = Mat3::from_diagonal(Vec3::splat(rng.f(0.5, 6.0)));
+        }
+        let v = |rng: &mut Rng| Vec3::new(rng.f(-0.5, 0.5), rng.f(-0.5, 0.5), rng.f(-1e-6, 1e-6));
+        for draw in 0..200 {
+            let flats: Vec<Flat> = (0..6)
+                .map(|i| {
+                    let th = rng.f(0.0, std::f32::consts::TAU);
+                    let normal = Vec3::new(libm::cosf(th), libm::sinf(th), 0.0);
+                    let a = base + (i % n as u32);
+                    let b = base + ((i + 1 + (draw % 3)) % n as u32);
+                    let count = 1 + ((i + draw) % 2) as usize;
+                    let mut f = Flat {
+                        key: i as u64,
+                        a,
+                        b,
+                        count,
+                        normal,
+                        tangent: Vec3::Z.cross(normal).normalize_or_zero(),
+                        c_a: v(&mut rng),
+                        c_b: v(&mut rng),
+                        mu: rng.f(0.0, 1.0),
+                        e: rng.f(0.0, 0.5),
+                        friction: [rng.f(-0.1, 0.1), 0.0, 0.0],
+                        ..Default::default()
+                    };
+                    for k in 0..count {
+                        (f.r_a[k], f.r_b[k], f.base[k], f.accum[k]) =
+                            (v(&mut rng), v(&mut rng), rng.f(-0.02, 0.01), rng.f(0.0, 0.3));
+                    }
+                    f
+                })
+                .collect();
+            let ix: Vec<u32> = (0..1 + draw % 4).map(|j| (j + draw) % 6).collect();
+            let copies: Vec<Contact2> = flats
+                .iter()
+                .enumerate()
+                .map(|(i, f)| Contact2::from_flat(f, &sb, i as u32, f.a - base, f.b - base))
+                .collect();
+            let packed = Contact2x4::pack_from(&copies, &ix);
+            let direct = Contact2x4::from_flats(&flats, &ix, &sb, base);
+            // Every field, as bits (the packs' Debug prints each float exactly).
+            let bits = |c: &Contact2x4| {
+                let f = |x: Vec4| x.to_array().map(f32::to_bits);
+                let row = |r: &Row2<Vec4>| [f(r.ja), f(r.jb), f(r.ia), f(r.ib), f(r.mass), f(r.accum)];
+                (
+                    (c.a, c.b, c.ka, c.kb, c.count, c.patch),
+                    [f(c.wa), f(c.wb), f(c.n.x), f(c.n.y), f(c.t.x), f(c.t.y), f(c.mu), f(c.e)],
+                    [row(&c.rows[0]), row(&c.rows[1]), row(&c.friction)],
+                    [
+                        f(c.ra[0].x),
+                        f(c.ra[0].y),
+                        f(c.ra[1].x),
+                        f(c.ra[1].y),
+                        f(c.rb[0].x),
+                        f(c.rb[0].y),
+                        f(c.rb[1].x),
+                        f(c.rb[1].y),
+                    ],
+                    [f(c.base[0]), f(c.base[1]), f(c.vn0[0]), f(c.vn0[1]), f(c.max_lambda[0]), f(c.max_lambda[1])],
+                )
+            };
+            assert_eq!(bits(&direct), bits(&packed), "draw {draw}, lanes {ix:?}");
+        }
     }
 }
