@@ -289,7 +289,9 @@ pub struct Contact2<L: Lane = f32> {
     pub t: V2<L>,
     pub mu: L,
     pub e: L,
-    /// Points (at most 2; a missing point's row has zero mass and acts as a no-op).
+    /// Points (at most 2; a missing point's row has zero mass and acts as a no-op on finite
+    /// velocities: an infinite one becomes NaN through its 0 · ∞, which the step's guards
+    /// catch as they would the infinity — not masked, to keep the sweep's lanes branch-free).
     pub count: L::Ix,
     pub rows: [Row2<L>; 2],
     /// Per point, per phase.
