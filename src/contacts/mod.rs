@@ -1,6 +1,7 @@
 //! Contacts between rigid bodies: once per step a broad phase (sweep and prune over the
 //! bodies' bounds) and the narrow phase (`collide::narrow`) make one manifold per touching
-//! (or about to touch) pair, which becomes a [`patch::Patch`] of rows solved with the
+//! (or about to touch) pair, which becomes a [`patch::Patch`] (or, in the plane with at most
+//! two points, a [`planar::Flat`]) of rows solved with the
 //! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
 //! solvers, `solver::impulse::solve_bodies`).
 //!
@@ -20,7 +21,7 @@
 //!   fast body at a thin one instead of letting it tunnel.
 //! - Filtering: a pair collides when their `Filter`s accept each other, at least one is
 //!   dynamic, and no joint joins them (unless that joint has `collide_connected`).
-//! - Warm starting by pair and feature id (`Patch::warm_from`).
+//! - Warm starting by pair and feature id (`Patch::warm_from`, `Flat::warm_from`).
 //! - Events: a pair touches in a step when its manifold has a point within `TOUCH_SLOP` or
 //!   its rows pushed (a speculative point that stopped a falling body is a touch: without
 //!   that, the landing would be reported a step late with only the resting impulse). It

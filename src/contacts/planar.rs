@@ -1,16 +1,18 @@
-//! The 2D patches' rows in one compact array, the solver's hot copy of them.
+//! The 2D patches of at most two points, as the step keeps them ([`Flat`]) and as the
+//! solver sweeps them ([`Contact2`], four side by side in a [`Contact2x4`]).
 //!
 //! A 2D patch (between planar bodies, `Patch::make_planar`) has its normal and tangent in
 //! the z = 0 plane and usually at most two points (a face on a face: one point per in-plane
 //! end; a 3D manifold against a box tilted out of the plane can leave 3–4, and those patches
-//! keep their own 2D rows, `Patch::prepare_planar` / `solve_planar`, the same maths), so
-//! its rows act on v_x, v_y and ω_z alone: a row is its two
-//! angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where
-//! the 3D `Patch` keeps 1 KB of levers, quaternions, four normal rows and four friction rows.
-//! Once per step the solver copies each such patch of at most two points into a [`Contact2`] (about 230 bytes, the
-//! rows, their factors and the 2D levers the separation needs), sweeps those, and copies the
-//! impulses back into the patches wherever they are read (the substeps' impulse sums, the
-//! events, the next step's warm start).
+//! stay `Patch`es with their own 2D rows, `Patch::prepare_planar` / `solve_planar`, the same
+//! maths), so its rows act on v_x, v_y and ω_z alone: a row is its two angular parts along
+//! ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
+//! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
+//! makes such a patch as a [`Flat`] (about 190 bytes: the manifold and the impulses it
+//! carries); once per step the solver builds their rows into the packs of its graph colours
+//! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
+//! and copies the impulses back into the flat patches (the events and the next step's warm
+//! start read them there).
 //!
 //! The rows and their updates are the patch's (penetration rows with Box2D v3's soft step,
 //! the seed's patch friction, restitution): same maths on fewer bytes. The separation during
