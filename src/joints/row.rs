@@ -517,6 +517,10 @@ pub fn solve_block3_b(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: P
 
 /// `Row::block` of a 2D lock's block ([`make_lock_block`]), solved by [`solve_lock`].
 const LOCK_BLOCK3: u8 = 5;
+/// `Row::block` of a 2D lock left out of this step's sweeps (`solver::impulse`: a planar
+/// body only 2D contacts touch, lying in the plane with no out-of-plane velocity, whose lock
+/// every sweep would find idle, [`solve_lock`]): the sweep steps over its three rows.
+pub const IDLE_LOCK: u8 = 6;
 
 /// [`make_block3`] for a 2D lock's three rows against the ground, when they have the lock's
 /// shape: A immovable (w_a = 0, I_a⁻¹ Jᵀ = 0), a plane row along ẑ through B's centre
@@ -648,7 +652,9 @@ pub fn solve(row: &mut Row, v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
 pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     let mut i = 0;
     while i < rows.len() {
-        if rows[i].block == LOCK_BLOCK3 && i + 3 <= rows.len() {
+        if rows[i].block == IDLE_LOCK && i + 3 <= rows.len() {
+            i += 3;
+        } else if rows[i].block == LOCK_BLOCK3 && i + 3 <= rows.len() {
             solve_lock(&mut rows[i..i + 3], v, w, phase);
             i += 3;
         } else if rows[i].block == ONE_BODY_BLOCK3 && i + 3 <= rows.len() {
