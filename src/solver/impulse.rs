@@ -707,13 +707,13 @@ fn idle_locks(
         }
     }
     let (v, w) = (&sc.bodies.v, &sc.bodies.w);
-    for k in 0..nb {
+    for (k, idle) in idle.iter_mut().enumerate() {
         let (x, a_b) = (bodies.pos[k], bodies.rot[k] * Vec3::Z);
         let still = match (v.get(np + k), w.get(np + k)) {
             (Some(v), Some(w)) => (v.z.to_bits() | w.x.to_bits() | w.y.to_bits()) == 0,
             _ => false,
         };
-        idle[k] &= bodies.planar[k] && still && x.z == 0.0 && a_b.x == 0.0 && a_b.y == 0.0;
+        *idle &= bodies.planar[k] && still && x.z == 0.0 && a_b.x == 0.0 && a_b.y == 0.0;
     }
 }
 
