@@ -99,7 +99,7 @@ impl Shape {
             if x.is_finite() && x > 0.0 && x <= m {
                 Ok(())
             } else {
-                Err((name, format!("{x} must be a finite number in (0, 1e5] m")))
+                Err((name, format!("{} must be a finite number in (0, 1e5] m", crate::num::Num32(x))))
             }
         };
         match *self {
