@@ -33,11 +33,20 @@ use std::fmt;
 
 /// A reading or writing error: serde's or serde_json's message and the JSON path where it
 /// arose.
+///
+/// Boxed, as serde_json's: a `Result<f32, Error>` is then a pointer wide, which keeps the code
+/// every visitor instantiates small.
 #[derive(Debug)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+#[derive(Debug)]
+struct Inner {
     /// Path segments, innermost first (they are added as the error travels out).
     path: Vec<Seg>,
     msg: String,
+    /// Too deep: the path names the object key the nesting is under, not 127 array indices
+    /// (set until the error leaves through a key).
+    too_deep: bool,
 }
 
 #[derive(Debug)]
@@ -47,24 +56,35 @@ enum Seg {
 }
 
 impl Error {
+    #[cold]
+    #[inline(never)]
     fn new(msg: impl Into<String>) -> Error {
-        Error { path: Vec::new(), msg: msg.into() }
+        Error(Box::new(Inner { path: Vec::new(), msg: msg.into(), too_deep: false }))
     }
 
+    #[cold]
+    #[inline(never)]
     fn at_key(mut self, key: &str) -> Error {
-        self.path.push(Seg::Key(key.to_string()));
+        self.0.path.push(Seg::Key(key.to_string()));
+        self.0.too_deep = false;
         self
     }
 
+    #[cold]
+    #[inline(never)]
     fn at_index(mut self, i: usize) -> Error {
-        self.path.push(Seg::Index(i));
+        if self.0.too_deep {
+            self.0.path.clear();
+        } else {
+            self.0.path.push(Seg::Index(i));
+        }
         self
     }
 
     /// The JSON path (`ropes[1].points`; `""` at the top level).
     pub fn path(&self) -> String {
         let mut out = String::new();
-        for seg in self.path.iter().rev() {
+        for seg in self.0.path.iter().rev() {
             match seg {
                 Seg::Key(k) => {
                     if !out.is_empty() {
@@ -84,13 +104,13 @@ impl Error {
 
     /// The message, without the path.
     pub fn message(&self) -> &str {
-        &self.msg
+        &self.0.msg
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.msg)
+        f.write_str(&self.0.msg)
     }
 }
 
@@ -279,7 +299,9 @@ impl Parser<'_> {
         self.i += 1;
         self.depth += 1;
         if self.depth >= MAX_DEPTH {
-            return Err(Error::new("recursion limit exceeded"));
+            let mut e = Error::new("recursion limit exceeded");
+            e.0.too_deep = true;
+            return Err(e);
         }
         Ok(())
     }
