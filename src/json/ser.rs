@@ -54,8 +54,12 @@ pub(super) fn push_f64(out: &mut String, x: f64) {
 pub(super) fn push_quoted(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
+    // The runs between escapes are cut at ASCII bytes, so each is UTF-8 (by bytes, not `str`
+    // slices: those link core's char-boundary panic and its Unicode tables).
+    let bytes = s.as_bytes();
+    let run = |a: usize, b: usize| std::str::from_utf8(&bytes[a..b]).unwrap_or("");
     let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate() {
         let esc: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -67,7 +71,7 @@ pub(super) fn push_quoted(out: &mut String, s: &str) {
             0..=0x1f => "",
             _ => continue,
         };
-        out.push_str(&s[start..i]);
+        out.push_str(run(start, i));
         if esc.is_empty() {
             out.push_str("\\u00");
             out.push(HEX[(b >> 4) as usize] as char);
@@ -77,7 +81,7 @@ pub(super) fn push_quoted(out: &mut String, s: &str) {
         }
         start = i + 1;
     }
-    out.push_str(&s[start..]);
+    out.push_str(run(start, bytes.len()));
     out.push('"');
 }
 
