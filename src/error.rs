@@ -44,7 +44,7 @@ pub type Result<T, E = SimError> = std::result::Result<T, E>;
 /// `format!("{s:?}")`: `str`'s `Debug` links std's Unicode printable tables (about 10 KB
 /// of wasm) to escape what JSON escaping passes through.
 pub fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    crate::json::quote(s)
 }
 
 /// `x` must be finite.

@@ -6,20 +6,28 @@
 //! `Debug` and std's Unicode tables), all in the wasm (issue 12 §5, the lite wasm's size).
 //! The values are the same: `Value::from` is what that serializer calls for numbers, strings
 //! and bools (`NaN` and infinities become `null` either way), and `Option`, arrays and `Vec`s
-//! convert element by element. A JSON `null` is written `Value::Null`.
+//! convert element by element. A JSON `null` is written `Value::Null`. The values are
+//! [`Value`]s: serde_json's in the full build, `crate::json`'s in the lite one.
 
 macro_rules! json {
     ({ $($k:literal : $v:expr),* $(,)? }) => {{
         #[allow(unused_mut)]
-        let mut m = ::serde_json::Map::new();
-        $( m.insert(::std::string::String::from($k), ::serde_json::Value::from($v)); )*
-        ::serde_json::Value::Object(m)
+        let mut m = $crate::json_value::Map::new();
+        $( m.insert(::std::string::String::from($k), $crate::json_value::Value::from($v)); )*
+        $crate::json_value::Value::Object(m)
     }};
     ($e:expr) => {
-        ::serde_json::Value::from($e)
+        $crate::json_value::Value::from($e)
     };
 }
 pub(crate) use json;
+
+#[cfg(not(feature = "full"))]
+pub(crate) use crate::json::{Map, Value};
+/// The JSON value reports are built as: serde_json's in the full build, `crate::json`'s (the
+/// same text, far less wasm) in the lite one.
+#[cfg(feature = "full")]
+pub(crate) use serde_json::{Map, Value};
 
 /// A fieldless enum read from its name, as `#[derive(Deserialize)]` reads it (a JSON string;
 /// an unknown one is serde's `unknown variant `x`, expected one of …` error, raised inside
@@ -71,14 +79,17 @@ pub(crate) use deserialize_by_name;
 
 /// A `Serialize` value (a struct) as JSON: `serde_json::to_value`, whose error (it has none
 /// for plain structs of numbers) panics with `Display`, not `unwrap`'s `Debug`.
-pub(crate) fn to_json<T: serde::Serialize>(x: T) -> serde_json::Value {
-    serde_json::to_value(x).unwrap_or_else(|e| panic!("serialisable: {e}"))
+pub(crate) fn to_json<T: serde::Serialize>(x: T) -> Value {
+    #[cfg(feature = "full")]
+    let v = serde_json::to_value(x);
+    #[cfg(not(feature = "full"))]
+    let v = crate::json::to_value(&x);
+    v.unwrap_or_else(|e| panic!("serialisable: {e}"))
 }
 
 #[cfg(test)]
 mod tests {
     use serde::Deserialize;
-    use serde_json::Value;
 
     /// The by-name readers list each enum's names a second time beside the derived
     /// `Serialize`'s `rename_all`: every variant, written by the derive, reads back as itself,
@@ -131,11 +142,14 @@ mod tests {
 
     #[test]
     fn same_values_as_serde_json() {
-        let s = String::from("x\"y");
+        let s = String::from("x\"y\n\u{1}é");
         let ours = json!({"a": 1u32, "b": -2.5f32, "c": f64::NAN, "d": s.as_str(), "e": [1.0f32, 2.0],
-            "f": Some(3i64), "g": None::<u32>, "h": vec![true, false], "i": Value::Null, "j": 0.1f32});
+            "f": Some(3i64), "g": None::<u32>, "h": vec![true, false], "i": super::Value::Null, "j": 0.1f32,
+            "k": -7i32, "l": 1e300f64, "m": f32::INFINITY, "A": json!({"z": 1u8, "b": []as [u32; 0]})});
         let theirs = serde_json::json!({"a": 1u32, "b": -2.5f32, "c": f64::NAN, "d": s.as_str(), "e": [1.0f32, 2.0],
-            "f": Some(3i64), "g": None::<u32>, "h": vec![true, false], "i": null, "j": 0.1f32});
+            "f": Some(3i64), "g": None::<u32>, "h": vec![true, false], "i": null, "j": 0.1f32,
+            "k": -7i32, "l": 1e300f64, "m": f32::INFINITY, "A": {"z": 1u8, "b": []}});
+        #[cfg(feature = "full")]
         assert_eq!(ours, theirs);
         assert_eq!(ours.to_string(), theirs.to_string());
     }

@@ -29,6 +29,7 @@ pub mod error;
 pub mod hold;
 pub mod ids;
 pub mod joints;
+pub mod json;
 mod json_value;
 pub mod leash;
 pub mod limits;

@@ -38,12 +38,15 @@ impl Decimal {
     /// Reads zmij's output (`-`? digits, `.`? digits, then `e±N`?) into digits and a point.
     fn parse(neg: bool, text: &str) -> Decimal {
         let mut d = Decimal { neg, digits: [0; 24], n: 0, point: 0 };
-        let (mantissa, exp) = match text.find('e') {
+        // Bytes, not `str` slices: a `str` slice links core's char-boundary panic, which prints
+        // the char with `Debug` (std's Unicode tables) in the lite wasm.
+        let text = text.as_bytes();
+        let (mantissa, e) = match text.iter().position(|&c| c == b'e') {
             Some(k) => (&text[..k], &text[k + 1..]),
-            None => (text, ""),
+            None => (text, &[][..]),
         };
         let mut before_point = true;
-        for &c in mantissa.as_bytes() {
+        for &c in mantissa {
             match c {
                 b'.' => before_point = false,
                 b'0'..=b'9' => {
@@ -72,7 +75,6 @@ impl Decimal {
             d.point = 0;
             return d;
         }
-        let e = exp.as_bytes();
         let (sign, rest) = match e.first() {
             Some(b'-') => (-1, &e[1..]),
             Some(b'+') => (1, &e[1..]),
@@ -86,9 +88,8 @@ impl Decimal {
         d
     }
 
-    fn digits(&self) -> &str {
-        // ASCII digits only.
-        std::str::from_utf8(&self.digits[..self.n]).unwrap_or("")
+    fn digits(&self) -> &[u8] {
+        &self.digits[..self.n]
     }
 
     /// As `{}`: no exponent.
@@ -103,13 +104,13 @@ impl Decimal {
         if p <= 0 {
             f.write_str("0.")?;
             zeros(f, -p)?;
-            f.write_str(ds)
+            f.write_str(ascii(ds))
         } else if p < n {
-            f.write_str(&ds[..p as usize])?;
+            f.write_str(ascii(&ds[..p as usize]))?;
             f.write_str(".")?;
-            f.write_str(&ds[p as usize..])
+            f.write_str(ascii(&ds[p as usize..]))
         } else {
-            f.write_str(ds)?;
+            f.write_str(ascii(ds))?;
             zeros(f, p - n)
         }
     }
@@ -123,21 +124,26 @@ impl Decimal {
             return f.write_str("0e0");
         }
         let ds = self.digits();
-        f.write_str(&ds[..1])?;
+        f.write_str(ascii(&ds[..1]))?;
         if self.n > 1 {
             f.write_str(".")?;
-            f.write_str(&ds[1..])?;
+            f.write_str(ascii(&ds[1..]))?;
         }
         f.write_str("e")?;
         int(f, i64::from(self.point - 1))
     }
 }
 
+/// ASCII bytes (digits) as a `str`.
+fn ascii(b: &[u8]) -> &str {
+    std::str::from_utf8(b).unwrap_or("")
+}
+
 fn zeros(f: &mut fmt::Formatter<'_>, mut k: i32) -> fmt::Result {
     const Z: &str = "0000000000000000";
     while k > 0 {
         let m = k.min(Z.len() as i32);
-        f.write_str(&Z[..m as usize])?;
+        f.write_str(ascii(&Z.as_bytes()[..m as usize]))?;
         k -= m;
     }
     Ok(())

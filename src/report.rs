@@ -10,8 +10,8 @@
 //! segment indices are 0-based; angles in radians, forces in newtons.
 
 use crate::json_value::json;
+use crate::json_value::Value;
 use glam::{Vec2, Vec3};
-use serde_json::Value;
 
 use crate::tangle::braid::{self, Gen};
 use crate::tangle::capstan;

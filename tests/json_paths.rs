@@ -6,7 +6,9 @@
 //!
 //! Runs in both builds: `cargo test --release --test json_paths` (full) and
 //! `cargo test --release --no-default-features --test json_paths` (lite, where `bodies`,
-//! `joints` and `attachments` are refused by name).
+//! `joints` and `attachments` are refused by name). The lite build's scenes are read by
+//! `ropelab::json`, which tracks the path itself: tests/json_text.rs holds it to the same
+//! reference.
 
 use ropelab::scene::json_path::error_path;
 use ropelab::scene::Scene;

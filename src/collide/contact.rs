@@ -80,7 +80,10 @@ impl Obstacle {
             if x.is_finite() && x >= 0.0 {
                 Ok(())
             } else {
-                Err((name.to_string(), format!("{x} is out of range (a friction coefficient ≥ 0)")))
+                Err((
+                    name.to_string(),
+                    format!("{} is out of range (a friction coefficient ≥ 0)", crate::num::Num32(x)),
+                ))
             }
         };
         mu("friction", self.friction)?;
@@ -88,7 +91,10 @@ impl Obstacle {
             mu("dynamic_friction", k)?;
         }
         if !(0.0..=1.0).contains(&self.restitution) {
-            return Err(("restitution".into(), format!("{} is out of range (0 ≤ restitution ≤ 1)", self.restitution)));
+            return Err((
+                "restitution".into(),
+                format!("{} is out of range (0 ≤ restitution ≤ 1)", crate::num::Num32(self.restitution)),
+            ));
         }
         Ok(Obstacle { shape, ..*self })
     }

@@ -20,9 +20,11 @@
 //! be made as deep in z as a scene needs.
 
 use glam::{Vec2, Vec3};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+// The lite build reads it with `scene::shape_lite` (no serde `Content` buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "full", derive(serde::Deserialize))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Shape {
     /// The half-space behind a plane through `point` with outward `normal` (ground, slopes).
@@ -99,7 +101,7 @@ impl Shape {
             if x.is_finite() && x > 0.0 && x <= m {
                 Ok(())
             } else {
-                Err((name, format!("{x} must be a finite number in (0, 1e5] m")))
+                Err((name, format!("{} must be a finite number in (0, 1e5] m", crate::num::Num32(x))))
             }
         };
         match *self {

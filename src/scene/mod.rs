@@ -17,6 +17,7 @@ mod build;
 mod export;
 pub mod json_path;
 mod schema;
+pub mod shape_lite;
 mod validate;
 pub mod winches;
 

@@ -339,10 +339,7 @@ impl Scene {
                 ),
             ));
         }
-        let scene: Scene = serde_json::from_str(text).map_err(|e| {
-            let path = super::json_path::error_path(text, &e);
-            scene_err(if path.is_empty() { "(root)".to_string() } else { path }, e.to_string())
-        })?;
+        let scene: Scene = parse(text)?;
         if scene.version != SCENE_VERSION {
             return Err(scene_err(
                 "version",
@@ -353,8 +350,25 @@ impl Scene {
     }
 
     pub fn to_json(&self) -> String {
-        // Not `expect`: that would format serde_json's error with `Debug` (and str's `Debug`, with
-        // std's Unicode tables) in the wasm.
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| panic!("a scene always serialises: {e}"))
+        // Not `expect`: that would format the error with `Debug` (and str's `Debug`, with std's
+        // Unicode tables) in the wasm.
+        #[cfg(feature = "full")]
+        let text = serde_json::to_string_pretty(self);
+        #[cfg(not(feature = "full"))]
+        let text = crate::json::to_string_pretty(self);
+        text.unwrap_or_else(|e| panic!("a scene always serialises: {e}"))
     }
+}
+
+/// Reads a `T` of the scene format from JSON text; an error is a `SimError::Scene` naming the
+/// JSON path (`(root)` for the top level). The full build reads with serde_json and finds the
+/// path after the fact (`json_path`); the lite build reads with `crate::json`, which tracks it
+/// (issue 12 §5: a fraction of the wasm; tests/json_text.rs holds the two to the same values
+/// and paths).
+pub fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
+    #[cfg(feature = "full")]
+    let read = serde_json::from_str(text).map_err(|e| (super::json_path::error_path(text, &e), e.to_string()));
+    #[cfg(not(feature = "full"))]
+    let read = crate::json::from_str(text).map_err(|e| (e.path(), e.to_string()));
+    read.map_err(|(path, reason)| scene_err(if path.is_empty() { "(root)".to_string() } else { path }, reason))
 }

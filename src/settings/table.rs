@@ -29,7 +29,7 @@ pub enum SettingValue {
 
 impl SettingValue {
     /// The value as JSON (what `settings()` and `settingsSchema()` show).
-    pub fn to_json(&self) -> serde_json::Value {
+    pub fn to_json(&self) -> crate::json_value::Value {
         use crate::json_value::json;
         match self {
             SettingValue::Num(x) => number_json(*x),
@@ -37,7 +37,7 @@ impl SettingValue {
             SettingValue::Text(s) => json!(s.as_str()),
             SettingValue::Vec3(v) => json!(v.map(number_json)),
             SettingValue::Rect(r) => json!(r.map(number_json)),
-            SettingValue::Absent => serde_json::Value::Null,
+            SettingValue::Absent => crate::json_value::Value::Null,
         }
     }
 
@@ -86,7 +86,7 @@ impl SettingValue {
 /// A number as JSON: whole numbers as integers (`8`, not `8.0`: what a scene file's
 /// integer fields accept), numbers held as `f32` by their shortest `f32` form (`0.999`, not
 /// `0.9990000128746033`).
-fn number_json(x: f64) -> serde_json::Value {
+fn number_json(x: f64) -> crate::json_value::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         return crate::json_value::json!(x as i64);
     }
@@ -604,7 +604,7 @@ impl Setting {
     }
 
     /// The schema entry as JSON: `{key, js, label, unit, doc, kind, range, default, …}`.
-    pub fn schema_json(&self) -> serde_json::Value {
+    pub fn schema_json(&self) -> crate::json_value::Value {
         use crate::json_value::json;
         let mut o = json!({
             "key": self.key,
@@ -665,19 +665,19 @@ pub fn validate(s: &Settings) -> Result<(), (&'static str, String)> {
 }
 
 /// Every setting's current value as a JSON object keyed by JS name.
-pub fn values_json(s: &Settings) -> serde_json::Value {
+pub fn values_json(s: &Settings) -> crate::json_value::Value {
     // Inserted one by one: collecting into the map sorts the pairs first (std's stable sort,
     // a few KB of wasm for this one call); the map orders its keys either way.
-    let mut m = serde_json::Map::new();
+    let mut m = crate::json_value::Map::new();
     for t in SETTINGS {
         m.insert(t.js_name(), t.get(s).to_json());
     }
-    serde_json::Value::Object(m)
+    crate::json_value::Value::Object(m)
 }
 
 /// The whole table as JSON (`settingsSchema()`).
-pub fn schema_json() -> serde_json::Value {
-    serde_json::Value::Array(SETTINGS.iter().map(Setting::schema_json).collect())
+pub fn schema_json() -> crate::json_value::Value {
+    crate::json_value::Value::Array(SETTINGS.iter().map(Setting::schema_json).collect())
 }
 
 /// The table as Markdown (README's settings section is this text; `ropelab settings`

@@ -110,7 +110,7 @@ impl Sim {
     /// length: the rope's rest length now, m).
     pub fn winches_json_string(&self) -> String {
         let w = &self.world;
-        let v: Vec<serde_json::Value> = w
+        let v: Vec<crate::json_value::Value> = w
             .winches
             .iter()
             .map(|x| {
@@ -122,7 +122,7 @@ impl Sim {
                 })
             })
             .collect();
-        serde_json::Value::Array(v).to_string()
+        crate::json_value::Value::Array(v).to_string()
     }
 
     /// `detach(point)`.
@@ -273,7 +273,7 @@ impl Sim {
     pub fn bodies_json_string(&self) -> String {
         use crate::bodies::Shape;
         let b = &self.world.bodies;
-        let v: Vec<serde_json::Value> = (0..b.len())
+        let v: Vec<crate::json_value::Value> = (0..b.len())
             .map(|i| {
                 let shape = match b.shape[i] {
                     Shape::Sphere { radius } => crate::json_value::json!({"type": "sphere", "radius": radius}),
@@ -287,7 +287,7 @@ impl Sim {
                     "mass": mass, "planar": b.planar[i]})
             })
             .collect();
-        serde_json::Value::Array(v).to_string()
+        crate::json_value::Value::Array(v).to_string()
     }
 
     /// The body contact events of every step since the last drain, oldest first, as JSON
@@ -295,14 +295,14 @@ impl Sim {
     /// impulse in N·s the pair took in the step it began, 0 for an end), and forgets them.
     pub fn drain_contact_events_json(&mut self) -> String {
         let log = &self.world.contact_log;
-        let v: Vec<serde_json::Value> = (0..log.len())
+        let v: Vec<crate::json_value::Value> = (0..log.len())
             .map(|k| {
                 let (began, a, b, impulse) = log.get(k);
                 crate::json_value::json!({"type": if began { "begin" } else { "end" }, "a": a.0, "b": b.0, "impulse": impulse})
             })
             .collect();
         self.world.contact_log.clear();
-        serde_json::Value::Array(v).to_string()
+        crate::json_value::Value::Array(v).to_string()
     }
 
     /// Every joint now: `[{id, type, a, b, anchorA, anchorB, axis, limit, motor, soft,
@@ -318,7 +318,7 @@ impl Sim {
             id.and_then(|id| b.index(id).ok()).map_or((Vec3::ZERO, glam::Quat::IDENTITY), |k| (b.pos[k], b.rot[k]))
         };
         let v3 = |v: Vec3| [v.x, v.y, v.z];
-        let v: Vec<serde_json::Value> = (0..j.len())
+        let v: Vec<crate::json_value::Value> = (0..j.len())
             .map(|k| {
                 let f = &j.frames[k];
                 let (xa, qa) = pose(j.a[k]);
@@ -353,13 +353,13 @@ impl Sim {
                     }
                     _ => crate::json_value::json!({}),
                 };
-                if let (Some(o), serde_json::Value::Object(e)) = (out.as_object_mut(), extra) {
+                if let (Some(o), crate::json_value::Value::Object(e)) = (out.as_object_mut(), extra) {
                     o.extend(e);
                 }
                 out
             })
             .collect();
-        serde_json::Value::Array(v).to_string()
+        crate::json_value::Value::Array(v).to_string()
     }
 }
 

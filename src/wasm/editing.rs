@@ -7,14 +7,25 @@ use super::*;
 impl Sim {
     /// Adds an obstacle given as JSON (the scene format's `obstacles[i]`); returns its index.
     pub fn add_obstacle_json(&mut self, json: &str) -> Result<usize> {
+        #[cfg(feature = "full")]
         let o: crate::collide::Obstacle =
             serde_json::from_str(json).map_err(|e| SimError::Invalid(format!("obstacle: {e}")))?;
+        // The lite build's reader (`crate::json`) names the path instead of a line and column.
+        #[cfg(not(feature = "full"))]
+        let o: crate::collide::Obstacle = crate::json::from_str(json).map_err(|e| {
+            let path = e.path();
+            SimError::Invalid(format!("obstacle{}{path}: {e}", if path.is_empty() { "" } else { "." }))
+        })?;
         self.world.add_obstacle(&o)
     }
 
     /// The obstacles as JSON (an array in the scene format).
     pub fn obstacles_json(&self) -> String {
-        serde_json::to_string(&self.world.obstacles).unwrap_or_else(|e| panic!("obstacles always serialise: {e}"))
+        #[cfg(feature = "full")]
+        let text = serde_json::to_string(&self.world.obstacles);
+        #[cfg(not(feature = "full"))]
+        let text = crate::json::to_string(&self.world.obstacles);
+        text.unwrap_or_else(|e| panic!("obstacles always serialise: {e}"))
     }
 
     /// Pins point `index` at `(x, y)` in the view plane (keeping its out-of-view coordinate).

@@ -121,7 +121,7 @@ impl Sim {
             .iter()
             .map(|k| crate::json_value::json!({"name": k.name(), "label": k.label(), "about": k.about()}))
             .collect();
-        serde_json::Value::from(v).to_string()
+        crate::json_value::Value::from(v).to_string()
     }
 
     /// Which solvers can run the current world, as JSON `[{name, ok, reason}]`.
@@ -129,11 +129,13 @@ impl Sim {
         let v: Vec<_> = SolverKind::ALL
             .iter()
             .map(|k| match k.supports(&self.world) {
-                Ok(()) => crate::json_value::json!({"name": k.name(), "ok": true, "reason": serde_json::Value::Null}),
+                Ok(()) => {
+                    crate::json_value::json!({"name": k.name(), "ok": true, "reason": crate::json_value::Value::Null})
+                }
                 Err(why) => crate::json_value::json!({"name": k.name(), "ok": false, "reason": why}),
             })
             .collect();
-        serde_json::Value::from(v).to_string()
+        crate::json_value::Value::from(v).to_string()
     }
 
     /// PBD-family velocity damping rate (1/s, ≥ 0).

@@ -65,7 +65,7 @@ impl Sim {
         match self.world.stage_times() {
             None => "null".into(),
             Some(t) => {
-                let stages: Vec<serde_json::Value> = t
+                let stages: Vec<crate::json_value::Value> = t
                     .mean_us()
                     .map(
                         |(s, us)| crate::json_value::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}),

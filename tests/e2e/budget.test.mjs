@@ -59,6 +59,15 @@
 // web` of the merge, measured here: full 1,046,115 bytes, 420,470 gzipped (+10.4 KB over the
 // size work alone; the wide solve about 7 KB of it); lite 440,898 / 190,138, within its
 // budget. BUDGET is the full figure plus 2 %.
+//
+// Lowered, the lite one, 2026-11-27 (branch size): the lite build reads and writes JSON with
+// `crate::json` (serde's Deserializer and Serializer over a small parsed tree, its own small
+// `Value`) instead of serde_json, reads an obstacle's shape without serde's `Content` buffer,
+// and links neither core's float formatting nor std's Unicode printable tables any more; its
+// wasm goes through wasm-opt's -Oz twice (README, "Download size"). `make web`, measured here:
+// lite 334,483 bytes, 149,232 gzipped, under the issue's 150 KB; LITE_BUDGET is that plus 2 %.
+// The full one is 1,047,375 / 421,324 (+0.8 KB: the obstacle messages' numbers through
+// `crate::num`), within BUDGET.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,7 +78,7 @@ import { DIST, checkDist } from './serve.mjs';
 
 /** Bytes, gzipped at level 9. */
 export const BUDGET = 428_900;
-export const LITE_BUDGET = 192_700;
+export const LITE_BUDGET = 152_300;
 
 checkDist();
 

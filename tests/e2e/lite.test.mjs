@@ -125,3 +125,61 @@ test('the lite wasm refuses a scene with bodies, joints or attachments, naming w
   l.loadScene(JSON.stringify({ ...JSON.parse(scenes.rope), bodies: [], joints: [] }));
   l.free();
 });
+
+// The lite wasm reads and writes JSON with its own text layer (`crate::json`, not serde_json):
+// a broken scene is refused with the same JSON path as the full wasm names (the words may
+// differ: no "at line L column C"), the world kept; an exported scene reloads to itself; the
+// obstacles print as the full wasm prints them.
+test('the lite wasm refuses broken scenes at the same JSON path as the full one, and round-trips its exports', () => {
+  const rope = JSON.parse(scenes.rope);
+  const broken = [
+    ['{"version": 1, "ropes": [{"from": [0, 1, 0], "to": [1, 1, 0], "points": "x"}]}', 'ropes[0].points'],
+    ['{"version": 1, "particles": [{"pos": [0, 1]}]}', 'particles[0].pos'],
+    ['{"version": 1, "particles": [{"pos": [0, 1, 0], "mass": null}]}', 'particles[0].mass'],
+    ['{"version": 1, "settings": {"solver": "nope"}}', 'settings.solver'],
+    ['{"version": 1, "obstacles": [{"shape": {"type": "circle", "center": [0, 0, 0]}}]}', 'obstacles[0].shape'],
+    ['{"version": 1, "grids": [{"origin": [0, 0, 0], "cols": 3, "rows": 3, "spacing": 0.1, "lock": "top"}]}', 'grids[0].lock'],
+    [JSON.stringify({ ...rope, surprise: 1 }), 'surprise'],
+    ['{"version": 1, "name": "x", "links": [{"a": 0, "b": 1}]', null],
+    ['{"version": 1, "name": "\\ud800"}', null],
+  ];
+  const [f, l] = [new Full(), new Lite()];
+  try {
+    f.loadScene(scenes.net);
+    l.loadScene(scenes.net);
+    const before = l.exportScene();
+    for (const [text, path] of broken) {
+      const pathOf = (sim) => {
+        try {
+          sim.loadScene(text);
+        } catch (e) {
+          return /^scene error at `([^`]*)`/.exec(e.message)?.[1] ?? `(no path) ${e.message}`;
+        }
+        return '(loaded)';
+      };
+      const [pf, pl] = [pathOf(f), pathOf(l)];
+      if (path) {
+        assert.ok(pl === path || pl.startsWith(`${path}.`), `lite: ${text} → ${pl}, expected ${path}`);
+        // (The full wasm names the obstacle for a fault inside its `shape` when `shape` is its
+        // last key: `scene::json_path`'s documented limit.)
+        assert.ok(pf === path || path.startsWith(`${pf}`), `full: ${text} → ${pf}, expected ${path}`);
+      } else {
+        assert.ok(pl !== '(loaded)' && !pl.startsWith('(no path)'), `lite: ${text} → ${pl}`);
+      }
+      assert.equal(l.exportScene(), before, `${text}: the refused scene changed nothing`);
+    }
+    for (const [name, text] of Object.entries(scenes)) {
+      if (hasBodies(text)) continue;
+      l.loadScene(text);
+      for (let k = 0; k < 30; k++) l.step(1 / 60);
+      const out = l.exportScene();
+      l.loadScene(out);
+      assert.equal(l.exportScene(), out, `${name}: exportScene reloads to itself`);
+      f.loadScene(text);
+      assert.equal(l.obstacles(), f.obstacles(), `${name}: obstacles()`);
+    }
+  } finally {
+    f.free();
+    l.free();
+  }
+});
