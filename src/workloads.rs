@@ -330,10 +330,9 @@ pub fn pyramid_box_centre(rows: usize, k: usize) -> Vec3 {
 
 /// W6 `pyramid20` (shared/peers/WORKLOADS.md): a static ground box spanning x = −40..40,
 /// y = −1..0 (body 0), then rows·(rows+1)/2 unit boxes of 1 kg, μ 0.6, restitution 0,
-/// exactly touching, at rest, unrotated. The boxes are 3D cubes (1 m deep, ground 80 m
-/// deep), not planar-locked: gravity, the contacts and every impulse are symmetric about
-/// z = 0, so the pyramid stays in the plane without the lock's three rows per body (the
-/// same choice as W4).
+/// exactly touching, at rest, unrotated. The boxes are planar (2D, as WORKLOADS.md
+/// specifies: 1 m cubes held in z = 0 by the 2D lock, ground 80 m deep), so their contacts
+/// are the 2D ones (`contacts::planar`).
 pub fn add_pyramid(w: &mut World, rows: usize) {
     let material = crate::bodies::Material { friction: 0.6, restitution: 0.0, rolling_friction: 0.0 };
     w.add_body(&BodyDef {

@@ -239,6 +239,24 @@ fn body_forest_step_does_not_allocate_after_warm_up() {
     }
 }
 
+/// W6's planar pyramid (the 2D contacts: flat patches, their packs and colours, the locks
+/// left out of a step) steps without allocating once warmed up.
+#[test]
+fn planar_pyramid_step_does_not_allocate_after_warm_up() {
+    use ropelab::workloads::Workload;
+    let mut w = Workload::W6.build(SolverKind::Impulse);
+    for _ in 0..120 {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let n = allocations_in(|| {
+        for _ in 0..60 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+    });
+    assert_eq!(n, 0, "{n} allocations in 60 steps");
+    assert!(!w.contacts().flat.is_empty(), "the pyramid's contacts are flat patches");
+}
+
 /// Rope–body contacts (`collide::rope_body`): a rope over a wheel on a hinge with heavy
 /// end points steps without allocating once warmed up, under the position-based family
 /// (projections), the impulse solver (rows) and the exact solver.
