@@ -62,9 +62,13 @@ package: web
 	cp -r dist/pkg pkg
 	@echo "pkg/: the npm package (cd pkg && npm pack)"
 
+# Then the lite embed build (`--no-default-features`): its own JSON text layer against
+# serde_json (tests/json_text.rs), its fuzzing on the rope presets, its unit tests (those
+# that need rigid bodies are the full build's only).
 test-native:
 	cargo test --all-targets
 	cargo test --doc
+	cargo test --release --no-default-features --lib --test json_text --test fuzz
 
 # At opt-level 1: tests/web.rs's determinism test (every preset under every solver, 600 steps
 # each, against tests/determinism_hashes.txt) runs in 7 s instead of 2 min unoptimised; the

@@ -381,7 +381,8 @@ fn add_rope(w: &mut World, x_pin: f32, last_mass: f32) {
     }
 }
 
-#[cfg(test)]
+// (Rigid bodies: the full build.)
+#[cfg(all(test, feature = "full"))]
 mod tests {
     use super::*;
 

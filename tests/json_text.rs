@@ -105,6 +105,9 @@ fn compare<T: DeserializeOwned + Serialize>(name: &str, text: &str, t: &mut Tall
     match (&ours, &reference) {
         // (serde_path_to_error does not look past the value: serde_json's own reader decides.)
         (Err(_), _) if syntax => t.syntax += 1,
+        // Ours read what serde_json's reader refuses as JSON (trailing text, …): a diff
+        // (serde_path_to_error stops at the value's end and would accept it).
+        (Ok(_), _) if syntax => t.diffs.push(format!("{name}: ours read text serde_json refuses:\n    {text}")),
         (Ok(a), Ok(b)) if a == b => t.same_value += 1,
         (Err((p, m)), Err((q, _))) => {
             if p == q {

@@ -1041,7 +1041,8 @@ pub fn store_impulses(c: &mut StepContext) {
     }
 }
 
-#[cfg(test)]
+// (Rigid bodies: the full build.)
+#[cfg(all(test, feature = "full"))]
 mod tests {
     use crate::bodies::{BodyDef, BodyKind, Shape};
     use crate::joints::{JointDef, JointKind};

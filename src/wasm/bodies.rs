@@ -610,6 +610,7 @@ impl Sim {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "full")] // (rigid bodies: the full build)
     #[test]
     fn bad_body_and_joint_input_is_an_error_and_changes_nothing() {
         let mut s = Sim::new();
@@ -640,6 +641,7 @@ mod tests {
         assert_eq!(s.export_scene_json(), before, "nothing changed");
     }
 
+    #[cfg(feature = "full")] // (rigid bodies: the full build)
     #[test]
     fn a_body_is_picked_grabbed_and_dragged() {
         let mut s = Sim::new();
@@ -683,6 +685,7 @@ mod tests {
         assert!(c(1.05, 1.0) < 0.0 && c(1.15, 1.0) > 0.0);
     }
 
+    #[cfg(feature = "full")] // (rigid bodies: the full build)
     #[test]
     fn picking_finds_the_body_under_the_pointer_in_either_view() {
         let mut s = Sim::new();
