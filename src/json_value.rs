@@ -77,8 +77,13 @@ macro_rules! deserialize_by_name {
 }
 pub(crate) use deserialize_by_name;
 
-/// A `Serialize` value (a struct) as JSON: `serde_json::to_value`, whose error (it has none
-/// for plain structs of numbers) panics with `Display`, not `unwrap`'s `Debug`.
+/// A `Serialize` value (a struct) as JSON: `serde_json::to_value` in the full build, whose
+/// error (it has none for plain structs of numbers) panics with `Display`, not `unwrap`'s
+/// `Debug`. The lite build's `crate::json::to_value` writes the text and reads it back, so a
+/// float comes back from its shortest digits, not as serde_json's `to_value` gives it (an
+/// `f32` 0.1 is 0.1 there, 0.10000000149011612 here), and an `f64` through a reader that is
+/// not correctly rounded in the last digit; its one caller (a joint's JSON) is in the full
+/// build only.
 pub(crate) fn to_json<T: serde::Serialize>(x: T) -> Value {
     #[cfg(feature = "full")]
     let v = serde_json::to_value(x);

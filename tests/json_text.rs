@@ -422,3 +422,29 @@ fn the_lite_shape_reader_reads_as_the_derive() {
     println!("{} shapes: {same} refusals in the same words, {} worded differently", shapes.len(), worded.len());
     assert!(same > 500 && worded.len() * 3 < same, "{same} against {}", worded.len());
 }
+
+/// The reader's tree is capped at `MAX_VALUES` (2,000,000) values, which bounds its memory
+/// (the tree is built before the types read it): an array of that many values reads, one more
+/// is refused with the cap in the message and the path of the value past it.
+#[test]
+fn a_text_of_too_many_values_is_refused() {
+    let n = 2_000_000;
+    let text = |values: usize| {
+        let mut s = String::with_capacity(2 * values + 2);
+        s.push('[');
+        for k in 0..values {
+            if k > 0 {
+                s.push(',');
+            }
+            s.push('0');
+        }
+        s.push(']');
+        s
+    };
+    // (The array is a value too.)
+    let read = ropelab::json::from_str::<Vec<u8>>(&text(n - 1));
+    assert!(read.as_ref().is_ok_and(|v| v.len() == n - 1), "{:?}", read.map(|v| v.len()));
+    let e = ropelab::json::from_str::<Vec<u8>>(&text(n)).unwrap_err();
+    assert!(e.to_string().contains("more than 2000000 values"), "{e}");
+    assert_eq!(e.path(), format!("[{}]", n - 1));
+}

@@ -360,7 +360,7 @@ impl ser::SerializeMap for Compound<'_> {
         self.item();
         let start = self.w.out.len();
         key.serialize(&mut *self.w)?;
-        if !self.w.out[start..].starts_with('"') {
+        if self.w.out.as_bytes().get(start) != Some(&b'"') {
             return Err(Error::new("key must be a string"));
         }
         self.w.out.push_str(if self.w.pretty { ": " } else { ":" });
