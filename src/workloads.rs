@@ -382,7 +382,8 @@ fn add_rope(w: &mut World, x_pin: f32, last_mass: f32) {
 }
 
 // (Rigid bodies: the full build.)
-#[cfg(all(test, feature = "full"))]
+#[cfg(test)]
+#[cfg(feature = "full")]
 mod tests {
     use super::*;
 

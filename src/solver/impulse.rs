@@ -1042,7 +1042,8 @@ pub fn store_impulses(c: &mut StepContext) {
 }
 
 // (Rigid bodies: the full build.)
-#[cfg(all(test, feature = "full"))]
+#[cfg(test)]
+#[cfg(feature = "full")]
 mod tests {
     use crate::bodies::{BodyDef, BodyKind, Shape};
     use crate::joints::{JointDef, JointKind};
