@@ -15,6 +15,9 @@ use ropelab::scene::Scene;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
+#[path = "common/mutations.rs"]
+mod mutations;
+
 /// Every mutation of `v` at every node: replaced by values of other types, objects with a key
 /// deleted or an unknown one added.
 fn mutations(v: &Value) -> Vec<Value> {
@@ -32,55 +35,7 @@ fn mutations(v: &Value) -> Vec<Value> {
         json!(["a"]),
         json!({"type": "nope"}),
     ];
-    let mut out = Vec::new();
-    let mut pointers = Vec::new();
-    collect_pointers(v, String::new(), &mut pointers);
-    for p in &pointers {
-        for r in &replacements {
-            let mut m = v.clone();
-            *m.pointer_mut(p).unwrap() = r.clone();
-            out.push(m);
-        }
-        if let Some(Value::Object(obj)) = v.pointer(p) {
-            for key in obj.keys() {
-                let mut m = v.clone();
-                m.pointer_mut(p).unwrap().as_object_mut().unwrap().remove(key);
-                out.push(m);
-            }
-            let mut m = v.clone();
-            m.pointer_mut(p).unwrap().as_object_mut().unwrap().insert("z\"z\\u00e9".into(), json!(1));
-            out.push(m);
-        }
-        if let Some(Value::Array(a)) = v.pointer(p) {
-            if !a.is_empty() {
-                let mut m = v.clone();
-                m.pointer_mut(p).unwrap().as_array_mut().unwrap().pop();
-                out.push(m);
-                let mut m = v.clone();
-                m.pointer_mut(p).unwrap().as_array_mut().unwrap().push(a[0].clone());
-                out.push(m);
-            }
-        }
-    }
-    out
-}
-
-fn collect_pointers(v: &Value, at: String, out: &mut Vec<String>) {
-    out.push(at.clone());
-    match v {
-        Value::Object(o) => {
-            for (k, c) in o {
-                collect_pointers(c, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
-            }
-        }
-        Value::Array(a) => {
-            // The first three elements of a long array are enough.
-            for (i, c) in a.iter().enumerate().take(3) {
-                collect_pointers(c, format!("{at}/{i}"), out);
-            }
-        }
-        _ => {}
-    }
+    mutations::mutations(v, &replacements)
 }
 
 /// Both parsers on `text`: (ours, the reference), each `Ok(())` or `Err((path, message))`,
