@@ -510,7 +510,7 @@ impl Contact2x4 {
     /// lanes: lane j holds what [`Contact2::from_flat`] makes of its patch (index `ix[j]`,
     /// solver bodies less `base` its dense ones), bit for bit — [`Row2::new`]'s arithmetic
     /// lane-wise, a missing point's row all zeros — and the lanes past `ix` are
-    /// [`pack_from`](Contact2x4::pack_from)'s padding. (Made directly, not through four
+    /// `pack_from`'s padding. (Made directly, not through four
     /// `Contact2`s packed: the copies and shuffles were a twentieth of W6's step.)
     #[inline]
     pub fn from_flats(flats: &[Flat], ix: &[u32], sb: &SolverBodies, base: u32) -> Contact2x4 {
@@ -589,13 +589,16 @@ impl Contact2x4 {
     }
 
     /// Four (or fewer: the rest of the lanes are no-ops on lane 0's bodies, never stored)
-    /// contacts side by side.
+    /// contacts side by side. (The tests' reference: the step builds its packs with
+    /// `from_flats`.)
+    #[cfg(test)]
     pub fn pack(cs: &[Contact2]) -> Contact2x4 {
         let ix: [u32; 4] = core::array::from_fn(|j| j as u32);
         Contact2x4::pack_from(cs, &ix[..cs.len()])
     }
 
     /// [`pack`](Contact2x4::pack) of `cs[i]` for the (one to four) indices `ix`.
+    #[cfg(test)]
     pub fn pack_from(cs: &[Contact2], ix: &[u32]) -> Contact2x4 {
         debug_assert!(!ix.is_empty() && ix.len() <= 4);
         let first = &cs[ix[0] as usize];
