@@ -247,6 +247,19 @@ fn merge_coincident(pts: &mut [PointIn]) -> usize {
     n
 }
 
+/// [`merge_coincident`] for at most two points in the plane (z = 0: the same distances,
+/// the same choice).
+#[inline(always)]
+fn merge_coincident_2d(p: &mut [(glam::Vec2, f32, u32); 2], count: usize) -> usize {
+    if count == 2 && p[0].0.distance_squared(p[1].0) < 1e-8 {
+        if p[1].1 < p[0].1 {
+            p[0] = p[1];
+        }
+        return 1;
+    }
+    count
+}
+
 #[inline]
 fn key(a: Id, b: Id) -> u64 {
     ((a.0 as u64) << 32) | b.0 as u64
@@ -513,37 +526,27 @@ impl Contacts {
             return;
         }
         let margin = SPECULATIVE + (self.speed[a] + self.speed[b]) * dt;
-        let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
         // Between planar bodies (or a planar body and an immovable one) the contact is the
         // 2D one: normal in the plane, points on it, so it pushes no body out of z = 0 and
         // leaves the planar lock nothing to undo. Two boxes' 2D contact comes from their
         // sections by the plane (`box_box_2d`) when it can.
         let flat = |k: usize| bodies.planar[k] || !dynamic(k);
         let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
-        let rects = match (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b]) {
-            (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) => {
-                narrow::box_box_2d::collide_rects_2d(ra, ha, rb, hb, margin)
+        if let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
+            (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
+        {
+            if let Some(c) = narrow::box_box_2d::collide_rects_2d(ra, ha, rb, hb, margin) {
+                return self.rect_pair(bodies, a, b, &c, old);
             }
-            _ => None,
-        };
+        }
+        let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
         let mut pts = [PointIn::default(); patch::MAX_POINTS];
-        let (mut normal, mut count) = match rects {
-            // (The points of `box_box_2d::collide_rects`'s manifold, without it.)
-            Some(c) => {
-                for (dst, &(q, separation, id)) in pts.iter_mut().zip(&c.points[..c.count]) {
-                    *dst = PointIn { point: q.extend(0.0), separation, id };
-                }
-                (c.normal.extend(0.0), c.count)
-            }
-            None => {
-                let m = narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin);
-                let count = m.count.min(patch::MAX_POINTS);
-                for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
-                    *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
-                }
-                (m.normal, count)
-            }
-        };
+        let m = narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin);
+        let mut count = m.count.min(patch::MAX_POINTS);
+        for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
+            *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
+        }
+        let mut normal = m.normal;
         if count == 0 {
             return;
         }
@@ -563,27 +566,14 @@ impl Contacts {
         if pts[..count].iter().any(|q| q.separation < TOUCH_SLOP) {
             self.geometric.push(k);
         }
-        // Last step's manifold of the pair, in either list.
-        let (old_patches, old_flat) = (&self.old, &self.old_flat);
-        while old[0] < old_patches.len() && old_patches[old[0]].key < k {
-            old[0] += 1;
-        }
-        while old[1] < old_flat.len() && old_flat[old[1]].key < k {
-            old[1] += 1;
-        }
-        let warm_patch = old_patches.get(old[0]).filter(|o| o.key == k);
-        let warm_flat = old_flat.get(old[1]).filter(|o| o.key == k);
+        let (warm_patch, warm_flat) = self.last_step(k, old);
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
-        // Made where it lies (`Patch::fill`, `Flat::fill`).
+        // Made where it lies (`Patch::fill`), or made and pushed (`Flat::new`).
         if planar && count <= 2 {
             self.flat.push(Flat::default());
             let Some(f) = self.flat.last_mut() else { return };
-            f.fill(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, &pts[..count], mix);
-            if let Some(o) = warm_flat {
-                f.warm_from(o);
-            } else if let Some(o) = warm_patch {
-                f.warm_from(o);
-            }
+            Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, |j| pts[j], mix, f);
+            self.warm_flat(warm_patch, warm_flat);
             return;
         }
         self.patches.push(Patch::default());
@@ -593,10 +583,76 @@ impl Contacts {
         if planar {
             p.make_planar();
         }
-        if let Some(o) = warm_patch {
+        if let Some(o) = warm_patch.map(|i| &self.old[i]) {
             p.warm_from(o);
-        } else if let Some(o) = warm_flat {
+        } else if let Some(o) = warm_flat.map(|i| &self.old_flat[i]) {
             p.warm_from(o);
+        }
+    }
+
+    /// [`Contacts::pair`] for two boxes' 2D contact (`box_box_2d::collide_rects_2d`): the
+    /// same patch as the general path makes from those points, without staging them in
+    /// memory (the step's largest store-forwarding stall: the points written a field at a
+    /// time and read back whole by `merge_coincident`).
+    #[inline(always)]
+    fn rect_pair(
+        &mut self,
+        bodies: &Bodies,
+        a: usize,
+        b: usize,
+        c: &narrow::box_box_2d::Contact2d,
+        old: &mut [usize; 2],
+    ) {
+        let mut count = c.count;
+        if count == 0 {
+            return;
+        }
+        let n2 = c.normal.extend(0.0);
+        if n2.length_squared() < 1e-6 {
+            return;
+        }
+        let normal = n2.normalize();
+        let mut p = c.points;
+        count = merge_coincident_2d(&mut p, count);
+        let k = key(bodies.id[a], bodies.id[b]);
+        let mix = Material::mix(bodies.material[a], bodies.material[b]);
+        if p[..count].iter().any(|q| q.1 < TOUCH_SLOP) {
+            self.geometric.push(k);
+        }
+        let (warm_patch, warm_flat) = self.last_step(k, old);
+        let (sa, sb) = (self.base + a as u32, self.base + b as u32);
+        let point = |j: usize| PointIn { point: p[j].0.extend(0.0), separation: p[j].1, id: p[j].2 };
+        self.flat.push(Flat::default());
+        let Some(f) = self.flat.last_mut() else { return };
+        Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, point, mix, f);
+        self.warm_flat(warm_patch, warm_flat);
+    }
+
+    /// Last step's manifold of pair `k`, in either list (indices into `old`, `old_flat`);
+    /// `old` holds the cursors, moved past every key before `k`.
+    #[inline(always)]
+    fn last_step(&self, k: u64, old: &mut [usize; 2]) -> (Option<usize>, Option<usize>) {
+        let (old_patches, old_flat) = (&self.old, &self.old_flat);
+        while old[0] < old_patches.len() && old_patches[old[0]].key < k {
+            old[0] += 1;
+        }
+        while old[1] < old_flat.len() && old_flat[old[1]].key < k {
+            old[1] += 1;
+        }
+        (
+            old_patches.get(old[0]).filter(|o| o.key == k).map(|_| old[0]),
+            old_flat.get(old[1]).filter(|o| o.key == k).map(|_| old[1]),
+        )
+    }
+
+    /// A new 2D patch, warm started from last step's flat patch of the pair, or its patch.
+    #[inline(always)]
+    fn warm_flat(&mut self, warm_patch: Option<usize>, warm_flat: Option<usize>) {
+        let Some(f) = self.flat.last_mut() else { return };
+        if let Some(o) = warm_flat.map(|i| &self.old_flat[i]) {
+            f.warm_from(o);
+        } else if let Some(o) = warm_patch.map(|i| &self.old[i]) {
+            f.warm_from(o);
         }
     }
 
@@ -856,6 +912,37 @@ mod tests {
     /// The colouring: every 2D contact is solved exactly once (in one lane of one pack, or
     /// one by one after them); no pack has a movable body in two lanes; the ground is shared;
     /// a body in more contacts than there are colours leaves the rest to the overflow.
+    /// The 2D boxes' merge is `merge_coincident`'s, bit for bit: coincident, near and
+    /// apart pairs, either point deeper, and NaN.
+    #[test]
+    fn two_point_merge_is_merge_coincident() {
+        use glam::Vec2;
+        let mut rng = crate::leash::Rng::new(7);
+        let mut coincident = 0;
+        for n in 0..4000 {
+            let q0 = Vec2::new(rng.unit() * 4.0 - 2.0, rng.unit() * 4.0 - 2.0);
+            let gap = [0.0, 1e-5, 9.9e-5, 1.01e-4, 0.3][n % 5] * (rng.unit() + 0.5);
+            let q1 = if n % 97 == 0 { Vec2::NAN } else { q0 + Vec2::from_angle(rng.unit() * 6.3) * gap };
+            let (s0, s1) = (rng.unit() - 0.5, if n % 7 == 0 { f32::NAN } else { rng.unit() - 0.5 });
+            for count in 0..=2 {
+                let mut p = [(q0, s0, 1), (q1, s1, 2)];
+                let mut pts = p.map(|(q, s, id)| PointIn { point: q.extend(0.0), separation: s, id });
+                let want = merge_coincident(&mut pts[..count]);
+                let got = merge_coincident_2d(&mut p, count);
+                assert_eq!(got, want);
+                coincident += (count == 2 && got == 1) as usize;
+                for k in 0..got {
+                    assert_eq!(
+                        p[k].0.extend(0.0).to_array().map(f32::to_bits),
+                        pts[k].point.to_array().map(f32::to_bits)
+                    );
+                    assert_eq!((p[k].1.to_bits(), p[k].2), (pts[k].separation.to_bits(), pts[k].id));
+                }
+            }
+        }
+        assert!(coincident > 1000, "{coincident}");
+    }
+
     #[test]
     fn no_pack_moves_a_body_twice_and_every_contact_is_solved_once() {
         let n = 40;

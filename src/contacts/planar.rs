@@ -357,7 +357,7 @@ impl<L: Lane> Motion<L> {
 pub struct Springs(pub [Spring; 2]);
 
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
-/// a face, a corner on a face): the manifold ([`Flat::fill`], the arithmetic of
+/// a face, a corner on a face): the manifold ([`Flat::new`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
 /// nothing the sweep does not read — about 190 bytes where a [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
@@ -393,29 +393,42 @@ pub struct Flat {
 
 impl Flat {
     /// The manifold between solver bodies `a`, `b` (centres `x_a`, `x_b` now; normal in the
-    /// plane; at most two points), written in place.
+    /// plane) of `count` (at most two) points, `point(k)`: given by a function, so that the
+    /// caller's points need not be staged in memory.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub fn fill(&mut self, key: u64, a: u32, b: u32, x_a: Vec3, x_b: Vec3, normal: Vec3, points: &[PointIn], mix: Mix) {
-        let count = points.len().min(2);
-        (self.key, self.a, self.b, self.normal, self.count) = (key, a, b, normal, count);
+    #[inline(always)]
+    pub fn make(
+        key: u64,
+        a: u32,
+        b: u32,
+        x_a: Vec3,
+        x_b: Vec3,
+        normal: Vec3,
+        count: usize,
+        point: impl Fn(usize) -> PointIn,
+        mix: Mix,
+        f: &mut Flat,
+    ) {
+        let count = count.min(2);
+        (f.key, f.a, f.b, f.normal, f.count) = (key, a, b, normal, count);
         let mut centroid = Vec3::ZERO;
-        for (k, pt) in points.iter().take(count).enumerate() {
+        for k in 0..count {
+            let pt = point(k);
             let (ra, rb) = (pt.point - x_a, pt.point - x_b);
-            self.ids[k] = pt.id;
-            self.r_a[k] = ra;
-            self.r_b[k] = rb;
-            self.at[k] = x_a + ra;
-            self.base[k] = pt.separation - normal.dot(rb - ra);
+            f.ids[k] = pt.id;
+            f.r_a[k] = ra;
+            f.r_b[k] = rb;
+            f.at[k] = x_a + ra;
+            f.base[k] = pt.separation - normal.dot(rb - ra);
             centroid += pt.point;
         }
         if count > 0 {
             centroid /= count as f32;
         }
-        self.c_a = centroid - x_a;
-        self.c_b = centroid - x_b;
-        self.tangent = Vec3::Z.cross(normal).normalize_or_zero();
-        (self.mu, self.e) = (mix.friction, mix.restitution);
+        f.c_a = centroid - x_a;
+        f.c_b = centroid - x_b;
+        f.tangent = Vec3::Z.cross(normal).normalize_or_zero();
+        (f.mu, f.e) = (mix.friction, mix.restitution);
     }
 
     /// Takes last step's impulses (`Patch::warm_from`'s rule).
