@@ -118,3 +118,105 @@ fn a_tilted_box_or_one_off_the_plane_is_left_to_the_3d_test() {
     let off = Pose::new(Vec3::new(0.0, 0.49, 0.6), Quat::IDENTITY);
     assert!(box_box_2d::collide(&ground, Vec3::new(40.0, 0.5, 0.5), &off, h, MARGIN).is_none());
 }
+
+/// The bits of a 2D manifold (`None`: left to the 3D test).
+fn bits(m: &Option<box_box_2d::Contact2d>) -> Option<Vec<u32>> {
+    m.map(|m| {
+        let mut v = vec![m.normal.x.to_bits(), m.normal.y.to_bits(), m.count as u32];
+        for &(q, s, id) in &m.points[..m.count] {
+            v.extend([q.x.to_bits(), q.y.to_bits(), s.to_bits(), id]);
+        }
+        v
+    })
+}
+
+/// The 2D box manifold's cache (`box_box_2d::RectCache`, Jolt's body pair cache): over
+/// random pairs as above, found with an empty cache it is `collide_rects_2d`'s manifold bit
+/// for bit; the pair then moved together by any rigid motion and apart by less than the
+/// cache's shift and turn, the remade manifold has the features the fresh test finds there
+/// (the same point ids, but where a point crosses the margin or a clip changes, counted),
+/// each corner (a point fixed on the incident box) at the same separation to rounding, a
+/// point cut by a side line within the distance the boxes moved apart along its edge; moved
+/// apart by more, the pair is found afresh, bit for bit. Measured when written (3,000
+/// pairs: 1,533 cached; of those 1,324 remade with the fresh test's features, 44 not, 165
+/// moved past the limits and found again): largest corner separation difference 1.1e-6 m,
+/// cut point separation 8.1e-4 m and position 1.3e-3 m;
+/// the tolerances are 2e-5 m (corners), 2e-3 m (a cut point's separation: its edge may lie
+/// at any angle to the face) and 3e-3 m (its position: the shift and the turn times the
+/// reach of the boxes, at most about 2 m here).
+#[test]
+fn a_cached_box_manifold_is_remade_while_the_boxes_barely_move() {
+    use box_box_2d::{collide_rects_2d, collide_rects_2d_cached, Rect, RectCache, CACHE_SHIFT, CACHE_TURN};
+    let mut rng = Lcg(20261128);
+    let (mut cached, mut same, mut changed, mut fresh_again) = (0, 0, 0, 0);
+    let (mut max_corner, mut max_cut_s, mut max_cut_p) = (0f32, 0f32, 0f32);
+    for _ in 0..3000 {
+        let ha = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
+        let hb = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
+        let ca = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0);
+        let turn = |rng: &mut Lcg| if rng.next() < 0.5 { 0.0 } else { rng.range(-3.2, 3.2) };
+        let (ta, tb) = (turn(&mut rng), turn(&mut rng));
+        let dir = rng.range(0.0, std::f32::consts::TAU);
+        let reach = ha.truncate().length() + hb.truncate().length();
+        let cb = ca + Vec3::new(libm::cosf(dir), libm::sinf(dir), 0.0) * rng.range(0.5, 1.0) * reach;
+        let poses = |ca: Vec3, ta: f32, cb: Vec3, tb: f32| {
+            let (pa, pb) = (Pose::new(ca, Quat::from_rotation_z(ta)), Pose::new(cb, Quat::from_rotation_z(tb)));
+            (Rect::new(&pa, ha).unwrap(), Rect::new(&pb, hb).unwrap())
+        };
+        let (ra, rb) = poses(ca, ta, cb, tb);
+        let mut cache = RectCache::default();
+        let (made, hit) = collide_rects_2d_cached(&ra, ha, &rb, hb, MARGIN, &mut cache);
+        assert!(!hit);
+        assert_eq!(bits(&made), bits(&collide_rects_2d(&ra, ha, &rb, hb, MARGIN)));
+        if !cache.is_made() {
+            continue;
+        }
+        cached += 1;
+        // Both moved by one rigid motion (a turn about the origin and a shift), then B by
+        // less than the cache's limits relative to A (in A's frame: a shift and a turn).
+        let (spin, shift) = (rng.range(-1.0, 1.0), Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.0));
+        let q = Quat::from_rotation_z(spin);
+        let far = rng.next() < 0.2;
+        let k = if far { 2.0 } else { 0.7 };
+        let rel = Quat::from_rotation_z(ta) * Vec3::new(rng.range(-k, k), rng.range(-k, k), 0.0) * CACHE_SHIFT / 1.5;
+        let dturn = rng.range(-0.7, 0.7) * CACHE_TURN;
+        let (ra2, rb2) = poses(q * ca + shift, ta + spin, q * (cb + rel) + shift, tb + spin + dturn);
+        let fresh = collide_rects_2d(&ra2, ha, &rb2, hb, MARGIN);
+        let mut again = cache;
+        let (remade, hit) = collide_rects_2d_cached(&ra2, ha, &rb2, hb, MARGIN, &mut again);
+        if !hit {
+            // Only a pair moved past the limits is found again, and then as afresh.
+            assert!(far, "not remade within the limits");
+            assert_eq!(bits(&remade), bits(&fresh));
+            fresh_again += 1;
+            continue;
+        }
+        assert_eq!(again, cache, "a remade manifold keeps the cache it was made from");
+        let (Some(r), Some(f)) = (remade, fresh) else {
+            changed += 1;
+            continue;
+        };
+        let ids = |m: &box_box_2d::Contact2d| m.points[..m.count].iter().map(|p| p.2).collect::<Vec<_>>();
+        if ids(&r) != ids(&f) {
+            changed += 1;
+            continue;
+        }
+        same += 1;
+        assert!((r.normal - f.normal).length() < 1e-5, "{:?} {:?}", r.normal, f.normal);
+        for (p, o) in r.points[..r.count].iter().zip(&f.points[..f.count]) {
+            let (ds, dp) = ((p.1 - o.1).abs(), p.0.distance(o.0));
+            if p.2 & 0x80 != 0 {
+                max_corner = max_corner.max(ds.max(dp));
+            } else {
+                (max_cut_s, max_cut_p) = (max_cut_s.max(ds), max_cut_p.max(dp));
+            }
+        }
+    }
+    println!(
+        "{cached} cached, {same} remade with the fresh test's features, {changed} not, {fresh_again} moved past \
+         the limits and found again; largest differences: corner {max_corner:.1e} m, cut point separation \
+         {max_cut_s:.1e} m and position {max_cut_p:.1e} m"
+    );
+    assert!(cached > 1000 && same > 10 * changed && fresh_again > 100, "{cached} {same} {changed} {fresh_again}");
+    assert!(max_corner < 2e-5 && max_cut_s < 2e-3 && max_cut_p < 3e-3, "{max_corner} {max_cut_s} {max_cut_p}");
+}

@@ -22,6 +22,12 @@
 //! - Filtering: a pair collides when their `Filter`s accept each other, at least one is
 //!   dynamic, and no joint joins them (unless that joint has `collide_connected`).
 //! - Warm starting by pair and feature id (`Patch::warm_from`, `Flat::warm_from`).
+//! - Two planar boxes' manifold is remade from last step's while they have moved less than
+//!   1 mm and 1 mrad relative to each other since it was found (`box_box_2d::RectCache`,
+//!   Jolt's body pair cache): its points moved with the boxes, its separations measured
+//!   anew, without the separating axis test and the clip. At rest, most are (W6: 90 %),
+//!   which took W6's step from 172 to 162 µs; a corner's separation is then exact, a point
+//!   cut by a side line stays where it was on the incident edge (within the 1 mm).
 //! - Events: a pair touches in a step when its manifold has a point within `TOUCH_SLOP` or
 //!   its rows pushed (a speculative point that stopped a falling body is a touch: without
 //!   that, the landing would be reported a step late with only the resting impulse). It
@@ -37,6 +43,7 @@ use glam::{Quat, Vec3};
 use crate::bodies::attach::Attachment;
 use crate::bodies::{Bodies, BodyKind, Filter, Material, Shape};
 use crate::collide::broad::{Aabb, BroadPhase, Pass};
+use crate::collide::narrow::box_box_2d::RectCache;
 use crate::collide::narrow::{self, Pose};
 use crate::collide::rope_body::RopeBodyContacts;
 use crate::ids::Id;
@@ -135,6 +142,12 @@ pub struct Contacts {
     /// in one of the two lists).
     pub flat: Vec<Flat>,
     old_flat: Vec<Flat>,
+    /// Find every 2D box manifold afresh instead of remaking a cached one
+    /// (`box_box_2d::RectCache`): the tests' reference for the cache.
+    pub(crate) fresh_rects: bool,
+    /// 2D box manifolds remade from the cache and found afresh, since the world was made.
+    pub rects_remade: u64,
+    pub rects_found: u64,
     /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
     joined: Vec<(u32, u32)>,
     touching: Vec<u64>,
@@ -535,8 +548,19 @@ impl Contacts {
         if let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
             (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
         {
-            if let Some(c) = narrow::box_box_2d::collide_rects_2d(ra, ha, rb, hb, margin) {
-                return self.rect_pair(bodies, a, b, &c, old);
+            // Last step's manifold of the pair may be remade rather than found again
+            // (`box_box_2d::RectCache`).
+            let k = key(bodies.id[a], bodies.id[b]);
+            let warm = self.last_step(k, old);
+            let mut cache = match warm.1 {
+                Some(i) if !self.fresh_rects => self.old_flat[i].rect,
+                _ => RectCache::default(),
+            };
+            let (c, remade) = narrow::box_box_2d::collide_rects_2d_cached(ra, ha, rb, hb, margin, &mut cache);
+            self.rects_remade += remade as u64;
+            self.rects_found += !remade as u64;
+            if let Some(c) = c {
+                return self.rect_pair(bodies, a, b, k, &c, cache, warm);
             }
         }
         let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
@@ -594,14 +618,17 @@ impl Contacts {
     /// same patch as the general path makes from those points, without staging them in
     /// memory (the step's largest store-forwarding stall: the points written a field at a
     /// time and read back whole by `merge_coincident`).
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn rect_pair(
         &mut self,
         bodies: &Bodies,
         a: usize,
         b: usize,
+        k: u64,
         c: &narrow::box_box_2d::Contact2d,
-        old: &mut [usize; 2],
+        cache: RectCache,
+        (warm_patch, warm_flat): (Option<usize>, Option<usize>),
     ) {
         let mut count = c.count;
         if count == 0 {
@@ -614,17 +641,16 @@ impl Contacts {
         let normal = n2.normalize();
         let mut p = c.points;
         count = merge_coincident_2d(&mut p, count);
-        let k = key(bodies.id[a], bodies.id[b]);
         let mix = Material::mix(bodies.material[a], bodies.material[b]);
         if p[..count].iter().any(|q| q.1 < TOUCH_SLOP) {
             self.geometric.push(k);
         }
-        let (warm_patch, warm_flat) = self.last_step(k, old);
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
         let point = |j: usize| PointIn { point: p[j].0.extend(0.0), separation: p[j].1, id: p[j].2 };
         self.flat.push(Flat::default());
         let Some(f) = self.flat.last_mut() else { return };
         Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, point, mix, f);
+        f.rect = cache;
         self.warm_flat(warm_patch, warm_flat);
     }
 
@@ -912,6 +938,41 @@ mod tests {
     /// The colouring: every 2D contact is solved exactly once (in one lane of one pack, or
     /// one by one after them); no pack has a movable body in two lanes; the ground is shared;
     /// a body in more contacts than there are colours leaves the rest to the overflow.
+    /// W6's pyramid with the 2D box manifolds' cache (`box_box_2d::RectCache`) against the
+    /// same pyramid with every manifold found afresh, 10 s: the cache remakes most of them
+    /// (measured when written: 89.7 % of 354,000), and the pyramid settles as it does
+    /// without it: every box within 0.5 mm of where it is without the cache (measured
+    /// 0.17 mm), and the drift (the largest distance a box centre moved) within 0.2 mm of
+    /// it (measured 2.9658 against 2.9669 cm).
+    #[test]
+    fn cached_box_manifolds_settle_w6_as_fresh_ones_do() {
+        use crate::workloads::{pyramid_drift, Workload, PYRAMID_ROWS};
+        let run = |fresh: bool| {
+            let mut w = Workload::W6.build(crate::solver::SolverKind::Impulse);
+            w.scratch.contacts.fresh_rects = fresh;
+            for _ in 0..600 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            let c = &w.scratch.contacts;
+            (pyramid_drift(&w, PYRAMID_ROWS), c.rects_remade, c.rects_found, w.bodies.pos.clone())
+        };
+        let (drift_fresh, remade_fresh, found_fresh, pos_fresh) = run(true);
+        let (drift, remade, found, pos) = run(false);
+        let apart = pos.iter().zip(&pos_fresh).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max);
+        let share = remade as f64 / (remade + found) as f64;
+        println!(
+            "W6, 10 s: {:.1} % of {} box manifolds remade; drift {drift:.4e} m against {drift_fresh:.4e} m fresh; \
+             boxes at most {apart:.2e} m from the fresh run's",
+            100.0 * share,
+            remade + found
+        );
+        assert_eq!(remade_fresh, 0);
+        assert!(found_fresh > 300_000);
+        assert!(share > 0.85, "{share}");
+        assert!(apart < 5e-4, "{apart}");
+        assert!((drift - drift_fresh).abs() < 2e-4, "{drift} {drift_fresh}");
+    }
+
     /// The 2D boxes' merge is `merge_coincident`'s, bit for bit: coincident, near and
     /// apart pairs, either point deeper, and NaN.
     #[test]

@@ -8,8 +8,8 @@
 //! maths), so its rows act on v_x, v_y and ω_z alone: a row is its two angular parts along
 //! ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
-//! makes such a patch as a [`Flat`] (about 190 bytes: the manifold and the impulses it
-//! carries); once per step the solver builds their rows into the packs of its graph colours
+//! makes such a patch as a [`Flat`] (256 bytes: the manifold, the impulses it carries,
+//! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per step the solver builds their rows into the packs of its graph colours
 //! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
 //! and copies the impulses back into the flat patches (the events and the next step's warm
 //! start read them there).
@@ -359,7 +359,8 @@ pub struct Springs(pub [Spring; 2]);
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
 /// a face, a corner on a face): the manifold ([`Flat::new`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
-/// nothing the sweep does not read — about 190 bytes where a [`patch::Patch`] is 1 KB (making,
+/// nothing the sweep does not read — 256 bytes (64 of them the box pair's cache) where a
+/// [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
 #[derive(Clone, Copy, Debug, Default)]
@@ -389,6 +390,9 @@ pub struct Flat {
     /// carried, never solved here).
     pub accum: [f32; 2],
     pub friction: [f32; 3],
+    /// What a 2D box–box manifold was made from, for the next step (`box_box_2d::RectCache`;
+    /// empty for the other shapes).
+    pub rect: crate::collide::narrow::box_box_2d::RectCache,
 }
 
 impl Flat {

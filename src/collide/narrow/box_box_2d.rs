@@ -116,12 +116,35 @@ pub struct Contact2d {
 /// (10 % of its time, same instructions, measured in one run alternating both builds).
 #[inline(always)]
 pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Option<Contact2d> {
-    let mut man = Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] };
+    match clip(a, ha, b, hb, speculative) {
+        Ok(c) => finish(a, b, &c, speculative),
+        Err(out) => out,
+    }
+}
+
+/// The separating axis test's choice and the clipped incident edge: everything the
+/// manifold is made from ([`finish`]).
+#[derive(Clone, Copy, Debug)]
+struct Clipped {
+    /// B holds the reference face, on its local axis `k`, outward normal `sign`·axis.
+    flip: bool,
+    k: usize,
+    sign: f32,
+    /// The separation along that face's normal (positive: apart).
+    face_sep: f32,
+    /// The incident edge's two ends after the clip, with their point ids.
+    pts: [(Vec2, u32); 2],
+}
+
+/// The separating axis test and the clip (`Err`: apart, `Some` with no points; or `None`,
+/// the 3D test decides).
+#[inline(always)]
+fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clipped, Option<Contact2d>> {
     let d = b.c - a.c;
     let (sep_a, ia) = a.sat(b, d);
     let (sep_b, jb) = b.sat(a, d);
     if sep_a > speculative || sep_b > speculative {
-        return Some(man);
+        return Err(Some(Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] }));
     }
     let scale = ha.min_element().min(hb.min_element());
     let flip = sep_b > sep_a + FACE_BIAS * scale;
@@ -133,7 +156,6 @@ pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32
         (a, ia, sep_a, b, if d.dot(a.axes[ia]) < 0.0 { -1.0 } else { 1.0 })
     };
     let n = r.axes[k] * sign;
-    let f_ref = 2 * k as u32 + (sign < 0.0) as u32;
     // Incident face: the one of i most anti-parallel to n; its edge's two corners.
     let dots = [n.dot(i.axes[0]), n.dot(i.axes[1])];
     let m = if dots[0].abs() >= dots[1].abs() { 0 } else { 1 };
@@ -153,7 +175,7 @@ pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32
         let d1 = (pts[1].0 - face_c).dot(u) - ht;
         if d0 > 0.0 && d1 > 0.0 {
             // Nothing left (only boxes apart, corner past corner): the 3D test decides.
-            return None;
+            return Err(None);
         }
         if d0 > 0.0 || d1 > 0.0 {
             let cut = pts[0].0 + (pts[1].0 - pts[0].0) * (d0 / (d0 - d1));
@@ -161,22 +183,144 @@ pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32
             pts[out] = (cut, 0x40 | side);
         }
     }
-    man.normal = if flip { -n } else { n };
-    let tag = TAG_2D | (flip as u32) << 20 | f_ref << 16;
-    for (p, c) in pts {
+    Ok(Clipped { flip, k, sign, face_sep, pts })
+}
+
+/// The manifold from the clipped edge: each end within `speculative` of the reference face
+/// is a point, halfway between the faces.
+#[inline(always)]
+fn finish(a: &Rect, b: &Rect, c: &Clipped, speculative: f32) -> Option<Contact2d> {
+    let mut man = Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] };
+    let (r, k, sign) = (if c.flip { b } else { a }, c.k, c.sign);
+    let n = r.axes[k] * sign;
+    let f_ref = 2 * k as u32 + (sign < 0.0) as u32;
+    let face_c = r.c + n * r.half[k];
+    man.normal = if c.flip { -n } else { n };
+    let tag = TAG_2D | (c.flip as u32) << 20 | f_ref << 16;
+    for (p, id) in c.pts {
         let s = (p - face_c).dot(n);
         if s < speculative {
             let q = p - n * (0.5 * s);
-            man.points[man.count] = (q, s, tag | c);
+            man.points[man.count] = (q, s, tag | id);
             man.count += 1;
         }
     }
-    let apart = face_sep > 1e-6;
+    let apart = c.face_sep > 1e-6;
     let min_separation = man.points[..man.count].iter().map(|p| p.1).reduce(f32::min);
-    if apart && (man.count == 0 || min_separation.is_some_and(|s| s > face_sep + 1e-6)) {
+    if apart && (man.count == 0 || min_separation.is_some_and(|s| s > c.face_sep + 1e-6)) {
         // A corner past a corner: the closest pair may lie outside the face (the 3D test's
         // closest-pair search).
         return None;
     }
     Some(man)
+}
+
+/// Largest movement of B's centre relative to A (m, in A's frame) and of B's turn relative
+/// to A (the sine of the angle) for a cached 2D box manifold to be remade rather than
+/// found again ([`collide_rects_2d_cached`]).
+pub const CACHE_SHIFT: f32 = 1e-3;
+pub const CACHE_TURN: f32 = 1e-3;
+
+/// What a 2D box–box manifold was made from, kept with the patch so that next step it can
+/// be remade — its points moved with the boxes, its separations measured anew — without
+/// the separating axis test and the clip, while the boxes have moved by less than
+/// [`CACHE_SHIFT`] and [`CACHE_TURN`] relative to each other since it was found (Jolt's body
+/// pair cache; PhysX's contact cache). Two boxes at rest on each other then keep their
+/// features and their points (each fixed on the incident box: a corner exactly, a point
+/// cut by a side line up to the shift); a box that slides or turns finds them again once
+/// it has moved that far.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RectCache {
+    /// Made (a contact that was not apart), or empty.
+    valid: bool,
+    /// B's centre in A's frame; cos and sin of B's turn relative to A; when found.
+    rel: [f32; 4],
+    /// The boxes' half extents (x, y of A, then B) when found.
+    halves: [f32; 4],
+    flip: bool,
+    k: u8,
+    sign: f32,
+    /// The clipped edge's ends in the incident box's frame, and their point ids.
+    pts: [(Vec2, u32); 2],
+}
+
+impl RectCache {
+    /// Whether it holds a manifold to remake.
+    pub fn is_made(&self) -> bool {
+        self.valid
+    }
+
+    /// B's pose relative to A: its centre in A's frame, and the cos and sin of its turn.
+    #[inline(always)]
+    fn relative(a: &Rect, b: &Rect) -> [f32; 4] {
+        let d = b.c - a.c;
+        let (x, y) = (a.axes[0], b.axes[0]);
+        [d.dot(a.axes[0]), d.dot(a.axes[1]), x.dot(y), x.perp_dot(y)]
+    }
+
+    /// Whether the manifold it holds is still good for boxes at `rel` with `halves`.
+    #[inline(always)]
+    fn fits(&self, rel: [f32; 4], halves: [f32; 4]) -> bool {
+        let (dx, dy) = (rel[0] - self.rel[0], rel[1] - self.rel[1]);
+        // sin of the angle between the turn now and the turn then.
+        let turn = rel[3] * self.rel[2] - rel[2] * self.rel[3];
+        self.valid
+            && self.halves == halves
+            && dx * dx + dy * dy < CACHE_SHIFT * CACHE_SHIFT
+            && turn.abs() < CACHE_TURN
+            && rel[2] * self.rel[2] + rel[3] * self.rel[3] > 0.0
+    }
+}
+
+/// [`collide_rects_2d`] with a cache: `cache` holds what last step's manifold of the pair
+/// was made from (or is empty); if the boxes have moved little enough relative to each
+/// other since ([`RectCache`]), the manifold is remade from it and it is left as it is;
+/// otherwise the manifold is found as [`collide_rects_2d`] finds it (the same bits) and
+/// `cache` then holds what it was made from (empty when the boxes are apart or the 3D test
+/// must decide). Also says whether it was remade.
+#[inline(always)]
+pub fn collide_rects_2d_cached(
+    a: &Rect,
+    ha: Vec3,
+    b: &Rect,
+    hb: Vec3,
+    speculative: f32,
+    cache: &mut RectCache,
+) -> (Option<Contact2d>, bool) {
+    let rel = RectCache::relative(a, b);
+    let halves = [ha.x, ha.y, hb.x, hb.y];
+    if cache.fits(rel, halves) {
+        let i = if cache.flip { a } else { b };
+        // (Written out: `array::map` was not inlined and went through memory.)
+        let world = |(l, id): (Vec2, u32)| (i.c + i.axes[0] * l.x + i.axes[1] * l.y, id);
+        let pts = [world(cache.pts[0]), world(cache.pts[1])];
+        // (Only a contact that was not apart is kept: the corner-past-corner check is moot.)
+        let c = Clipped { flip: cache.flip, k: cache.k as usize, sign: cache.sign, face_sep: 0.0, pts };
+        return (finish(a, b, &c, speculative), true);
+    }
+    let out = match clip(a, ha, b, hb, speculative) {
+        Ok(c) => {
+            let out = finish(a, b, &c, speculative);
+            *cache = RectCache::default();
+            if c.face_sep <= 1e-6 && out.is_some_and(|m| m.count > 0) {
+                let i = if c.flip { a } else { b };
+                let local = |p: Vec2| Vec2::new((p - i.c).dot(i.axes[0]), (p - i.c).dot(i.axes[1]));
+                *cache = RectCache {
+                    valid: true,
+                    rel,
+                    halves,
+                    flip: c.flip,
+                    k: c.k as u8,
+                    sign: c.sign,
+                    pts: [(local(c.pts[0].0), c.pts[0].1), (local(c.pts[1].0), c.pts[1].1)],
+                };
+            }
+            out
+        }
+        Err(out) => {
+            *cache = RectCache::default();
+            out
+        }
+    };
+    (out, false)
 }
