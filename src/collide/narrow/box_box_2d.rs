@@ -197,14 +197,16 @@ fn finish(a: &Rect, b: &Rect, c: &Clipped, speculative: f32) -> Option<Contact2d
     let face_c = r.c + n * r.half[k];
     man.normal = if c.flip { -n } else { n };
     let tag = TAG_2D | (c.flip as u32) << 20 | f_ref << 16;
-    for (p, id) in c.pts {
+    // Both ends, then the ones within `speculative` first (without a store at a moving
+    // index: the caller read such points back whole, stalling on the stores).
+    let point = |(p, id): (Vec2, u32)| {
         let s = (p - face_c).dot(n);
-        if s < speculative {
-            let q = p - n * (0.5 * s);
-            man.points[man.count] = (q, s, tag | id);
-            man.count += 1;
-        }
-    }
+        (p - n * (0.5 * s), s, tag | id)
+    };
+    let (p0, p1) = (point(c.pts[0]), point(c.pts[1]));
+    let (in0, in1) = (p0.1 < speculative, p1.1 < speculative);
+    man.points = [if in0 { p0 } else { p1 }, p1];
+    man.count = in0 as usize + in1 as usize;
     let apart = c.face_sep > 1e-6;
     let min_separation = man.points[..man.count].iter().map(|p| p.1).reduce(f32::min);
     if apart && (man.count == 0 || min_separation.is_some_and(|s| s > c.face_sep + 1e-6)) {
