@@ -145,6 +145,10 @@ pub struct Contacts {
     /// Find every 2D box manifold afresh instead of remaking a cached one
     /// (`box_box_2d::RectCache`): the tests' reference for the cache.
     pub(crate) fresh_rects: bool,
+    /// The hot copies hold the separations at the bodies' poses now (`refresh_relax`).
+    relax_measured: bool,
+    /// Measure them in every `prepare` all the same (the tests' reference).
+    pub(crate) measure_always: bool,
     /// 2D box manifolds remade from the cache and found afresh, since the world was made.
     pub rects_remade: u64,
     pub rects_found: u64,
@@ -720,19 +724,25 @@ impl Contacts {
             p.prepare(sb, pa, pb, h);
             p.warm_start(sb, warm);
         }
+        // The poses are those `refresh_relax` measured the separations at (the last substep's
+        // end; see `poses_moved`): the packs keep them, and the motions are not needed.
+        let measured = self.substeps > 0 && self.relax_measured && !self.measure_always;
+        self.relax_measured = false;
         self.substeps += 1;
         if !self.flat.is_empty() {
-            self.motions(bodies);
+            if !measured {
+                self.motions(bodies);
+            }
             let hz = patch::CONTACT_HERTZ.min(0.25 / h);
             let springs = Springs([
                 Spring::new(hz, patch::CONTACT_DAMPING_RATIO, h),
                 Spring::new(2.0 * hz, patch::CONTACT_DAMPING_RATIO, h),
             ]);
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.prepare(sb, &self.motion, springs, h, warm, lanes as usize);
+                c.prepare(sb, &self.motion, springs, h, warm, lanes as usize, measured);
             }
             for c in self.fast.iter_mut() {
-                c.prepare(sb, &self.motion, springs, h, warm, 1);
+                c.prepare(sb, &self.motion, springs, h, warm, 1, measured);
             }
         }
     }
@@ -828,6 +838,7 @@ impl Contacts {
 
     /// Before relax: separations re-measured on the moved bodies.
     pub fn refresh_relax(&mut self, bodies: &Bodies, h: f32) {
+        self.relax_measured = true;
         if !self.flat.is_empty() {
             self.motions(bodies);
             for c in self.wide.iter_mut() {
@@ -841,6 +852,14 @@ impl Contacts {
             let (pa, pb) = self.poses(bodies, &self.patches[i]);
             self.patches[i].refresh_relax(pa, pb, h);
         }
+    }
+
+    /// Something moved the bodies since the last substep's `refresh_relax` (the position-based
+    /// solvers between their substeps: the proxies' impulses, the rope–body projection): the
+    /// next `prepare` measures the separations again. Under the impulse solver nothing moves
+    /// a body between its substeps' relax and the next one's prepare.
+    pub fn poses_moved(&mut self) {
+        self.relax_measured = false;
     }
 
     /// Box2D's restitution pass.

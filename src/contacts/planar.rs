@@ -306,6 +306,9 @@ pub struct Contact2<L: Lane = f32> {
     /// Normal velocity before the solve; largest λ taken this step (restitution).
     pub vn0: [L; 2],
     pub max_lambda: [L; 2],
+    /// Each point's separation as `refresh_relax` last measured it: the next substep's
+    /// `prepare` takes it when the bodies have not moved since (see `Contacts::prepare`).
+    pub sep: [L; 2],
     /// The patch it copies.
     pub patch: L::Ix,
 }
@@ -601,6 +604,7 @@ impl Contact2x4 {
             base: base_.map(v),
             vn0: [zero; 2],
             max_lambda: [zero; 2],
+            sep: [zero; 2],
             patch,
         }
     }
@@ -653,6 +657,7 @@ impl Contact2x4 {
             base: [f(&|c| c.base[0]), f(&|c| c.base[1])],
             vn0: [Vec4::ZERO; 2],
             max_lambda: [Vec4::ZERO; 2],
+            sep: [Vec4::ZERO; 2],
             patch: ix(&|c| c.patch),
         }
     }
@@ -698,8 +703,8 @@ impl<L: Lane> Contact2<L> {
         h: f32,
         warm: bool,
         lanes: usize,
+        measured: bool,
     ) {
-        let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
         let zero = L::splat(0.0);
         let immovable = L::or(self.wa.eq(zero), self.wb.eq(zero));
         let pick = |f: fn(&Spring) -> f32| L::select(immovable, L::splat(f(&springs.0[1])), L::splat(f(&springs.0[0])));
@@ -707,8 +712,12 @@ impl<L: Lane> Contact2<L> {
             (pick(|s| s.bias_rate), pick(|s| s.mass_scale), pick(|s| s.impulse_scale));
         let (one, h) = (L::splat(1.0), L::splat(h));
         let mut u = L::load(sb, self.a, self.b);
+        if !measured {
+            let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
+            self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
+        }
         for k in 0..2 {
-            let s = self.separation(k, &ma, &mb);
+            let s = self.sep[k];
             // A gap: close it within the substep, rigidly (speculative); an overlap: the
             // spring, pushing out no faster than CONTACT_PUSHOUT.
             let gap = s.gt(zero);
@@ -753,6 +762,7 @@ impl<L: Lane> Contact2<L> {
         let (zero, h) = (L::splat(0.0), L::splat(h));
         for k in 0..2 {
             let s = self.separation(k, &ma, &mb);
+            self.sep[k] = s;
             let r = &mut self.soft[k][Phase::Relax as usize];
             r.bias = L::select(s.gt(zero), s / h, zero);
         }
@@ -937,7 +947,7 @@ mod tests {
             let springs = Springs([Spring::new(30.0, 10.0, h), Spring::new(60.0, 10.0, h)]);
             let run_one = |sb: &mut SolverBodies, mut cs: Vec<Contact2>| {
                 for c in cs.iter_mut() {
-                    c.prepare(sb, &motion, springs, h, true, 1);
+                    c.prepare(sb, &motion, springs, h, true, 1, false);
                 }
                 for c in cs.iter_mut() {
                     c.solve(sb, Phase::Solve, 1);
@@ -953,7 +963,7 @@ mod tests {
             let one = run_one(&mut sb1, contacts.clone());
             let mut sb4 = sb.clone();
             let mut four = Contact2x4::pack(&contacts);
-            four.prepare(&mut sb4, &motion, springs, h, true, 3);
+            four.prepare(&mut sb4, &motion, springs, h, true, 3, false);
             four.solve(&mut sb4, Phase::Solve, 3);
             four.refresh_relax(&motion, h);
             four.solve(&mut sb4, Phase::Relax, 3);
