@@ -738,11 +738,12 @@ impl Contacts {
                 Spring::new(hz, patch::CONTACT_DAMPING_RATIO, h),
                 Spring::new(2.0 * hz, patch::CONTACT_DAMPING_RATIO, h),
             ]);
+            let m = (!measured).then_some(&self.motion[..]);
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.prepare(sb, &self.motion, springs, h, warm, lanes as usize, measured);
+                c.prepare(sb, m, springs, h, warm, lanes as usize);
             }
             for c in self.fast.iter_mut() {
-                c.prepare(sb, &self.motion, springs, h, warm, 1, measured);
+                c.prepare(sb, m, springs, h, warm, 1);
             }
         }
     }

@@ -693,17 +693,17 @@ impl<L: Lane> Contact2<L> {
 
     /// Per substep: the normal rows' factors from the separations now (`Patch::prepare`'s,
     /// `patch::soft`), the normal velocities before the solve, and the warm start (or
-    /// zeroed impulses).
+    /// zeroed impulses). The separations are measured from the bodies' motions `m`, or with
+    /// `None` are those `refresh_relax` measured at the same poses (`sep`).
     #[inline]
     pub fn prepare(
         &mut self,
         sb: &mut SolverBodies,
-        m: &[Motion2],
+        m: Option<&[Motion2]>,
         springs: Springs,
         h: f32,
         warm: bool,
         lanes: usize,
-        measured: bool,
     ) {
         let zero = L::splat(0.0);
         let immovable = L::or(self.wa.eq(zero), self.wb.eq(zero));
@@ -712,7 +712,7 @@ impl<L: Lane> Contact2<L> {
             (pick(|s| s.bias_rate), pick(|s| s.mass_scale), pick(|s| s.impulse_scale));
         let (one, h) = (L::splat(1.0), L::splat(h));
         let mut u = L::load(sb, self.a, self.b);
-        if !measured {
+        if let Some(m) = m {
             let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
             self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
         }
@@ -947,7 +947,7 @@ mod tests {
             let springs = Springs([Spring::new(30.0, 10.0, h), Spring::new(60.0, 10.0, h)]);
             let run_one = |sb: &mut SolverBodies, mut cs: Vec<Contact2>| {
                 for c in cs.iter_mut() {
-                    c.prepare(sb, &motion, springs, h, true, 1, false);
+                    c.prepare(sb, Some(&motion), springs, h, true, 1);
                 }
                 for c in cs.iter_mut() {
                     c.solve(sb, Phase::Solve, 1);
@@ -963,7 +963,7 @@ mod tests {
             let one = run_one(&mut sb1, contacts.clone());
             let mut sb4 = sb.clone();
             let mut four = Contact2x4::pack(&contacts);
-            four.prepare(&mut sb4, &motion, springs, h, true, 3, false);
+            four.prepare(&mut sb4, Some(&motion), springs, h, true, 3);
             four.solve(&mut sb4, Phase::Solve, 3);
             four.refresh_relax(&motion, h);
             four.solve(&mut sb4, Phase::Relax, 3);
