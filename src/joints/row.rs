@@ -648,6 +648,22 @@ pub fn solve(row: &mut Row, v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     row.apply(v, w, d);
 }
 
+/// Every row's accumulated impulse re-applied ([`Row::warm_start`]), stepping over the 2D
+/// locks left out of the step ([`IDLE_LOCK`]: their impulses are +0, which `warm_start`
+/// would skip row by row after reading each).
+pub fn warm_start(rows: &[Row], v: &mut [Vec3], w: &mut [Vec3]) {
+    let mut i = 0;
+    while i < rows.len() {
+        if rows[i].block == IDLE_LOCK && i + 3 <= rows.len() {
+            debug_assert!(rows[i..i + 3].iter().all(|r| r.accum == 0.0));
+            i += 3;
+        } else {
+            rows[i].warm_start(v, w);
+            i += 1;
+        }
+    }
+}
+
 /// One Gauss–Seidel sweep over `rows` (scalar rows and 3-row blocks).
 pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     let mut i = 0;

@@ -339,7 +339,8 @@ pub fn solve(c: &mut StepContext) {
     let body_contacts = &mut c.sc.contacts;
     let (rows, sb, contacts) = (&mut sc.rows, &mut sc.bodies, &mut sc.contacts);
     if c.s.warm_starting {
-        for row in rows.iter().chain(contacts.iter().flat_map(|k| k.rows.iter())) {
+        row::warm_start(rows, &mut sb.v, &mut sb.w);
+        for row in contacts.iter().flat_map(|k| k.rows.iter()) {
             row.warm_start(&mut sb.v, &mut sb.w);
         }
     } else {
