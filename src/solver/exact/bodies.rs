@@ -489,6 +489,9 @@ pub fn solve_bodies(c: &mut StepContext) {
             impulse::solve(c);
         }
         project(c, pure);
+        // (The projection moved the tree's bodies: the separations the relax measured are
+        // stale.)
+        c.sc.contacts.poses_moved();
     }
     c.h = h;
 }
