@@ -596,7 +596,7 @@ impl Contacts {
         }
         let (warm_patch, warm_flat) = self.last_step(k, old);
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
-        // Made where it lies (`Patch::fill`), or made and pushed (`Flat::new`).
+        // Made where it lies (`Patch::fill`), or made and pushed (`Flat::make`).
         if planar && count <= 2 {
             self.flat.push(Flat::default());
             let Some(f) = self.flat.last_mut() else { return };
@@ -955,9 +955,6 @@ mod tests {
     use super::*;
     use crate::bodies::BodyDef;
 
-    /// The colouring: every 2D contact is solved exactly once (in one lane of one pack, or
-    /// one by one after them); no pack has a movable body in two lanes; the ground is shared;
-    /// a body in more contacts than there are colours leaves the rest to the overflow.
     /// W6's pyramid with the 2D box manifolds' cache (`box_box_2d::RectCache`) against the
     /// same pyramid with every manifold found afresh, 10 s: the cache remakes most of them
     /// (measured when written: 89.7 % of 354,000), and the pyramid settles as it does
@@ -1024,6 +1021,9 @@ mod tests {
         assert!(coincident > 1000, "{coincident}");
     }
 
+    /// The colouring: every 2D contact is solved exactly once (in one lane of one pack, or
+    /// one by one after them); no pack has a movable body in two lanes; the ground is shared;
+    /// a body in more contacts than there are colours leaves the rest to the overflow.
     #[test]
     fn no_pack_moves_a_body_twice_and_every_contact_is_solved_once() {
         let n = 40;

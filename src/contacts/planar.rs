@@ -9,7 +9,8 @@
 //! ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
 //! makes such a patch as a [`Flat`] (256 bytes: the manifold, the impulses it carries,
-//! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per step the solver builds their rows into the packs of its graph colours
+//! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per
+//! step the solver builds their rows into the packs of its graph colours
 //! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
 //! and copies the impulses back into the flat patches (the events and the next step's warm
 //! start read them there).
@@ -360,7 +361,7 @@ impl<L: Lane> Motion<L> {
 pub struct Springs(pub [Spring; 2]);
 
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
-/// a face, a corner on a face): the manifold ([`Flat::new`], the arithmetic of
+/// a face, a corner on a face): the manifold ([`Flat::make`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
 /// nothing the sweep does not read — 256 bytes (64 of them the box pair's cache) where a
 /// [`patch::Patch`] is 1 KB (making,

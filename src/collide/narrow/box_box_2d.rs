@@ -239,6 +239,8 @@ pub struct RectCache {
     rel: [f32; 4],
     /// The boxes' half extents (x, y of A, then B) when found.
     halves: [f32; 4],
+    /// Their frames' handedness in the plane when found ([`RectCache::hands`]).
+    hands: [bool; 2],
     flip: bool,
     k: u8,
     sign: f32,
@@ -260,13 +262,22 @@ impl RectCache {
         [d.dot(a.axes[0]), d.dot(a.axes[1]), x.dot(y), x.perp_dot(y)]
     }
 
+    /// Whether each rectangle's frame is right-handed in the plane (a box turned half a turn
+    /// about an in-plane axis has its y axis reversed: the same rectangle, a mirrored frame,
+    /// in which the cached points and face would land on the other side).
+    #[inline(always)]
+    fn hands(a: &Rect, b: &Rect) -> [bool; 2] {
+        [a.axes[0].perp_dot(a.axes[1]) > 0.0, b.axes[0].perp_dot(b.axes[1]) > 0.0]
+    }
+
     /// Whether the manifold it holds is still good for boxes at `rel` with `halves`.
     #[inline(always)]
-    fn fits(&self, rel: [f32; 4], halves: [f32; 4]) -> bool {
+    fn fits(&self, rel: [f32; 4], halves: [f32; 4], hands: [bool; 2]) -> bool {
         let (dx, dy) = (rel[0] - self.rel[0], rel[1] - self.rel[1]);
         // sin of the angle between the turn now and the turn then.
         let turn = rel[3] * self.rel[2] - rel[2] * self.rel[3];
         self.valid
+            && self.hands == hands
             && self.halves == halves
             && dx * dx + dy * dy < CACHE_SHIFT * CACHE_SHIFT
             && turn.abs() < CACHE_TURN
@@ -291,7 +302,8 @@ pub fn collide_rects_2d_cached(
 ) -> (Option<Contact2d>, bool) {
     let rel = RectCache::relative(a, b);
     let halves = [ha.x, ha.y, hb.x, hb.y];
-    if cache.fits(rel, halves) {
+    let hands = RectCache::hands(a, b);
+    if cache.fits(rel, halves, hands) {
         let i = if cache.flip { a } else { b };
         // (Written out: `array::map` was not inlined and went through memory.)
         let world = |(l, id): (Vec2, u32)| (i.c + i.axes[0] * l.x + i.axes[1] * l.y, id);
@@ -311,6 +323,7 @@ pub fn collide_rects_2d_cached(
                     valid: true,
                     rel,
                     halves,
+                    hands,
                     flip: c.flip,
                     k: c.k as u8,
                     sign: c.sign,
