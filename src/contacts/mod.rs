@@ -962,6 +962,7 @@ mod tests {
     /// 0.17 mm), and the drift (the largest distance a box centre moved) within 0.2 mm of
     /// it (measured 2.9658 against 2.9669 cm).
     #[test]
+    #[cfg(feature = "full")]
     fn cached_box_manifolds_settle_w6_as_fresh_ones_do() {
         use crate::workloads::{pyramid_drift, Workload, PYRAMID_ROWS};
         let run = |fresh: bool| {
