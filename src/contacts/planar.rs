@@ -363,7 +363,7 @@ pub struct Springs(pub [Spring; 2]);
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
 /// a face, a corner on a face): the manifold ([`Flat::make`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
-/// nothing the sweep does not read — 256 bytes (64 of them the box pair's cache) where a
+/// nothing the sweep does not read — 256 bytes (68 of them the box pair's cache) where a
 /// [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
