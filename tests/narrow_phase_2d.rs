@@ -26,6 +26,34 @@ impl Lcg {
     }
 }
 
+/// A random pair of boxes turned about z (half extents, centres, turns), B at about the
+/// distance where the two touch.
+struct Pair {
+    ha: Vec3,
+    hb: Vec3,
+    ca: Vec3,
+    ta: f32,
+    cb: Vec3,
+    tb: f32,
+}
+
+impl Pair {
+    fn draw(rng: &mut Lcg) -> Pair {
+        let ha = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
+        let hb = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
+        let ca = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0);
+        // Half the pairs unturned (stacks, rows), half at any angle.
+        let turn = |rng: &mut Lcg| if rng.next() < 0.5 { 0.0 } else { rng.range(-3.2, 3.2) };
+        let (ta, tb) = (turn(rng), turn(rng));
+        // B's centre at a random direction, at about the distance where the two touch.
+        let dir = rng.range(0.0, std::f32::consts::TAU);
+        let reach = ha.truncate().length() + hb.truncate().length();
+        let dist = rng.range(0.5, 1.0) * reach;
+        let cb = ca + Vec3::new(libm::cosf(dir), libm::sinf(dir), 0.0) * dist;
+        Pair { ha, hb, ca, ta, cb, tb }
+    }
+}
+
 /// The 3D manifold as `contacts` makes it 2D: (normal, [(point, separation)]), or `None`
 /// when its normal is out of the plane (boxes overlapping in the plane by more than their
 /// z half extents together: the z faces are then the least penetration in 3D, and
@@ -54,17 +82,7 @@ fn the_2d_box_contact_is_the_3d_one_projected() {
     let (mut max_n, mut max_p, mut max_s) = (0f32, 0f32, 0f32);
     let (mut compared, mut touching, mut deferred, mut deep) = (0, 0, 0, 0);
     for _ in 0..3000 {
-        let ha = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
-        let hb = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
-        let ca = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0);
-        // Half the pairs unturned (stacks, rows), half at any angle.
-        let turn = |rng: &mut Lcg| if rng.next() < 0.5 { 0.0 } else { rng.range(-3.2, 3.2) };
-        let (ta, tb) = (turn(&mut rng), turn(&mut rng));
-        // B's centre at a random direction, at about the distance where the two touch.
-        let dir = rng.range(0.0, std::f32::consts::TAU);
-        let reach = ha.truncate().length() + hb.truncate().length();
-        let dist = rng.range(0.5, 1.0) * reach;
-        let cb = ca + Vec3::new(libm::cosf(dir), libm::sinf(dir), 0.0) * dist;
+        let Pair { ha, hb, ca, ta, cb, tb } = Pair::draw(&mut rng);
         let pa = Pose::new(ca, Quat::from_rotation_z(ta));
         let pb = Pose::new(cb, Quat::from_rotation_z(tb));
         let m2 = box_box_2d::collide(&pa, ha, &pb, hb, MARGIN);
@@ -151,14 +169,7 @@ fn a_cached_box_manifold_is_remade_while_the_boxes_barely_move() {
     let (mut cached, mut same, mut changed, mut fresh_again) = (0, 0, 0, 0);
     let (mut max_corner, mut max_cut_s, mut max_cut_p) = (0f32, 0f32, 0f32);
     for _ in 0..3000 {
-        let ha = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
-        let hb = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.2, 1.0));
-        let ca = Vec3::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0), 0.0);
-        let turn = |rng: &mut Lcg| if rng.next() < 0.5 { 0.0 } else { rng.range(-3.2, 3.2) };
-        let (ta, tb) = (turn(&mut rng), turn(&mut rng));
-        let dir = rng.range(0.0, std::f32::consts::TAU);
-        let reach = ha.truncate().length() + hb.truncate().length();
-        let cb = ca + Vec3::new(libm::cosf(dir), libm::sinf(dir), 0.0) * rng.range(0.5, 1.0) * reach;
+        let Pair { ha, hb, ca, ta, cb, tb } = Pair::draw(&mut rng);
         let poses = |ca: Vec3, ta: f32, cb: Vec3, tb: f32| {
             let (pa, pb) = (Pose::new(ca, Quat::from_rotation_z(ta)), Pose::new(cb, Quat::from_rotation_z(tb)));
             (Rect::new(&pa, ha).unwrap(), Rect::new(&pb, hb).unwrap())
@@ -230,7 +241,8 @@ fn a_cached_box_manifold_is_remade_while_the_boxes_barely_move() {
 fn a_mirrored_box_is_found_afresh() {
     use box_box_2d::{collide_rects_2d, collide_rects_2d_cached, Rect, RectCache};
     let (ha, hb) = (Vec3::splat(0.5), Vec3::new(5.0, 0.5, 0.5));
-    let pa = Pose::new(Vec3::new(0.0, 0.5 * 2f32.sqrt() - 0.001, 0.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_4));
+    let pa =
+        Pose::new(Vec3::new(0.0, 0.5 * 2f32.sqrt() - 0.001, 0.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_4));
     let pb = Pose::new(Vec3::new(0.0, -0.5, 0.0), Quat::IDENTITY);
     let (ra, rb) = (Rect::new(&pa, ha).unwrap(), Rect::new(&pb, hb).unwrap());
     let half_turn = Quat::from_rotation_x(std::f32::consts::PI);
