@@ -46,15 +46,17 @@ fn steps(w: &mut World, n: usize) {
 /// A 10-box tower (1 m, 1 kg cubes) on the ground for 10 s.
 ///
 /// Issue 11 asks for a drift under 1 mm. With the soft contacts the same issue asks for
-/// (Box2D v3's: a 30 Hz spring, ζ = 10, per contact point) a resting contact is a spring of
-/// stiffness m_eff·ω² per point, so contact j of the tower, carrying the (10 − j) boxes above
-/// it on 4 points, settles compressed by s_j = F/(m_eff ω²) with F = (10 − j)·m·g/4 and
-/// 1/m_eff = K = J M⁻¹ Jᵀ (4 kg⁻¹ on the ground, where ω is doubled, 8 kg⁻¹ between two boxes: 1/m + 3/m each,
-/// the corner lever's rotational term being 6·(0.5² + 0.5²) = 3). Summed up the tower that is
-/// 25.5 mm at the top: no 30 Hz contact can hold a 10-box tower within 1 mm, so the test
-/// checks the physics of the model instead: every layer's compression equals its spring's
-/// (within 2 %; measured ≤ 0.8 %), and sideways the tower stays within 1 cm (measured 6.2 mm, set by the
-/// first step's cold start) and comes to rest (|ω| < 10⁻³ rad/s at 10 s).
+/// (Box2D v3's soft step; ropelab's spring is 50 Hz, ζ = 5, per contact point:
+/// `patch::CONTACT_HERTZ`) a resting contact is a spring of stiffness m_eff·ω² per point, so
+/// contact j of the tower, carrying the (10 − j) boxes above it on 4 points, settles
+/// compressed by s_j = F/(m_eff ω²) with F = (10 − j)·m·g/4 and 1/m_eff = K = J M⁻¹ Jᵀ
+/// (4 kg⁻¹ on the ground, where the spring is 60 Hz, 8 kg⁻¹ between two boxes: 1/m + 3/m
+/// each, the corner lever's rotational term being 6·(0.5² + 0.5²) = 3). Summed up the tower
+/// that is 9.6 mm at the top (25.5 mm with Box2D's 30 Hz): no spring stable at this budget
+/// holds a 10-box tower within 1 mm, so the test checks the physics of the model instead:
+/// every layer's compression equals its spring's (within 2 %; measured ≤ 0.3 %), and
+/// sideways the tower stays within 2 mm (measured 0.17 mm; 6.2 mm at 30 Hz with every
+/// biased sweep forward) and comes to rest (|ω| < 10⁻³ rad/s at 10 s).
 #[test]
 fn a_ten_box_tower_stands_ten_seconds() {
     let mut w = world();
@@ -67,8 +69,8 @@ fn a_ten_box_tower_stands_ten_seconds() {
     let pos = |k: usize| w.bodies.pos[k + 1];
     let lateral = (0..10).map(|k| (pos(k) - start[k]) * Vec3::new(1.0, 0.0, 1.0)).map(Vec3::length).fold(0.0, f32::max);
     let spin = (0..10).map(|k| w.bodies.ang_vel[k + 1].length()).fold(0.0, f32::max);
-    let hz = ropelab::contacts::patch::CONTACT_HERTZ.min(0.25 / (DT / 4.0));
-    let omega2 = (std::f32::consts::TAU * hz).powi(2);
+    let [hz, hz_ground] = ropelab::contacts::patch::contact_hertz(DT / 4.0);
+    let omega2 = |hz: f32| (std::f32::consts::TAU * hz).powi(2);
     println!(
         "10-box tower after 10 s: top sank {:.2e} m, lateral drift {lateral:.2e} m, max |ω| {spin:.1e}",
         start[9].y - pos(9).y
@@ -76,14 +78,40 @@ fn a_ten_box_tower_stands_ten_seconds() {
     for j in 0..10 {
         let compression = if j == 0 { 0.5 - pos(0).y } else { 1.0 - (pos(j).y - pos(j - 1).y) };
         let k = if j == 0 { 4.0 } else { 8.0 };
-        // (Against the static ground the spring is twice as stiff: Box2D's static softness.)
-        let omega2 = if j == 0 { 4.0 * omega2 } else { omega2 };
+        // (Against the static ground the spring is stiffer: Box2D's static softness.)
+        let omega2 = omega2(if j == 0 { hz_ground } else { hz });
         let want = (10 - j) as f32 * G / 4.0 * k / omega2;
         println!("  contact {j}: compressed {compression:.3e} m, spring {want:.3e} m");
         assert!((compression - want).abs() < 0.02 * want, "contact {j}: {compression} vs {want}");
     }
-    assert!(lateral < 0.01, "lateral drift {lateral}");
+    assert!(lateral < 2e-3, "lateral drift {lateral}");
     assert!(spin < 1e-3, "still turning: {spin}");
+}
+
+/// Towers of ten 1 m boxes alternating 10 kg and 1 kg, as 3D and as planar bodies, 10 s.
+/// A light box under a heavy one is where Gauss–Seidel struggles (the heavy box's weight has
+/// to pass through the light one's rows). Measured (2026-11-27): lateral drift 2.3 mm (3D)
+/// and 6.4 mm (planar) with 50 Hz contacts and the sweeps alternating direction; with
+/// Box2D v3's 30 Hz and every biased sweep forward, 4.1 cm and 30 cm.
+#[test]
+fn a_tower_of_heavy_and_light_boxes_stands() {
+    for planar in [false, true] {
+        let mut w = world();
+        ground(&mut w, Material::default());
+        let start: Vec<Vec3> = (0..10).map(|k| Vec3::new(0.0, 0.5 + k as f32, 0.0)).collect();
+        for (k, &pos) in start.iter().enumerate() {
+            let mass = if k % 2 == 1 { 10.0 } else { 1.0 };
+            let shape = Shape::Box { half: Vec3::splat(0.5) };
+            w.add_body(&BodyDef { shape, mass, pos, planar, ..Default::default() }).unwrap();
+        }
+        steps(&mut w, 600);
+        let lateral =
+            (0..10).map(|k| ((w.bodies.pos[k + 1] - start[k]) * Vec3::new(1.0, 0.0, 1.0)).length()).fold(0.0, f32::max);
+        let sank = start[9].y - w.bodies.pos[10].y;
+        println!("10:1 tower (planar {planar}) after 10 s: lateral drift {lateral:.2e} m, top sank {sank:.2e} m");
+        assert!(lateral < 0.015, "planar {planar}: lateral drift {lateral}");
+        assert!(sank > 0.0 && sank < 0.06, "planar {planar}: top sank {sank}");
+    }
 }
 
 #[test]

@@ -16,9 +16,10 @@
 //! - **Speculative** (s > 0): the row lets the gap close within the substep and no more,
 //!   b = s/h, rigid. A fast body meets a thin one in the step it would cross it, because the
 //!   manifold is made with a margin that covers the step's motion (`Contacts`).
-//! - **Penetrating** (s ≤ 0), biased solve: a stiff spring (30 Hz capped at a quarter of the
-//!   substep rate, twice that against an immovable body, damping ratio 10, pushing out at most 3 m/s — Box2D v3's
-//!   `contactHertz`, `contactDampingRatio`, `contactPushMaxVelocity`). Relax pass: rigid, no
+//! - **Penetrating** (s ≤ 0), biased solve: a stiff spring (50 Hz, twice that against an
+//!   immovable body, both capped at a quarter of the substep rate, damping ratio 5, pushing
+//!   out at most 3 m/s — Box2D v3's `contactHertz`, `contactDampingRatio`,
+//!   `contactPushMaxVelocity`, which are 30 Hz, 10 and 3 m/s; see [`CONTACT_HERTZ`]). Relax pass: rigid, no
 //!   bias, so the push-out velocity does not stay in the bodies (the stack does not pop).
 //! - **Restitution** is not in the bias (a bias restitution fights the position correction
 //!   and depends on the iteration count): after relax, a pass sets the normal velocity of
@@ -62,11 +63,32 @@ use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 
 /// Most points per manifold (a box face on a box face).
 pub const MAX_POINTS: usize = 4;
-/// Box2D v3's contact spring (Hz, capped at a quarter of the substep rate), damping ratio and
-/// largest push-out speed (m/s).
-pub const CONTACT_HERTZ: f32 = 30.0;
-pub const CONTACT_DAMPING_RATIO: f32 = 10.0;
+/// The contact spring (Hz, capped at a quarter of the substep rate), its damping ratio and
+/// the largest push-out speed (m/s). Box2D v3 uses 30 Hz and ζ = 10 (Rapier 30 Hz and 5);
+/// ropelab's 50 Hz and 5 sink a resting stack 2.5 times less (W6 `pyramid20`: 1.17 against
+/// 2.97 cm) and, with the sweeps alternating direction every substep (`Contacts::sweep`),
+/// stand where 30 Hz leaned or fell: a 10-box tower of alternating 10 kg and 1 kg boxes
+/// (30 cm of lean at 30 Hz, 6 mm at 50 Hz), W6 at 2 substeps (collapsed at 30 Hz, 5 cm).
+/// Stiffer still is past this sweep's reach at 4 substeps × 1 iteration: 55 Hz rocks a
+/// tower of 3D boxes (measurements in the README, "W6's drift").
+pub const CONTACT_HERTZ: f32 = 50.0;
+pub const CONTACT_DAMPING_RATIO: f32 = 5.0;
 pub const CONTACT_PUSHOUT: f32 = 3.0;
+
+/// The contact springs' frequencies (Hz) for substeps of `h`: `[between movable bodies,
+/// against an immovable one]`. Against an immovable body the spring is twice as stiff
+/// (Box2D v3's `staticSoftness`: nothing on the other side gives, so the same frequency
+/// would sink a load deeper into the ground than into another box); both are capped at a
+/// quarter of the substep rate, where one implicit step of the spring stays accurate.
+pub fn contact_hertz(h: f32) -> [f32; 2] {
+    let cap = 0.25 / h;
+    [CONTACT_HERTZ.min(cap), (2.0 * CONTACT_HERTZ).min(cap)]
+}
+
+/// [`contact_hertz`]'s springs, with [`CONTACT_DAMPING_RATIO`].
+pub fn contact_springs(h: f32) -> [Spring; 2] {
+    contact_hertz(h).map(|hz| Spring::new(hz, CONTACT_DAMPING_RATIO, h))
+}
 /// An old point this close (m) to a new one without the same feature id lends it its impulse.
 pub const MATCH_DISTANCE: f32 = 0.005;
 
@@ -501,13 +523,10 @@ impl Patch {
     /// Every substep: the normal rows' factors from the poses now.
     fn prepare_soft(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
         let n = self.normal;
-        // Every substep: the separation now sets each normal row's bias and softness.
-        // Against an immovable body the spring is twice as stiff (Box2D v3's
-        // `staticSoftness`): nothing on the other side gives, so the same 30 Hz would sink
-        // a load four times deeper into the ground than into another box.
+        // Every substep: the separation now sets each normal row's bias and softness
+        // (stiffer against an immovable body: `contact_hertz`).
         let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
-        let hz = CONTACT_HERTZ.min(0.25 / h) * if immovable { 2.0 } else { 1.0 };
-        let spring = Spring::new(hz, CONTACT_DAMPING_RATIO, h);
+        let spring = contact_springs(h)[immovable as usize];
         let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
             let s = self.separation_in(k, &m);
