@@ -170,8 +170,9 @@ pub struct Contacts {
     flat_impulse: Vec<f32>,
     /// Substeps whose rows were prepared this step.
     substeps: u32,
-    /// The last biased sweep ran backward (`sweep`).
-    swept_back: bool,
+    /// The next biased sweep runs backward (`sweep`). Kept from step to step, so an odd
+    /// number of sweeps a step still alternates.
+    back_next: bool,
     /// Solver index of body 0 (the particle count when the manifolds were made).
     base: u32,
     /// Rope–body contacts: their pairs come from the same pass as the bodies' pairs.
@@ -332,8 +333,6 @@ impl Contacts {
         self.rope.pairs.clear();
         self.geometric.clear();
         self.substeps = 0;
-        // Each step's first biased sweep runs forward.
-        self.swept_back = true;
         self.base = np as u32;
         self.fast.clear();
         self.wide.clear();
@@ -807,8 +806,8 @@ impl Contacts {
 
     /// One sweep over every patch: forward, the 2D patches' hot copies first (the packs
     /// colour by colour, then the overflow in key order), then the 3D patches in key order;
-    /// backward, the same sequence in reverse. The biased sweeps alternate direction (each
-    /// step's first runs forward) and relax runs opposite to the last biased sweep.
+    /// backward, the same sequence in reverse. The biased sweeps alternate direction (from
+    /// one step to the next too) and relax runs opposite to the last biased sweep.
     /// (A sweep that always runs one way carries its rounding and its order's bias one way:
     /// W6's pyramid leaned sideways, its top box 1.1–1.6 cm off centre after 1,100 steps;
     /// solving forward then backward — symmetric Gauss–Seidel — it stays within 2.9 mm, and
@@ -817,12 +816,10 @@ impl Contacts {
     /// 0.7 m; alternating, 50 Hz stands: `patch::CONTACT_HERTZ`.)
     #[inline]
     pub fn sweep(&mut self, sb: &mut SolverBodies, phase: Phase) {
-        let back = if phase == Phase::Relax {
-            !self.swept_back
-        } else {
-            self.swept_back = !self.swept_back;
-            self.swept_back
-        };
+        let back = self.back_next;
+        if phase == Phase::Solve {
+            self.back_next = !back;
+        }
         if back {
             for p in self.patches.iter_mut().rev() {
                 p.solve(sb, phase);
