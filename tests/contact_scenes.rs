@@ -50,9 +50,9 @@ fn the_pyramid_preset_stands_ten_seconds() {
 
 /// W6 `pyramid20` (210 boxes) for 10 s under its benchmark budget. It stands, but it
 /// drifts more than the 1 cm: measured 3.2 cm, then 2.9 cm with Box2D's 30 Hz
-/// contacts, now 1.17 cm with 50 Hz (the soft contacts' compression under the stack above:
-/// the top box sinks 1.17 cm; the same cause as the 10-box tower's 9.6 mm in
-/// tests/contacts.rs).
+/// contacts, 1.17 cm with 50 Hz, now 1.07 cm with the planar points' springs those of the 3D
+/// points they stand for (the soft contacts' compression under the stack above: the top box
+/// sinks 1.07 cm; the same cause as the 10-box tower's 9.6 mm in tests/contacts.rs).
 #[test]
 fn the_twenty_row_pyramid_stands_ten_seconds() {
     let mut w = Workload::W6.build(SolverKind::Impulse);
@@ -64,13 +64,13 @@ fn the_twenty_row_pyramid_stands_ten_seconds() {
     // Stands (a collapse moves boxes by metres); measured 3.0e-2 (3.2e-2 before the contact
     // Jacobians were built once per step), 2.88e-2 since relax sweeps in reverse (the one-way
     // sweep also leaned it sideways: its top box 1.1–1.6 cm, now 2.9 mm), 1.171e-2 with 50 Hz
-    // contacts and alternating sweeps.
+    // contacts and alternating sweeps, 1.071e-2 with `planar::point_spring`.
     assert!(drift < 0.015, "drift {drift}");
 }
 
 /// W6 on half its budget, 2 substeps × 1 iteration (the contact springs capped at a quarter
 /// of the 120 Hz substep rate, 30 Hz, the ground's too), 10 s: it stands. Measured
-/// (2026-11-27): 4.9e-2 m with the biased sweeps alternating direction; with every one
+/// (2026-11-27): 3.9e-2 m with the biased sweeps alternating direction; with every one
 /// forward it collapsed (1.6 m; 0.95 m with Box2D v3's 30 Hz and ζ = 10, before 2026-11-27).
 #[test]
 fn the_twenty_row_pyramid_stands_on_two_substeps() {

@@ -51,7 +51,7 @@ use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
 use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
-use planar::{Contact2, Contact2x4, Flat, Motion2, Springs};
+use planar::{Contact2, Contact2x4, Flat, Motion2, StepSprings};
 
 /// Base speculative distance (m): Box2D v3's 4 × linear slop.
 pub const SPECULATIVE: f32 = 0.02;
@@ -581,16 +581,30 @@ impl Contacts {
         if count == 0 {
             return;
         }
+        let mut stands = [(1.0f32, 0.0f32); 2];
         if planar {
             let n2 = Vec3::new(normal.x, normal.y, 0.0);
             if n2.length_squared() < 1e-6 {
                 return;
             }
             normal = n2.normalize();
-            for q in pts[..count].iter_mut() {
-                q.point.z = 0.0;
+            let mut z = [0.0f32; patch::MAX_POINTS];
+            for (q, z) in pts[..count].iter_mut().zip(z.iter_mut()) {
+                (*z, q.point.z) = (q.point.z, 0.0);
             }
+            let (projected, n3) = (pts, count);
             count = merge_coincident(&mut pts[..count]);
+            // What each point stands for in 3D (`Flat::spring`): the projected points it
+            // coincides with, and their mean z² (z from the plane).
+            for (k, q) in pts[..count.min(2)].iter().enumerate() {
+                let (mut n, mut z2) = (0.0f32, 0.0f32);
+                for (p, &z) in projected[..n3].iter().zip(&z) {
+                    if p.point.distance_squared(q.point) < 1e-8 {
+                        (n, z2) = (n + 1.0, z2 + z * z);
+                    }
+                }
+                stands[k] = (n.max(1.0), if n > 0.0 { z2 / n } else { 0.0 });
+            }
         }
         let k = key(bodies.id[a], bodies.id[b]);
         let mix = Material::mix(bodies.material[a], bodies.material[b]);
@@ -604,6 +618,7 @@ impl Contacts {
             self.flat.push(Flat::default());
             let Some(f) = self.flat.last_mut() else { return };
             Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, |j| pts[j], mix, f);
+            (f.stands_for, f.depth2) = (stands.map(|s| s.0), stands.map(|s| s.1));
             self.warm_flat(warm_patch, warm_flat);
             return;
         }
@@ -658,6 +673,15 @@ impl Contacts {
         let Some(f) = self.flat.last_mut() else { return };
         Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, point, mix, f);
         f.rect = cache;
+        // Each point is an edge along ẑ: in 3D, two corners at the ends of the boxes' common
+        // depth (`Flat::spring`; z from the plane, where planar bodies are centred).
+        if let (Shape::Box { half: ha }, Shape::Box { half: hb }) = (&bodies.shape[a], &bodies.shape[b]) {
+            let (za, zb) = (bodies.pos[a].z, bodies.pos[b].z);
+            let (lo, hi) = ((za - ha.z).max(zb - hb.z), (za + ha.z).min(zb + hb.z));
+            if hi > lo {
+                (f.stands_for, f.depth2) = ([2.0; 2], [0.5 * (lo * lo + hi * hi); 2]);
+            }
+        }
         self.warm_flat(warm_patch, warm_flat);
     }
 
@@ -706,7 +730,7 @@ impl Contacts {
             // The step's first substep: every patch's rows, and the flat patches' hot copies
             // (`planar`), in colours, which the substeps then use.
             if !self.flat.is_empty() {
-                self.colour(sb);
+                self.colour(sb, &StepSprings::new(h));
             }
         } else {
             for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
@@ -736,13 +760,12 @@ impl Contacts {
             if !measured {
                 self.motions(bodies);
             }
-            let springs = Springs(patch::contact_springs(h));
             let m = (!measured).then_some(&self.motion[..]);
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.prepare(sb, m, springs, h, warm, lanes as usize);
+                c.prepare(sb, m, h, warm, lanes as usize);
             }
             for c in self.fast.iter_mut() {
-                c.prepare(sb, m, springs, h, warm, 1);
+                c.prepare(sb, m, h, warm, 1);
             }
         }
     }
@@ -753,7 +776,7 @@ impl Contacts {
     /// order, and four at a time side by side ([`Contact2x4`]); the sweep then takes the
     /// colours in turn. Those that fit no colour (a body in more than `COLOURS` contacts)
     /// are solved one by one after them. Greedy in key order: deterministic.
-    fn colour(&mut self, sb: &SolverBodies) {
+    fn colour(&mut self, sb: &SolverBodies, springs: &StepSprings) {
         let words = self.start.len().div_ceil(64);
         self.colour_bits.clear();
         self.colour_bits.resize(COLOURS * words, 0);
@@ -784,14 +807,14 @@ impl Contacts {
                     }
                     self.colour_lists[col].push(i as u32);
                 }
-                None => self.fast.push(Contact2::from_flat(f, sb, i as u32, ka as u32, kb as u32)),
+                None => self.fast.push(Contact2::from_flat(f, sb, i as u32, ka as u32, kb as u32, springs)),
             }
         }
         self.wide.clear();
         self.wide_lanes.clear();
         for list in self.colour_lists.iter() {
             for chunk in list.chunks(4) {
-                self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, self.base));
+                self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, self.base, springs));
                 self.wide_lanes.push(chunk.len() as u8);
             }
         }
@@ -825,17 +848,17 @@ impl Contacts {
                 p.solve(sb, phase);
             }
             for c in self.fast.iter_mut().rev() {
-                c.solve(sb, phase, 1);
+                c.solve(sb, phase, 1, true);
             }
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes).rev() {
-                c.solve(sb, phase, lanes as usize);
+                c.solve(sb, phase, lanes as usize, true);
             }
         } else {
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.solve(sb, phase, lanes as usize);
+                c.solve(sb, phase, lanes as usize, false);
             }
             for c in self.fast.iter_mut() {
-                c.solve(sb, phase, 1);
+                c.solve(sb, phase, 1, false);
             }
             for p in self.patches.iter_mut() {
                 p.solve(sb, phase);
@@ -1049,7 +1072,7 @@ mod tests {
         for &(a, b) in pairs.iter() {
             c.flat.push(Flat { key: key(Id(a), Id(b)), a, b, count: 1, normal: Vec3::X, ..Default::default() });
         }
-        c.colour(&sb);
+        c.colour(&sb, &StepSprings::new(1.0 / 240.0));
         let mut seen = vec![0; pairs.len()];
         let mut shared_ground = false;
         for (pack, &lanes) in c.wide.iter().zip(&c.wide_lanes) {

@@ -66,7 +66,8 @@ pub const MAX_POINTS: usize = 4;
 /// The contact spring (Hz, capped at a quarter of the substep rate), its damping ratio and
 /// the largest push-out speed (m/s). Box2D v3 uses 30 Hz and ζ = 10 (Rapier 30 Hz and 5);
 /// ropelab's 50 Hz and 5 sink a resting stack 2.5 times less (W6 `pyramid20`: 1.17 against
-/// 2.97 cm) and, with the sweeps alternating direction every substep (`Contacts::sweep`),
+/// 2.97 cm; 1.07 cm since a planar point's spring is that of the 3D points it stands for,
+/// `planar::point_spring`) and, with the sweeps alternating direction every substep (`Contacts::sweep`),
 /// stand where 30 Hz leaned or fell: a 10-box tower of alternating 10 kg and 1 kg boxes
 /// (30 cm of lean at 30 Hz, 6 mm at 50 Hz), W6 at 2 substeps (collapsed at 30 Hz, 5 cm).
 /// Stiffer still is past this sweep's reach at 4 substeps × 1 iteration: 55 Hz rocks a
@@ -382,7 +383,11 @@ impl Patch {
     /// Makes this the 2D contact of planar bodies (normal in the z = 0 plane): the friction
     /// is the one in-plane tangent, t₁ = ẑ × n; there is no twist or rolling about an
     /// in-plane axis (either would tip the bodies out of their plane, for the planar lock
-    /// to undo).
+    /// to undo). (Only a planar manifold of three or four points is a `Patch`; the common
+    /// one or two are `planar::Flat`s. These rare ones keep one spring of the contact's
+    /// frequency per point, and solve their points in one order, where the `Flat`s' springs
+    /// are the 3D points' they stand for, `planar::point_spring`, and their two points
+    /// alternate with the sweep.)
     pub fn make_planar(&mut self) {
         self.planar = true;
         self.tangents = [Vec3::Z.cross(self.normal).normalize_or_zero(), Vec3::Z];
