@@ -82,6 +82,21 @@ fn the_twenty_row_pyramid_stands_on_two_substeps() {
     assert!(drift < 0.1, "drift {drift}");
 }
 
+/// W6 on 3 substeps × 1 iteration, 10 s: an odd number of biased sweeps a step, so the
+/// sweep direction must carry over from one step to the next to keep alternating
+/// (`Contacts::sweep`). Measured (2026-11-27): 1.6 cm; with each step's first sweep forward
+/// (two forward, one backward every step) 4.5 cm; Box2D's 30 Hz with every sweep forward
+/// 3.1 cm.
+#[test]
+fn the_twenty_row_pyramid_stands_on_three_substeps() {
+    let mut w = Workload::W6.build(SolverKind::Impulse);
+    w.settings.substeps = 3;
+    steps(&mut w, 600);
+    let drift = pyramid_drift(&w, PYRAMID_ROWS);
+    println!("pyramid20 on 3 substeps after 10 s: largest drift {drift:.3e} m");
+    assert!(drift < 0.025, "drift {drift}");
+}
+
 /// `wall.json`: the wall stands until the ball arrives, then the ball knocks it down.
 #[test]
 fn the_wrecking_ball_knocks_the_wall_down() {

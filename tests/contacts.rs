@@ -88,7 +88,7 @@ fn a_ten_box_tower_stands_ten_seconds() {
     assert!(spin < 1e-3, "still turning: {spin}");
 }
 
-/// A planar box rests as deep as the same box in 3D (`planar::Flat::spring`): a 2D
+/// A planar box rests as deep as the same box in 3D (`planar::point_spring`): a 2D
 /// contact point stands for the 3D manifold's two corners at ±z, and its spring for theirs
 /// together. The 10-box tower as planar bodies and as 3D ones, 10 s: each box-on-box
 /// layer's compression agrees within 1 % (measured ≤ 0.5 %; with one spring of the

@@ -298,6 +298,7 @@ impl Contacts {
         self.begin.clear();
         self.end.clear();
         self.rope.clear();
+        self.back_next = false;
         self.fast.clear();
         self.wide.clear();
         self.wide_lanes.clear();
@@ -594,7 +595,7 @@ impl Contacts {
             }
             let (projected, n3) = (pts, count);
             count = merge_coincident(&mut pts[..count]);
-            // What each point stands for in 3D (`Flat::spring`): the projected points it
+            // What each point stands for in 3D (`planar::point_spring`): the projected points it
             // coincides with, and their mean z² (z from the plane).
             for (k, q) in pts[..count.min(2)].iter().enumerate() {
                 let (mut n, mut z2) = (0.0f32, 0.0f32);
@@ -603,7 +604,8 @@ impl Contacts {
                         (n, z2) = (n + 1.0, z2 + z * z);
                     }
                 }
-                stands[k] = (n.max(1.0), if n > 0.0 { z2 / n } else { 0.0 });
+                // (The kept point is one of them: n ≥ 1.)
+                stands[k] = (n.max(1.0), z2 / n.max(1.0));
             }
         }
         let k = key(bodies.id[a], bodies.id[b]);
@@ -674,12 +676,14 @@ impl Contacts {
         Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, point, mix, f);
         f.rect = cache;
         // Each point is an edge along ẑ: in 3D, two corners at the ends of the boxes' common
-        // depth (`Flat::spring`; z from the plane, where planar bodies are centred).
+        // depth (`planar::point_spring`; z from the plane, where planar bodies are centred).
         if let (Shape::Box { half: ha }, Shape::Box { half: hb }) = (&bodies.shape[a], &bodies.shape[b]) {
             let (za, zb) = (bodies.pos[a].z, bodies.pos[b].z);
             let (lo, hi) = ((za - ha.z).max(zb - hb.z), (za + ha.z).min(zb + hb.z));
             if hi > lo {
-                (f.stands_for, f.depth2) = ([2.0; 2], [0.5 * (lo * lo + hi * hi); 2]);
+                // (Two 2D points merged into one stand for four.)
+                let n = if count < c.count { 4.0 } else { 2.0 };
+                (f.stands_for, f.depth2) = ([n; 2], [0.5 * (lo * lo + hi * hi); 2]);
             }
         }
         self.warm_flat(warm_patch, warm_flat);

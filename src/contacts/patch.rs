@@ -69,7 +69,8 @@ pub const MAX_POINTS: usize = 4;
 /// 2.97 cm; 1.07 cm since a planar point's spring is that of the 3D points it stands for,
 /// `planar::point_spring`) and, with the sweeps alternating direction every substep (`Contacts::sweep`),
 /// stand where 30 Hz leaned or fell: a 10-box tower of alternating 10 kg and 1 kg boxes
-/// (30 cm of lean at 30 Hz, 6 mm at 50 Hz), W6 at 2 substeps (collapsed at 30 Hz, 5 cm).
+/// (planar: 30 cm of lean at 30 Hz, 1.1 cm now), W6 at 2 substeps (collapsed at 30 Hz,
+/// 3.9 cm now).
 /// Stiffer still is past this sweep's reach at 4 substeps × 1 iteration: 55 Hz rocks a
 /// tower of 3D boxes (measurements in the README, "W6's drift").
 pub const CONTACT_HERTZ: f32 = 50.0;
@@ -77,10 +78,12 @@ pub const CONTACT_DAMPING_RATIO: f32 = 5.0;
 pub const CONTACT_PUSHOUT: f32 = 3.0;
 
 /// The contact springs' frequencies (Hz) for substeps of `h`: `[between movable bodies,
-/// against an immovable one]`. Against an immovable body the spring is twice as stiff
-/// (Box2D v3's `staticSoftness`: nothing on the other side gives, so the same frequency
-/// would sink a load deeper into the ground than into another box); both are capped at a
-/// quarter of the substep rate, where one implicit step of the spring stays accurate.
+/// against an immovable one]`. Against an immovable body the frequency is doubled (Box2D
+/// v3's `staticSoftness`: nothing on the other side gives, so the same frequency would sink
+/// a load deeper into the ground than into another box); both are capped at a quarter of
+/// the substep rate, where one implicit step of the spring stays accurate. (Box2D doubles
+/// after the cap, to up to half the substep rate; here the doubled one is capped too: the
+/// same 60 Hz at 4 substeps of 1/60 s, half Box2D's at 1 or 2.)
 pub fn contact_hertz(h: f32) -> [f32; 2] {
     let cap = 0.25 / h;
     [CONTACT_HERTZ.min(cap), (2.0 * CONTACT_HERTZ).min(cap)]

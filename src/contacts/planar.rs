@@ -26,7 +26,7 @@ use core::ops::{Add, AddAssign, BitAnd, Div, Mul, Neg, Sub, SubAssign};
 use glam::{BVec4A, Quat, Vec2, Vec3, Vec4};
 
 use super::patch::{self, Mix, PointIn, Warm};
-use crate::joints::row::{Phase, SolverBodies, Spring};
+use crate::joints::row::{Phase, SolverBodies};
 
 /// One 2D row: J = [−t, ja ẑ, t, jb ẑ] with the contact's axis t (in the plane). `L` is
 /// `f32` for one contact, `Vec4` for four side by side ([`Lane`]).
@@ -306,7 +306,7 @@ pub struct Contact2<L: Lane = f32> {
     /// catch as they would the infinity — not masked, to keep the sweep's lanes branch-free).
     pub count: L::Ix,
     pub rows: [Row2<L>; 2],
-    /// Per point: its spring ([`Flat::spring`]), and its factors per phase.
+    /// Per point: its spring ([`point_spring`]), and its factors per phase.
     pub spring: [Spring2<L>; 2],
     pub soft: [[Soft2<L>; 2]; 2],
     pub friction: Row2<L>,
@@ -370,13 +370,12 @@ impl<L: Lane> Motion<L> {
 #[derive(Clone, Copy, Debug)]
 pub struct StepSprings {
     pub hz: [f32; 2],
-    pub base: [Spring; 2],
     pub h: f32,
 }
 
 impl StepSprings {
     pub fn new(h: f32) -> StepSprings {
-        StepSprings { hz: patch::contact_hertz(h), base: patch::contact_springs(h), h }
+        StepSprings { hz: patch::contact_hertz(h), h }
     }
 }
 
@@ -427,7 +426,7 @@ pub struct Flat {
     pub rect: crate::collide::narrow::box_box_2d::RectCache,
     /// Per point: how many points of the 3D manifold it stands for (merged where they
     /// coincide in the plane: a box's edge along ẑ is two corners), and the mean of their
-    /// z² (m²). Its spring is theirs together ([`Flat::spring`]).
+    /// z² (m²). Its spring is theirs together ([`point_spring`]).
     pub stands_for: [f32; 2],
     pub depth2: [f32; 2],
 }
@@ -509,10 +508,12 @@ impl Flat {
 /// n·ω²/K₃, on its own row of K₂: frequency ω·√(n·K₂/K₃) = ω·√(n / (1 + z²·tilt·m)). So a
 /// planar box rests as deep as the same box in 3D (a unit cube on a cube: n = 2, K₂ = 5,
 /// K₃ = 8, ω·√1.25), where one spring of the contact's frequency per 2D point sank it 25 %
-/// deeper. Capped at a quarter of the substep rate as every contact spring is (at 4
-/// substeps the ground's 60 Hz already is, so on the ground a planar box still sinks up to
-/// 25 % deeper). The same arithmetic as `Spring::new` after the frequency, so a point that
-/// stands for one point at z = 0 gets the step's spring to the bit.
+/// deeper. Capped at a quarter of the substep rate as every contact spring is, so the
+/// equivalence holds below the cap: where ω·√(n·K₂/K₃) passes it, a planar box sinks
+/// deeper than in 3D, by up to n·K₂/K₃ (≤ 2) — a unit cube on the ground at 4 substeps
+/// (60 Hz already capped) by 25 %, on a 0.4 m deep planar box by 23 %. The same
+/// arithmetic as `Spring::new` after the frequency, so a point that stands for one point at
+/// z = 0 gets the step's spring to the bit.
 #[inline(always)]
 pub fn point_spring<L: Lane>(hz: L, n: L, z2: L, tilt: L, mass: L, s: &StepSprings) -> Spring2<L> {
     let one = L::splat(1.0);
@@ -582,7 +583,7 @@ impl Contact2 {
         for k in 0..f.count {
             c.rows[k] = row(f.normal, f.r_a[k], f.r_b[k], f.accum[k]);
             let hz = s.hz[(wa == 0.0 || wb == 0.0) as usize];
-            c.spring[k] = point_spring(hz, f.stands_for[k], f.depth2[k], tilt, c.rows[k].mass, s);
+            c.spring[k] = point_spring(hz, f.stands_for[k].max(1.0), f.depth2[k], tilt, c.rows[k].mass, s);
             c.ra[k] = v2(f.r_a[k]);
             c.rb[k] = v2(f.r_b[k]);
             c.base[k] = f.base[k];
@@ -637,7 +638,7 @@ impl Contact2x4 {
                 (l[0][j], l[1][j], l[2][j], l[3][j]) = (f.r_a[k].x, f.r_a[k].y, f.r_b[k].x, f.r_b[k].y);
                 acc[k][j] = f.accum[k];
                 base_[k][j] = f.base[k];
-                (stand[k][0][j], stand[k][1][j]) = (f.stands_for[k], f.depth2[k]);
+                (stand[k][0][j], stand[k][1][j]) = (f.stands_for[k].max(1.0), f.depth2[k]);
                 valid[k][j] = true;
             }
             let l = &mut lever[2];
@@ -963,6 +964,7 @@ impl Vel2 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::joints::row::Spring;
     use glam::Mat3;
 
     /// The test's numbers: the world's own generator (`leash::Rng`), uniform in [lo, hi).

@@ -14,7 +14,8 @@
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
 //! | `prepareBodyRows`     | the joints' rows again, from the moved poses                   |
 //! | `relax`               | one sweep, rigid rows rigid and without bias (the body contact |
-//! |                       | patches in reverse order, the rest forward as in solve)        |
+//! |                       | patches against the last biased sweep's direction, which       |
+//! |                       | alternates: `Contacts::sweep`; the rest forward as in solve)   |
 //! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
 //! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
 //! |                       | and relax; rope–rope contacts are projected on positions after |
