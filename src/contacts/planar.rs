@@ -8,7 +8,7 @@
 //! maths), so its rows act on v_x, v_y and ω_z alone: a row is its two angular parts along
 //! ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
-//! makes such a patch as a [`Flat`] (256 bytes: the manifold, the impulses it carries,
+//! makes such a patch as a [`Flat`] (272 bytes: the manifold, the impulses it carries,
 //! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per
 //! step the solver builds their rows into the packs of its graph colours
 //! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
@@ -16,7 +16,10 @@
 //! start read them there).
 //!
 //! The rows and their updates are the patch's (penetration rows with Box2D v3's soft step,
-//! the seed's patch friction, restitution): same maths on fewer bytes. The separation during
+//! the seed's patch friction, restitution): same maths on fewer bytes, but for two things.
+//! A point's spring is the sum of those of the 3D manifold's points it stands for
+//! ([`point_spring`]: a planar box rests as deep as in 3D), and a backward sweep takes the
+//! two points in reverse ([`Contact2::solve`]). The separation during
 //! the step is the patch's too, s = n·(Δx_b − Δx_a + R_b r_b − R_a r_a) + base, with each
 //! body's in-plane motion since the manifold was made (Δx, and the in-plane block of its
 //! rotation since) computed once per body per substep instead of once per patch.
@@ -365,8 +368,9 @@ impl<L: Lane> Motion<L> {
     }
 }
 
-/// The step's contact springs for substeps of `h`: frequencies and springs `[between
-/// movable bodies, against an immovable one]` (`patch::contact_hertz`).
+/// The step's contact spring frequencies for substeps of `h`, `[between movable bodies,
+/// against an immovable one]` (`patch::contact_hertz`), from which [`point_spring`] makes
+/// each 2D point's.
 #[derive(Clone, Copy, Debug)]
 pub struct StepSprings {
     pub hz: [f32; 2],
@@ -390,7 +394,7 @@ pub struct Spring2<L> {
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
 /// a face, a corner on a face): the manifold ([`Flat::make`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
-/// nothing the sweep does not read — 256 bytes (68 of them the box pair's cache) where a
+/// nothing the sweep does not read — 272 bytes (68 of them the box pair's cache, 16 what each point stands for in 3D) where a
 /// [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
