@@ -43,6 +43,24 @@ fn steps(w: &mut World, n: usize) {
     }
 }
 
+/// A 1 m box of `mass` kg at `pos`, planar or 3D.
+fn unit_box(w: &mut World, pos: Vec3, mass: f32, planar: bool) -> Id {
+    w.add_body(&BodyDef { shape: Shape::Box { half: Vec3::splat(0.5) }, mass, pos, planar, ..Default::default() })
+        .unwrap()
+}
+
+/// Ten 1 m boxes stacked on the ground (box k of `mass(k)` kg, centre at y = 0.5 + k),
+/// after 10 s; box k is body k + 1.
+fn tower_after_10_s(planar: bool, mass: impl Fn(usize) -> f32) -> World {
+    let mut w = world();
+    ground(&mut w, Material::default());
+    for k in 0..10 {
+        unit_box(&mut w, Vec3::new(0.0, 0.5 + k as f32, 0.0), mass(k), planar);
+    }
+    steps(&mut w, 600);
+    w
+}
+
 /// A 10-box tower (1 m, 1 kg cubes) on the ground for 10 s.
 ///
 /// Issue 11 asks for a drift under 1 mm. With the soft contacts the same issue asks for
@@ -98,20 +116,7 @@ fn a_ten_box_tower_stands_ten_seconds() {
 #[test]
 fn a_planar_tower_sinks_as_deep_as_the_same_tower_in_3d() {
     let layers = |planar: bool| {
-        let mut w = world();
-        ground(&mut w, Material::default());
-        for k in 0..10 {
-            let pos = Vec3::new(0.0, 0.5 + k as f32, 0.0);
-            w.add_body(&BodyDef {
-                shape: Shape::Box { half: Vec3::splat(0.5) },
-                mass: 1.0,
-                pos,
-                planar,
-                ..Default::default()
-            })
-            .unwrap();
-        }
-        steps(&mut w, 600);
+        let w = tower_after_10_s(planar, |_| 1.0);
         let y = |k: usize| w.bodies.pos[k + 1].y;
         (0..10).map(|j| if j == 0 { 0.5 - y(0) } else { 1.0 - (y(j) - y(j - 1)) }).collect::<Vec<f32>>()
     };
@@ -147,14 +152,7 @@ fn a_planar_box_on_a_bar_sinks_as_deep_as_in_3d() {
         })
         .unwrap();
         let pos = Vec3::new(0.0, radius + 0.5, 0.0);
-        w.add_body(&BodyDef {
-            shape: Shape::Box { half: Vec3::splat(0.5) },
-            mass: 1.0,
-            pos,
-            planar,
-            ..Default::default()
-        })
-        .unwrap();
+        unit_box(&mut w, pos, 1.0, planar);
         steps(&mut w, 120);
         (pos.y - w.bodies.pos[1].y, (w.bodies.pos[1] - pos).truncate().x.abs())
     };
@@ -175,15 +173,8 @@ fn a_planar_box_on_a_bar_sinks_as_deep_as_in_3d() {
 #[test]
 fn a_tower_of_heavy_and_light_boxes_stands() {
     for planar in [false, true] {
-        let mut w = world();
-        ground(&mut w, Material::default());
+        let w = tower_after_10_s(planar, |k| if k % 2 == 1 { 10.0 } else { 1.0 });
         let start: Vec<Vec3> = (0..10).map(|k| Vec3::new(0.0, 0.5 + k as f32, 0.0)).collect();
-        for (k, &pos) in start.iter().enumerate() {
-            let mass = if k % 2 == 1 { 10.0 } else { 1.0 };
-            let shape = Shape::Box { half: Vec3::splat(0.5) };
-            w.add_body(&BodyDef { shape, mass, pos, planar, ..Default::default() }).unwrap();
-        }
-        steps(&mut w, 600);
         let lateral =
             (0..10).map(|k| ((w.bodies.pos[k + 1] - start[k]) * Vec3::new(1.0, 0.0, 1.0)).length()).fold(0.0, f32::max);
         let sank = start[9].y - w.bodies.pos[10].y;
