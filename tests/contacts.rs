@@ -50,9 +50,10 @@ fn unit_box(w: &mut World, pos: Vec3, mass: f32, planar: bool) -> Id {
 }
 
 /// Ten 1 m boxes stacked on the ground (box k of `mass(k)` kg, centre at y = 0.5 + k),
-/// after 10 s; box k is body k + 1.
-fn tower_after_10_s(planar: bool, mass: impl Fn(usize) -> f32) -> World {
+/// after 10 s on `substeps` × 1 iteration; box k is body k + 1.
+fn tower_after_10_s(planar: bool, substeps: u32, mass: impl Fn(usize) -> f32) -> World {
     let mut w = world();
+    w.settings.substeps = substeps;
     ground(&mut w, Material::default());
     for k in 0..10 {
         unit_box(&mut w, Vec3::new(0.0, 0.5 + k as f32, 0.0), mass(k), planar);
@@ -64,16 +65,16 @@ fn tower_after_10_s(planar: bool, mass: impl Fn(usize) -> f32) -> World {
 /// A 10-box tower (1 m, 1 kg cubes) on the ground for 10 s.
 ///
 /// Issue 11 asks for a drift under 1 mm. With the soft contacts the same issue asks for
-/// (Box2D v3's soft step; ropelab's spring is 50 Hz, ζ = 5, per contact point:
+/// (Box2D v3's soft step; ropelab's spring is 54 Hz, ζ = 5, per contact point:
 /// `patch::CONTACT_HERTZ`) a resting contact is a spring of stiffness m_eff·ω² per point, so
 /// contact j of the tower, carrying the (10 − j) boxes above it on 4 points, settles
 /// compressed by s_j = F/(m_eff ω²) with F = (10 − j)·m·g/4 and 1/m_eff = K = J M⁻¹ Jᵀ
 /// (4 kg⁻¹ on the ground, where the spring is 60 Hz, 8 kg⁻¹ between two boxes: 1/m + 3/m
 /// each, the corner lever's rotational term being 6·(0.5² + 0.5²) = 3). Summed up the tower
-/// that is 9.6 mm at the top (25.5 mm with Box2D's 30 Hz): no spring stable at this budget
+/// that is 8.4 mm at the top (25.5 mm with Box2D's 30 Hz): no spring stable at this budget
 /// holds a 10-box tower within 1 mm, so the test checks the physics of the model instead:
-/// every layer's compression equals its spring's (within 2 %; measured ≤ 0.3 %), and
-/// sideways the tower stays within 2 mm (measured 0.17 mm; 6.2 mm at 30 Hz with every
+/// every layer's compression equals its spring's (within 2 %; measured ≤ 0.4 %), and
+/// sideways the tower stays within 2 mm (measured 0.04 mm; 6.2 mm at 30 Hz with every
 /// biased sweep forward) and comes to rest (|ω| < 10⁻³ rad/s at 10 s).
 #[test]
 fn a_ten_box_tower_stands_ten_seconds() {
@@ -108,15 +109,20 @@ fn a_ten_box_tower_stands_ten_seconds() {
 
 /// A planar box rests as deep as the same box in 3D (`planar::point_spring`): a 2D
 /// contact point stands for the 3D manifold's two corners at ±z, and its spring for theirs
-/// together. The 10-box tower as planar bodies and as 3D ones, 10 s: each box-on-box
-/// layer's compression agrees within 1 % (measured ≤ 0.5 %; with one spring of the
-/// contact's frequency per 2D point the planar layers sank 25 % deeper). On the ground the
-/// spring is capped at a quarter of the substep rate in both, so there the planar box
-/// sinks up to 25 % deeper (measured 25 %).
+/// together. The 10-box tower as planar bodies and as 3D ones, 10 s on 8 substeps, where
+/// no box-on-box spring reaches the cap of a quarter of the substep rate (120 Hz; the
+/// planar one is 54 Hz·√1.25 = 60.4 Hz, over the 60 Hz cap of 4 substeps). Each box-on-box
+/// layer's compression agrees within 1 %, plus two f32 steps of a position near y = 9.5
+/// (2 × 9.5e-7 m: a layer's compression, 0.17–1.5 mm, is the difference of two positions).
+/// Measured: within 1.1 %, the largest difference 1.9e-6 m at the top layer, the rest
+/// within 0.3 %; with one spring of the contact's frequency per 2D point the planar layers
+/// sank 25 % deeper. On the ground the spring (2 × 54 Hz, ·√1.25 planar) is capped in the
+/// planar tower only, so there the planar box sinks (120.7 / 120)² = 1.2 % deeper
+/// (measured 1.2 %; at 4 substeps, capped in both, 25 %).
 #[test]
 fn a_planar_tower_sinks_as_deep_as_the_same_tower_in_3d() {
     let layers = |planar: bool| {
-        let w = tower_after_10_s(planar, |_| 1.0);
+        let w = tower_after_10_s(planar, 8, |_| 1.0);
         let y = |k: usize| w.bodies.pos[k + 1].y;
         (0..10).map(|j| if j == 0 { 0.5 - y(0) } else { 1.0 - (y(j) - y(j - 1)) }).collect::<Vec<f32>>()
     };
@@ -126,10 +132,12 @@ fn a_planar_tower_sinks_as_deep_as_the_same_tower_in_3d() {
     println!("layer compressions (mm), planar: {:.4?}", mm(&flat));
     println!("                         3D:     {:.4?}", mm(&solid));
     println!("box on box, largest difference {:.2} %; ground, planar / 3D {:.3}", worst * 100.0, flat[0] / solid[0]);
+    let ulps = 2.0 * 9.5e-7;
     for j in 1..10 {
-        assert!((flat[j] - solid[j]).abs() < 0.01 * solid[j], "layer {j}: planar {} against 3D {}", flat[j], solid[j]);
+        let (a, b) = (flat[j], solid[j]);
+        assert!((a - b).abs() < 0.01 * b + ulps, "layer {j}: planar {a} against 3D {b}");
     }
-    assert!(flat[0] >= solid[0] && flat[0] < 1.26 * solid[0], "ground: planar {} against 3D {}", flat[0], solid[0]);
+    assert!(flat[0] >= solid[0] && flat[0] < 1.02 * solid[0], "ground: planar {} against 3D {}", flat[0], solid[0]);
 }
 
 /// The same through the general 2D manifold (the 3D one projected and its coincident
@@ -166,20 +174,20 @@ fn a_planar_box_on_a_bar_sinks_as_deep_as_in_3d() {
 
 /// Towers of ten 1 m boxes alternating 10 kg and 1 kg, as 3D and as planar bodies, 10 s.
 /// A light box under a heavy one is where Gauss–Seidel struggles (the heavy box's weight has
-/// to pass through the light one's rows). Measured (2026-11-27): lateral drift 2.3 mm (3D)
-/// and 1.1 cm (planar; 6.4 mm before its springs were made the 3D ones', `planar::point_spring`)
-/// with 50 Hz contacts and the sweeps alternating direction; with Box2D v3's 30 Hz and every
-/// biased sweep forward, 4.1 cm and 30 cm.
+/// to pass through the light one's rows). Measured: lateral drift 1.6 mm (3D) and 7.9 mm
+/// (planar) with 54 Hz contacts, the sweeps alternating direction and a 3D patch's normal
+/// rows swept twice (`patch::NORMAL_PASSES`; once, 4.4 mm in 3D); 2.3 mm and 1.1 cm with
+/// 50 Hz and one pass; with Box2D v3's 30 Hz and every biased sweep forward, 4.1 cm and 30 cm.
 #[test]
 fn a_tower_of_heavy_and_light_boxes_stands() {
     for planar in [false, true] {
-        let w = tower_after_10_s(planar, |k| if k % 2 == 1 { 10.0 } else { 1.0 });
+        let w = tower_after_10_s(planar, 4, |k| if k % 2 == 1 { 10.0 } else { 1.0 });
         let start: Vec<Vec3> = (0..10).map(|k| Vec3::new(0.0, 0.5 + k as f32, 0.0)).collect();
         let lateral =
             (0..10).map(|k| ((w.bodies.pos[k + 1] - start[k]) * Vec3::new(1.0, 0.0, 1.0)).length()).fold(0.0, f32::max);
         let sank = start[9].y - w.bodies.pos[10].y;
         println!("10:1 tower (planar {planar}) after 10 s: lateral drift {lateral:.2e} m, top sank {sank:.2e} m");
-        assert!(lateral < 0.015, "planar {planar}: lateral drift {lateral}");
+        assert!(lateral < 0.01, "planar {planar}: lateral drift {lateral}");
         assert!(sank > 0.0 && sank < 0.06, "planar {planar}: top sank {sank}");
     }
 }

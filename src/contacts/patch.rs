@@ -16,7 +16,7 @@
 //! - **Speculative** (s > 0): the row lets the gap close within the substep and no more,
 //!   b = s/h, rigid. A fast body meets a thin one in the step it would cross it, because the
 //!   manifold is made with a margin that covers the step's motion (`Contacts`).
-//! - **Penetrating** (s ≤ 0), biased solve: a stiff spring (50 Hz, twice that against an
+//! - **Penetrating** (s ≤ 0), biased solve: a stiff spring (54 Hz, twice that against an
 //!   immovable body, both capped at a quarter of the substep rate, damping ratio 5, pushing
 //!   out at most 3 m/s — Box2D v3's `contactHertz`, `contactDampingRatio`,
 //!   `contactPushMaxVelocity`, which are 30 Hz, 10 and 3 m/s; see [`CONTACT_HERTZ`]). Relax pass: rigid, no
@@ -64,16 +64,24 @@ use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 /// Most points per manifold (a box face on a box face).
 pub const MAX_POINTS: usize = 4;
 /// The contact spring (Hz, capped at a quarter of the substep rate), its damping ratio and
-/// the largest push-out speed (m/s). Box2D v3 uses 30 Hz and ζ = 10 (Rapier 30 Hz and 5);
-/// ropelab's 50 Hz and 5 sink a resting stack 2.5 times less (W6 `pyramid20`: 1.17 against
-/// 2.97 cm; 1.07 cm since a planar point's spring is that of the 3D points it stands for,
-/// `planar::point_spring`) and, with the sweeps alternating direction every substep (`Contacts::sweep`),
-/// stand where 30 Hz leaned or fell: a 10-box tower of alternating 10 kg and 1 kg boxes
-/// (planar: 30 cm of lean at 30 Hz, 1.1 cm now), W6 at 2 substeps (collapsed at 30 Hz,
-/// 3.9 cm now).
-/// Stiffer still is past this sweep's reach at 4 substeps × 1 iteration: 55 Hz rocks a
-/// tower of 3D boxes (measurements in the README, "W6's drift").
-pub const CONTACT_HERTZ: f32 = 50.0;
+/// the largest push-out speed (m/s). Box2D v3 uses 30 Hz and ζ = 10 (Rapier 30 Hz and 5).
+/// A resting stack sinks F/(m_eff ω²) per contact, so the stiffest spring that every stack
+/// stands on is wanted; ropelab's is 54 Hz and ζ = 5, found by a grid over frequency and
+/// damping on W6 `pyramid20`, 3D and planar 10-box towers (of 1 kg boxes, and of alternating
+/// 10 kg and 1 kg) and the 10-row 3D `pyramid` preset (README, "W6's drift"). What lets it
+/// be this stiff:
+/// - the sweeps alternate direction every substep (`Contacts::sweep`): with every biased
+///   sweep forward, 50 Hz rocked a 3D tower and leaned W6 by centimetres, and Box2D's 30 Hz
+///   leaned the 10 kg / 1 kg tower 30 cm;
+/// - a planar point's spring is that of the 3D points it stands for (`planar::point_spring`);
+/// - a 3D patch of several points sweeps its normal rows twice ([`NORMAL_PASSES`]): once,
+///   a 3D tower still swayed at 10 s.
+///
+/// W6 sinks 9.5 mm (2.97 cm at 30 Hz, 1.07 cm at 50). Past 54 Hz the pyramid's settling
+/// turns sensitive to rounding (at 55–57 Hz two runs differing only in how the box manifolds
+/// were found end up to 1.1 mm apart; at 54 Hz 0.44 mm), and at 58 Hz the 10-row preset
+/// drifts 6.7 mm (2.7 mm at 54).
+pub const CONTACT_HERTZ: f32 = 54.0;
 pub const CONTACT_DAMPING_RATIO: f32 = 5.0;
 pub const CONTACT_PUSHOUT: f32 = 3.0;
 
@@ -93,6 +101,22 @@ pub fn contact_hertz(h: f32) -> [f32; 2] {
 pub fn contact_springs(h: f32) -> [Spring; 2] {
     contact_hertz(h).map(|hz| Spring::new(hz, CONTACT_DAMPING_RATIO, h))
 }
+/// Gauss–Seidel passes over the normal rows of a 3D patch of more than one point, per sweep.
+///
+/// The soft row's update, Δλ = −m·s_m·(Ċ + b) − s_i·λ, has s_m + s_i = 1 (the rigid rows
+/// too: 1 and 0), so a second pass over one isolated row changes nothing: after the first,
+/// Ċ' = Ċ + Δλ/m and λ' = λ + Δλ, and the second gives Δλ − (s_m + s_i)·Δλ = 0. Over the
+/// coupled rows of one patch (the corners of a box face share the two bodies' turning),
+/// each pass moves the rows nearer their simultaneous soft solve, which the same update's
+/// fixed point is; the spring each row models stays the same. A face's four corners
+/// couple strongly (a unit cube's corner row: 1/m_eff = 8 kg⁻¹ of which 6 is turning). At
+/// 54 Hz with one pass a 3D 10-box tower still sways after 10 s (its boxes up to 6.8 mm/s,
+/// 1.5 cm/s at 55 Hz) and the 10 kg / 1 kg tower leans 4.4 mm (boxes at 4.9 cm/s); with two,
+/// 1.9 mm/s and dying out (0.3 mm/s at 20 s), and 1.6 mm (under 1 mm/s). Planar patches (two
+/// points, `planar::Contact2`) stand at the same springs on one pass, and W6 is all planar,
+/// so its cost is unchanged.
+pub const NORMAL_PASSES: usize = 2;
+
 /// An old point this close (m) to a new one without the same feature id lends it its impulse.
 pub const MATCH_DISTANCE: f32 = 0.005;
 
@@ -625,12 +649,15 @@ impl Patch {
     fn solve_rows(&mut self, u: &mut Vel, phase: Phase) {
         let (e, n) = (self.ends, self.normal);
         let [t1, t2] = self.tangents;
-        let mut total = 0.0;
-        for k in 0..self.count {
-            self.rows[k].solve(n, &e, u, phase, 0.0, f32::INFINITY);
-            total += self.rows[k].accum;
-            self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
+        // A patch of several points sweeps its normal rows twice (`NORMAL_PASSES`).
+        let passes = if self.count > 1 { NORMAL_PASSES } else { 1 };
+        for _ in 0..passes {
+            for k in 0..self.count {
+                self.rows[k].solve(n, &e, u, phase, 0.0, f32::INFINITY);
+                self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
+            }
         }
+        let total = self.rows[..self.count].iter().fold(0.0, |t, r| t + r.accum);
         let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
         // Tangent rows: the friction force is one vector in the contact plane, so its bound
         // is a disc |λ_t| ≤ μΛ, not a box on each row (a box lets a slide that runs
