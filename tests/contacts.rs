@@ -72,13 +72,43 @@ fn tower_after_10_s(planar: bool, substeps: u32, mass: impl Fn(usize) -> f32) ->
 /// (4 kg⁻¹ on the ground, where the spring is 60 Hz, 8 kg⁻¹ between two boxes: 1/m + 3/m
 /// each, the corner lever's rotational term being 6·(0.5² + 0.5²) = 3). Summed up the tower
 /// that is 8.4 mm at the top (25.5 mm with Box2D's 30 Hz): no spring stable at this budget
-/// holds a 10-box tower within 1 mm, so the test checks the physics of the model instead:
+/// holds a 10-box tower within 1 mm (a stiffer one on shorter substeps does: the next
+/// test), so this test checks the physics of the model instead:
 /// every layer's compression equals its spring's (within 2 %; measured ≤ 0.4 %), and
 /// sideways the tower stays within 2 mm (measured 0.04 mm; 6.2 mm at 30 Hz with every
 /// biased sweep forward) and comes to rest (|ω| < 10⁻³ rad/s at 10 s).
 #[test]
 fn a_ten_box_tower_stands_ten_seconds() {
+    let (sank, lateral, spin) = ten_box_tower(4, None);
+    assert!(sank < 0.01, "top sank {sank}");
+    assert!(lateral < 2e-3, "lateral drift {lateral}");
+    assert!(spin < 1e-3, "still turning: {spin}");
+}
+
+/// The same tower with a stiffer contact spring (the world's `contact_hertz`, Box2D v3's
+/// contact tuning) on shorter substeps: 160 Hz on 16 substeps × 1 iteration, where the cap
+/// is 240 Hz. The compression goes as 1/ω², so the tower sinks (54/160)² as deep between
+/// boxes: its drift, the largest distance a box centre moved, is then under issue 11's
+/// 1 mm. Measured: 0.91 mm (8.4 mm at the default 54 Hz on 4 substeps), lateral 5 µm.
+#[test]
+fn a_ten_box_tower_drifts_under_a_millimetre_with_a_stiffer_spring() {
+    let (sank, lateral, spin) = ten_box_tower(16, Some(160.0));
+    assert!(sank.hypot(lateral) < 1e-3, "top sank {sank}, lateral {lateral}");
+    assert!(spin < 1e-3, "still turning: {spin}");
+}
+
+/// The 10-box tower on `substeps` × 1 iteration (`hertz`: the contact spring, else the
+/// default) for 10 s, each layer's compression checked against its spring's (within 2 %,
+/// plus five f32 steps of a position near y = 9.5, 9.5e-7 m each: a layer's compression is
+/// the difference of two positions, and a box at rest stays on that grid wherever a substep
+/// would move it less than half a step — at 16 substeps of 160 Hz a layer sat 3.7 steps
+/// from its spring's 39 µm): the top box's sink, the largest lateral drift, the largest |ω|.
+fn ten_box_tower(substeps: u32, hertz: Option<f32>) -> (f32, f32, f32) {
     let mut w = world();
+    w.settings.substeps = substeps;
+    if let Some(hz) = hertz {
+        w.settings.contact_hertz = hz;
+    }
     ground(&mut w, Material::default());
     let start: Vec<Vec3> = (0..10).map(|k| Vec3::new(0.0, 0.5 + k as f32, 0.0)).collect();
     for &p in &start {
@@ -88,11 +118,11 @@ fn a_ten_box_tower_stands_ten_seconds() {
     let pos = |k: usize| w.bodies.pos[k + 1];
     let lateral = (0..10).map(|k| (pos(k) - start[k]) * Vec3::new(1.0, 0.0, 1.0)).map(Vec3::length).fold(0.0, f32::max);
     let spin = (0..10).map(|k| w.bodies.ang_vel[k + 1].length()).fold(0.0, f32::max);
-    let [hz, hz_ground] = ropelab::contacts::patch::contact_hertz(DT / 4.0);
+    let [hz, hz_ground] = ropelab::contacts::patch::contact_hertz(w.settings.contact_tuning(), DT / substeps as f32);
     let omega2 = |hz: f32| (std::f32::consts::TAU * hz).powi(2);
+    let sank = start[9].y - pos(9).y;
     println!(
-        "10-box tower after 10 s: top sank {:.2e} m, lateral drift {lateral:.2e} m, max |ω| {spin:.1e}",
-        start[9].y - pos(9).y
+        "10-box tower, {substeps} substeps, {hz} Hz, after 10 s: top sank {sank:.3e} m, lateral drift {lateral:.2e} m, max |ω| {spin:.1e}"
     );
     for j in 0..10 {
         let compression = if j == 0 { 0.5 - pos(0).y } else { 1.0 - (pos(j).y - pos(j - 1).y) };
@@ -101,10 +131,9 @@ fn a_ten_box_tower_stands_ten_seconds() {
         let omega2 = omega2(if j == 0 { hz_ground } else { hz });
         let want = (10 - j) as f32 * G / 4.0 * k / omega2;
         println!("  contact {j}: compressed {compression:.3e} m, spring {want:.3e} m");
-        assert!((compression - want).abs() < 0.02 * want, "contact {j}: {compression} vs {want}");
+        assert!((compression - want).abs() < 0.02 * want + 5.0 * 9.5e-7, "contact {j}: {compression} vs {want}");
     }
-    assert!(lateral < 2e-3, "lateral drift {lateral}");
-    assert!(spin < 1e-3, "still turning: {spin}");
+    (sank, lateral, spin)
 }
 
 /// A planar box rests as deep as the same box in 3D (`planar::point_spring`): a 2D

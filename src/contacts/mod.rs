@@ -724,7 +724,7 @@ impl Contacts {
     }
 
     /// Substep rows from the poses now; warm start (or zero) their impulses.
-    pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool) {
+    pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool, tuning: patch::Tuning) {
         // The last substep's impulses (its rows' accumulated impulses) into the step's sums.
         if self.substeps == 0 {
             self.step_impulse.clear();
@@ -734,7 +734,7 @@ impl Contacts {
             // The step's first substep: every patch's rows, and the flat patches' hot copies
             // (`planar`), in colours, which the substeps then use.
             if !self.flat.is_empty() {
-                self.colour(sb, &StepSprings::new(h));
+                self.colour(sb, &StepSprings::new(tuning, h));
             }
         } else {
             for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
@@ -749,10 +749,11 @@ impl Contacts {
                 *sum += p.normal_impulse();
             }
         }
+        let springs = patch::contact_springs(tuning, h);
         for i in 0..self.patches.len() {
             let (pa, pb) = self.poses(bodies, &self.patches[i]);
             let p = &mut self.patches[i];
-            p.prepare(sb, pa, pb, h);
+            p.prepare(sb, pa, pb, h, &springs);
             p.warm_start(sb, warm);
         }
         // The poses are those `refresh_relax` measured the separations at (the last substep's
@@ -1077,7 +1078,7 @@ mod tests {
         for &(a, b) in pairs.iter() {
             c.flat.push(Flat { key: key(Id(a), Id(b)), a, b, count: 1, normal: Vec3::X, ..Default::default() });
         }
-        c.colour(&sb, &StepSprings::new(1.0 / 240.0));
+        c.colour(&sb, &StepSprings::new(patch::Tuning::default(), 1.0 / 240.0));
         let mut seen = vec![0; pairs.len()];
         let mut shared_ground = false;
         for (pack, &lanes) in c.wide.iter().zip(&c.wide_lanes) {

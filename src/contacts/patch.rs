@@ -92,14 +92,33 @@ pub const CONTACT_PUSHOUT: f32 = 3.0;
 /// the substep rate, where one implicit step of the spring stays accurate. (Box2D doubles
 /// after the cap, to up to half the substep rate; here the doubled one is capped too: the
 /// same 60 Hz at 4 substeps of 1/60 s, half Box2D's at 1 or 2.)
-pub fn contact_hertz(h: f32) -> [f32; 2] {
+pub fn contact_hertz(t: Tuning, h: f32) -> [f32; 2] {
     let cap = 0.25 / h;
-    [CONTACT_HERTZ.min(cap), (2.0 * CONTACT_HERTZ).min(cap)]
+    [t.hertz.min(cap), (2.0 * t.hertz).min(cap)]
 }
 
-/// [`contact_hertz`]'s springs, with [`CONTACT_DAMPING_RATIO`].
-pub fn contact_springs(h: f32) -> [Spring; 2] {
-    contact_hertz(h).map(|hz| Spring::new(hz, CONTACT_DAMPING_RATIO, h))
+/// [`contact_hertz`]'s springs, with the tuning's damping ratio.
+pub fn contact_springs(t: Tuning, h: f32) -> [Spring; 2] {
+    contact_hertz(t, h).map(|hz| Spring::new(hz, t.damping_ratio, h))
+}
+
+/// The body contacts' spring, the world's settings `contact_hertz` and
+/// `contact_damping_ratio` (Box2D v3's `b2World_SetContactTuning`); by default
+/// [`CONTACT_HERTZ`] and [`CONTACT_DAMPING_RATIO`]. A stiffer spring sinks a resting stack
+/// less, F/(m_eff ω²) per contact, and needs shorter substeps to stand: the frequency is
+/// capped at a quarter of the substep rate whatever is asked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Hz, > 0.
+    pub hertz: f32,
+    /// ≥ 0.
+    pub damping_ratio: f32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning { hertz: CONTACT_HERTZ, damping_ratio: CONTACT_DAMPING_RATIO }
+    }
 }
 /// Gauss–Seidel passes over the normal rows of a 3D patch of more than one point, per sweep.
 ///
@@ -464,9 +483,17 @@ impl Patch {
     /// material point that was there (a rolling ball's would turn up its side within the
     /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
     /// follows the material points (`separation`).
-    pub fn prepare(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+    /// `springs` are [`contact_springs`] for the substep.
+    pub fn prepare(
+        &mut self,
+        sb: &SolverBodies,
+        pose_a: (Vec3, Quat),
+        pose_b: (Vec3, Quat),
+        h: f32,
+        springs: &[Spring; 2],
+    ) {
         self.prepare_rows(sb);
-        self.prepare_soft(sb, pose_a, pose_b, h);
+        self.prepare_soft(sb, pose_a, pose_b, h, springs);
     }
 
     /// The Jacobians and effective masses, once per step ([`Patch::prepare`] without the
@@ -553,12 +580,19 @@ impl Patch {
     }
 
     /// Every substep: the normal rows' factors from the poses now.
-    fn prepare_soft(&mut self, sb: &SolverBodies, pose_a: (Vec3, Quat), pose_b: (Vec3, Quat), h: f32) {
+    fn prepare_soft(
+        &mut self,
+        sb: &SolverBodies,
+        pose_a: (Vec3, Quat),
+        pose_b: (Vec3, Quat),
+        h: f32,
+        springs: &[Spring; 2],
+    ) {
         let n = self.normal;
         // Every substep: the separation now sets each normal row's bias and softness
         // (stiffer against an immovable body: `contact_hertz`).
         let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
-        let spring = contact_springs(h)[immovable as usize];
+        let spring = springs[immovable as usize];
         let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
             let s = self.separation_in(k, &m);

@@ -374,12 +374,13 @@ impl<L: Lane> Motion<L> {
 #[derive(Clone, Copy, Debug)]
 pub struct StepSprings {
     pub hz: [f32; 2],
+    pub damping_ratio: f32,
     pub h: f32,
 }
 
 impl StepSprings {
-    pub fn new(h: f32) -> StepSprings {
-        StepSprings { hz: patch::contact_hertz(h), h }
+    pub fn new(t: patch::Tuning, h: f32) -> StepSprings {
+        StepSprings { hz: patch::contact_hertz(t, h), damping_ratio: t.damping_ratio, h }
     }
 }
 
@@ -527,7 +528,7 @@ pub fn point_spring<L: Lane>(hz: L, n: L, z2: L, tilt: L, mass: L, s: &StepSprin
     let hz = L::select(scaled.lt(cap), scaled, cap);
     let h = L::splat(s.h);
     let omega = L::splat(2.0 * std::f32::consts::PI) * hz;
-    let a1 = L::splat(2.0 * patch::CONTACT_DAMPING_RATIO) + h * omega;
+    let a1 = L::splat(2.0 * s.damping_ratio) + h * omega;
     let a2 = h * omega * a1;
     let a3 = one / (one + a2);
     Spring2 { rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
@@ -1135,7 +1136,7 @@ mod tests {
                 })
                 .collect();
             let ix: Vec<u32> = (0..1 + draw % 4).map(|j| (j + draw) % 6).collect();
-            let springs = StepSprings::new(1.0 / (60.0 * (1 + draw % 4) as f32));
+            let springs = StepSprings::new(patch::Tuning::default(), 1.0 / (60.0 * (1 + draw % 4) as f32));
             let copies: Vec<Contact2> = flats
                 .iter()
                 .enumerate()

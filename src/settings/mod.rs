@@ -119,6 +119,11 @@ pub struct Settings {
     /// Impulse solver (and bodies' joints under every solver): start each step from the
     /// rows' impulses of the last one.
     pub warm_starting: bool,
+    /// Body–body contacts: the spring's frequency in Hz (capped at a quarter of the
+    /// substep rate; twice this against an immovable body) and its damping ratio
+    /// (`contacts::patch::Tuning`).
+    pub contact_hertz: f32,
+    pub contact_damping_ratio: f32,
 }
 
 impl Settings {
@@ -126,6 +131,12 @@ impl Settings {
     #[inline]
     pub fn rope_mu_k(&self) -> f32 {
         self.rope_dynamic_friction.unwrap_or(self.rope_friction)
+    }
+
+    /// The body contacts' spring.
+    #[inline]
+    pub fn contact_tuning(&self) -> crate::contacts::patch::Tuning {
+        crate::contacts::patch::Tuning { hertz: self.contact_hertz, damping_ratio: self.contact_damping_ratio }
     }
 }
 
@@ -154,6 +165,8 @@ impl Default for Settings {
             rope_dynamic_friction: None,
             tangle_cap: None,
             warm_starting: true,
+            contact_hertz: crate::contacts::patch::CONTACT_HERTZ,
+            contact_damping_ratio: crate::contacts::patch::CONTACT_DAMPING_RATIO,
         }
     }
 }

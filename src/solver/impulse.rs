@@ -347,7 +347,7 @@ pub fn solve(c: &mut StepContext) {
     } else {
         rows.iter_mut().chain(contacts.iter_mut().flat_map(|k| k.rows.iter_mut())).for_each(|r| r.accum = 0.0);
     }
-    body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting);
+    body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting, c.s.contact_tuning());
     if with_particles {
         body_contacts.rope.warm_start(sb, c.s.warm_starting);
     }

@@ -424,6 +424,8 @@ export interface SceneSettings {
   rope_dynamic_friction?: number;
   tangle_cap?: number;
   warm_starting?: boolean;
+  contact_hertz?: number;
+  contact_damping_ratio?: number;
 }
 
 export interface SceneCamera {
