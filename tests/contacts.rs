@@ -89,7 +89,7 @@ fn a_ten_box_tower_stands_ten_seconds() {
 /// contact tuning) on shorter substeps: 160 Hz on 16 substeps × 1 iteration, where the cap
 /// is 240 Hz. The compression goes as 1/ω², so the tower sinks (54/160)² as deep between
 /// boxes: its drift, the largest distance a box centre moved, is then under issue 11's
-/// 1 mm. Measured: 0.91 mm (8.4 mm at the default 54 Hz on 4 substeps), lateral 5 µm.
+/// 1 mm. Measured: 0.91 mm (8.4 mm at the default 54 Hz on 4 substeps), lateral 4 µm.
 #[test]
 fn a_ten_box_tower_drifts_under_a_millimetre_with_a_stiffer_spring() {
     let (sank, lateral, spin) = ten_box_tower(16, Some(160.0));
@@ -216,7 +216,9 @@ fn a_tower_of_heavy_and_light_boxes_stands() {
             (0..10).map(|k| ((w.bodies.pos[k + 1] - start[k]) * Vec3::new(1.0, 0.0, 1.0)).length()).fold(0.0, f32::max);
         let sank = start[9].y - w.bodies.pos[10].y;
         println!("10:1 tower (planar {planar}) after 10 s: lateral drift {lateral:.2e} m, top sank {sank:.2e} m");
-        assert!(lateral < 0.01, "planar {planar}: lateral drift {lateral}");
+        // (3D: 4.4 mm with one pass over a patch's normal rows, `patch::NORMAL_PASSES`.)
+        let bound = if planar { 0.01 } else { 3e-3 };
+        assert!(lateral < bound, "planar {planar}: lateral drift {lateral}");
         assert!(sank > 0.0 && sank < 0.06, "planar {planar}: top sank {sank}");
     }
 }

@@ -72,7 +72,7 @@ pub const MAX_POINTS: usize = 4;
 /// be this stiff:
 /// - the sweeps alternate direction every substep (`Contacts::sweep`): with every biased
 ///   sweep forward, 50 Hz rocked a 3D tower and leaned W6 by centimetres, and Box2D's 30 Hz
-///   leaned the 10 kg / 1 kg tower 30 cm;
+///   leaned the planar 10 kg / 1 kg tower 30 cm;
 /// - a planar point's spring is that of the 3D points it stands for (`planar::point_spring`);
 /// - a 3D patch of several points sweeps its normal rows twice ([`NORMAL_PASSES`]): once,
 ///   a 3D tower still swayed at 10 s.
@@ -120,20 +120,27 @@ impl Default for Tuning {
         Tuning { hertz: CONTACT_HERTZ, damping_ratio: CONTACT_DAMPING_RATIO }
     }
 }
+
 /// Gauss–Seidel passes over the normal rows of a 3D patch of more than one point, per sweep.
 ///
 /// The soft row's update, Δλ = −m·s_m·(Ċ + b) − s_i·λ, has s_m + s_i = 1 (the rigid rows
-/// too: 1 and 0), so a second pass over one isolated row changes nothing: after the first,
-/// Ċ' = Ċ + Δλ/m and λ' = λ + Δλ, and the second gives Δλ − (s_m + s_i)·Δλ = 0. Over the
-/// coupled rows of one patch (the corners of a box face share the two bodies' turning),
-/// each pass moves the rows nearer their simultaneous soft solve, which the same update's
-/// fixed point is; the spring each row models stays the same. A face's four corners
-/// couple strongly (a unit cube's corner row: 1/m_eff = 8 kg⁻¹ of which 6 is turning). At
-/// 54 Hz with one pass a 3D 10-box tower still sways after 10 s (its boxes up to 6.8 mm/s,
-/// 1.5 cm/s at 55 Hz) and the 10 kg / 1 kg tower leans 4.4 mm (boxes at 4.9 cm/s); with two,
-/// 1.9 mm/s and dying out (0.3 mm/s at 20 s), and 1.6 mm (under 1 mm/s). Planar patches (two
-/// points, `planar::Contact2`) stand at the same springs on one pass, and W6 is all planar,
-/// so its cost is unchanged.
+/// too: 1 and 0), so a second pass over one isolated row changes nothing but rounding: after
+/// the first, Ċ' = Ċ + Δλ/m and λ' = λ + Δλ, and the second gives Δλ − (s_m + s_i)·Δλ = 0
+/// (the clamp at λ ≥ 0 too: λ + Δλ = s_m·(λ − m·Ċ − m·b), and λ − m·Ċ is the same after the
+/// row's own update). Over the coupled rows of one patch (the corners of a box face share
+/// the two bodies' turning) each pass is a Gauss–Seidel step on (K + diag(K)/a₂)·λ = rhs,
+/// positive definite although a face's four rows have rank 3, so the passes converge to the
+/// rows' simultaneous soft solve, whose resting compression is still F/(m_eff ω²) per row:
+/// the spring each row models stays the same. A face's four corners couple strongly (a unit
+/// cube's corner row: 1/m_eff = 8 kg⁻¹ of which 6 is turning). At 54 Hz with one pass a 3D
+/// 10-box tower still sways after 10 s (its boxes up to 6.8 mm/s, 1.5 cm/s at 55 Hz, and at
+/// 55 Hz it keeps swaying at 20 s) and the 10 kg / 1 kg tower leans 4.4 mm (boxes at
+/// 4.9 cm/s); with two, 1.9 mm/s and dying out (0.3 mm/s at 20 s), and 1.6 mm (under
+/// 1 mm/s). The cost: the 10-row 3D `pyramid` preset steps in 321 µs against 271 with one
+/// pass (native, `ropelab run www/scenes/pyramid.json --steps 2000`). Planar contacts
+/// (two points, `planar::Contact2`) stand at the same springs on one pass, and W6 is all
+/// planar, so its cost is unchanged; a planar `Patch` of 3–4 points (`solve_planar`, rare:
+/// a box tilted out of the plane) keeps one pass, untested at these springs.
 pub const NORMAL_PASSES: usize = 2;
 
 /// An old point this close (m) to a new one without the same feature id lends it its impulse.
@@ -154,9 +161,9 @@ pub struct PointIn {
 /// +axis on B, with the axis (the normal, a tangent; zero for twist and rolling) and the two
 /// bodies' inverse masses kept once per patch, so a row is its angular parts, M⁻¹Jᵀ's
 /// angular parts, effective mass, factors and λ (80 bytes, against `joints::row::Row`'s
-/// 168: W6's 590 patches were 1 MB, and every substep swept them six times). The arithmetic
-/// is `Row`'s, term for term in the same order (trajectories are bit for bit those of the
-/// generic rows).
+/// 168: W6's 590 patches were 1 MB, and every substep swept them six times). A row's own
+/// update is `Row`'s, term for term in the same order; the normal rows of a patch are swept
+/// with their shared linear part taken once (`Patch::solve_rows`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactRow {
     pub ang_a: Vec3,
@@ -685,12 +692,30 @@ impl Patch {
         let [t1, t2] = self.tangents;
         // A patch of several points sweeps its normal rows twice (`NORMAL_PASSES`).
         let passes = if self.count > 1 { NORMAL_PASSES } else { 1 };
+        // The rows share their linear parts, ∓n: the bodies' relative speed along n, v_n,
+        // stands for both linear velocities while the rows run (each impulse d moves it by
+        // (w_a + w_b)·|n|²·d), and the linear velocities take the rows' summed impulse after.
+        let mut vn = n.dot(u.vb - u.va);
+        let lift = (e.wa + e.wb) * n.dot(n);
+        let mut sum = 0.0;
         for _ in 0..passes {
             for k in 0..self.count {
-                self.rows[k].solve(n, &e, u, phase, 0.0, f32::INFINITY);
-                self.max_lambda[k] = self.max_lambda[k].max(self.rows[k].accum);
+                let r = &mut self.rows[k];
+                let s = r.soft[phase as usize];
+                let cdot = vn + r.ang_a.dot(u.wa) + r.ang_b.dot(u.wb);
+                let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
+                let new = (r.accum + raw).max(0.0);
+                let d = new - r.accum;
+                r.accum = new;
+                vn += lift * d;
+                u.wa += r.ia * d;
+                u.wb += r.ib * d;
+                sum += d;
+                self.max_lambda[k] = self.max_lambda[k].max(new);
             }
         }
+        u.va += (-n) * (e.wa * sum);
+        u.vb += n * (e.wb * sum);
         let total = self.rows[..self.count].iter().fold(0.0, |t, r| t + r.accum);
         let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
         // Tangent rows: the friction force is one vector in the contact plane, so its bound
