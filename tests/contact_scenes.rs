@@ -54,7 +54,7 @@ fn the_pyramid_preset_stands_ten_seconds() {
 /// drift is under issue 11's 1 cm. The drift is the soft contacts' compression under the
 /// stack above (the top box sinks; the same cause as the 10-box tower's 8.4 mm in
 /// tests/contacts.rs). Measured 3.2 cm at first, 2.9 cm with Box2D's 30 Hz contacts, 1.17 cm
-/// with 50 Hz and alternating sweeps, 1.07 cm with `planar::point_spring`, now 9.53 mm with
+/// with 50 Hz and alternating sweeps, 1.07 cm with `planar::point_spring`, now 9.55 mm with
 /// 54 Hz (`patch::CONTACT_HERTZ`).
 #[test]
 fn the_twenty_row_pyramid_stands_under_a_centimetre() {
@@ -71,7 +71,7 @@ fn the_twenty_row_pyramid_stands_under_a_centimetre() {
     // (Before: 3.0e-2, 2.88e-2 once relax swept in reverse — the one-way sweep also leaned
     // it sideways, its top box 1.1–1.6 cm off centre —, 1.171e-2, 1.071e-2.)
     assert!(drift < 0.01, "drift {drift}");
-    // The settling pushes the top box sideways: measured 1.5 mm (0.09 mm at 50 Hz).
+    // The settling pushes the top box sideways: measured 1.6 mm (0.09 mm at 50 Hz).
     assert!(top.x.abs() < 3e-3, "top box {} m off centre", top.x);
 }
 

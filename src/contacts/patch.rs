@@ -79,8 +79,8 @@ pub const MAX_POINTS: usize = 4;
 ///
 /// W6 sinks 9.5 mm (2.97 cm at 30 Hz, 1.07 cm at 50). Past 54 Hz the pyramid's settling
 /// turns sensitive to rounding (at 55–57 Hz two runs differing only in how the box manifolds
-/// were found end up to 1.1 mm apart; at 54 Hz 0.44 mm), and at 58 Hz the 10-row preset
-/// drifts 6.7 mm (2.7 mm at 54).
+/// were found ended up to 1.1 mm apart, at 54 Hz 0.44 mm, when the grid was run), and at
+/// 58 Hz the 10-row preset drifts 6.7 mm (2.7 mm at 54).
 pub const CONTACT_HERTZ: f32 = 54.0;
 pub const CONTACT_DAMPING_RATIO: f32 = 5.0;
 pub const CONTACT_PUSHOUT: f32 = 3.0;

@@ -879,18 +879,30 @@ impl<L: Lane> Contact2<L> {
         let n = self.n;
         let zero = L::splat(0.0);
         let mut total = zero;
+        // The two rows share their linear parts ∓n (`Patch::solve_rows`): the relative
+        // speed along n, v_n, stands for both linear velocities while they run (an impulse
+        // d moves it by (w_a + w_b)·|n|²·d), and the velocities take the rows' sum after.
+        let mut vn = n.x * (u.vb.x - u.va.x) + n.y * (u.vb.y - u.va.y);
+        let lift = (self.wa + self.wb) * (n.x * n.x + n.y * n.y);
+        let mut sum = zero;
         for j in 0..2 {
             let k = if BACK { 1 - j } else { j };
             let r = self.rows[k];
             let s = self.soft[k][phase as usize];
-            let cdot = u.cdot(n, r.ja, r.jb);
+            let cdot = vn + r.ja * u.wa + r.jb * u.wb;
             let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
             let new = at_least(r.accum + raw, zero);
-            self.apply(&r, n, &mut u, new - r.accum);
+            let d = new - r.accum;
+            vn += lift * d;
+            u.wa += r.ia * d;
+            u.wb += r.ib * d;
+            sum += d;
             self.rows[k].accum = new;
             total += new;
             self.max_lambda[k] = L::select(new.gt(self.max_lambda[k]), new, self.max_lambda[k]);
         }
+        u.va = u.va.sub(n.scale(self.wa * sum));
+        u.vb = u.vb.add(n.scale(self.wb * sum));
         // (A NaN bound leaves λ unbounded, as `clamp` would not: it panics, a trap in wasm.)
         let cap = self.mu * total;
         let f = self.friction;
