@@ -543,3 +543,35 @@ fn a_planar_box_rests_on_two_points() {
         assert!((share - 0.5).abs() < 0.01, "point {k} carries {share} of the weight");
     }
 }
+
+/// The contact tuning settings at the ends of what they accept (`contact_hertz` 0.01 Hz to
+/// 10 kHz, `contact_damping_ratio` 0 to 1000): two boxes stacked on the ground, planar and
+/// 3D, exactly touching at the start, stay finite for a second, and nothing outside the
+/// range is taken. (A frequency of ~1e-45 Hz, which an open lower bound at 0 let through,
+/// with ζ = 0 made the planar rows' bias rate infinite and the touching points NaN.)
+#[test]
+fn contact_tuning_at_its_limits_stays_finite() {
+    for (hz, zeta) in [(0.01, 0.0), (0.01, 1000.0), (1.0e4, 0.0), (1.0e4, 1000.0)] {
+        for planar in [false, true] {
+            let mut w = world();
+            w.settings.contact_hertz = hz;
+            w.settings.contact_damping_ratio = zeta;
+            ground(&mut w, Material::default());
+            unit_box(&mut w, Vec3::new(0.0, 0.5, 0.0), 1.0, planar);
+            unit_box(&mut w, Vec3::new(0.3, 1.5, 0.0), 1.0, planar);
+            steps(&mut w, 60);
+            let finite = (1..3)
+                .all(|k| w.bodies.pos[k].is_finite() && w.bodies.vel[k].is_finite() && w.bodies.ang_vel[k].is_finite());
+            assert!(finite, "{hz} Hz, ζ {zeta}, planar {planar}: {:?} {:?}", w.bodies.pos, w.bodies.vel);
+        }
+    }
+    let mut sim = ropelab::Sim::new();
+    for bad in [0.0, 1.0e-45, -1.0, f64::NAN, f64::INFINITY, 1.0e5] {
+        let before = sim.export_scene_json();
+        let err = sim.set("contact_hertz", ropelab::settings::table::SettingValue::Num(bad));
+        assert!(err.is_err(), "contact_hertz {bad} was taken");
+        let msg = err.unwrap_err().to_string();
+        assert!(msg.contains("contact_hertz") || msg.contains("contactHertz"), "{msg}");
+        assert_eq!(sim.export_scene_json(), before, "contact_hertz {bad} changed the scene");
+    }
+}

@@ -704,7 +704,8 @@ impl Patch {
                 let s = r.soft[phase as usize];
                 let cdot = vn + r.ang_a.dot(u.wa) + r.ang_b.dot(u.wb);
                 let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
-                let new = (r.accum + raw).max(0.0);
+                // (`clamp`, not `max`: `max` may return either zero for ±0.)
+                let new = (r.accum + raw).clamp(0.0, f32::INFINITY);
                 let d = new - r.accum;
                 r.accum = new;
                 vn += lift * d;

@@ -119,10 +119,11 @@ pub struct Settings {
     /// Impulse solver (and bodies' joints under every solver): start each step from the
     /// rows' impulses of the last one.
     pub warm_starting: bool,
-    /// Body–body contacts: the spring's frequency in Hz (capped at a quarter of the
-    /// substep rate; twice this against an immovable body) and its damping ratio
-    /// (`contacts::patch::Tuning`).
+    /// Body–body contacts: the spring's frequency in Hz, at least 0.01 (capped at a quarter
+    /// of the substep rate; twice this against an immovable body; `contacts::patch::Tuning`).
+    /// Rope–body and particle contacts keep their own springs.
     pub contact_hertz: f32,
+    /// Body–body contacts: the spring's damping ratio.
     pub contact_damping_ratio: f32,
 }
 

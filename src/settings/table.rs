@@ -385,8 +385,10 @@ pub const SETTINGS: &[Setting] = &[
         key: "contact_hertz",
         label: full_only("contact stiffness"),
         unit: "Hz",
-        doc: full_only("Body contacts' spring (twice it against static bodies; at most a quarter of the substep rate)."),
-        kind: Kind::Real { min: 0.0, max: 1.0e4, min_open: true, max_open: false },
+        doc: full_only("Body–body contacts' spring (twice it against static bodies; at most a quarter of the substep rate)."),
+        // (Closed at 0.01 Hz: a spring of ~1e-45 Hz has h·ω = 0, and with ζ = 0 its bias
+        // rate ω / (2ζ + hω) is infinite, NaN on a touching point.)
+        kind: real(0.01, 1.0e4),
         slider: None,
         get: |s| n32(s.contact_hertz),
         put: |s, v| s.contact_hertz = num(v) as f32,
@@ -395,7 +397,7 @@ pub const SETTINGS: &[Setting] = &[
         key: "contact_damping_ratio",
         label: full_only("contact damping"),
         unit: "",
-        doc: full_only("Body contacts' damping ratio."),
+        doc: full_only("Body–body contacts' damping ratio."),
         kind: real(0.0, 1.0e3),
         slider: None,
         get: |s| n32(s.contact_damping_ratio),
