@@ -995,8 +995,9 @@ mod tests {
     /// (measured when written: 89.7 % of 354,000), and the pyramid settles as it does
     /// without it: every box within 0.5 mm of where it is without the cache (measured
     /// 0.17 mm at 30 Hz; 0.16 mm at 54 Hz, 0.44 mm before the rows' shared linear part was
-    /// taken once, `Contact2::solve`: the settling is sensitive to rounding), and the drift (the largest distance a box centre moved) within 0.2 mm of
-    /// it (measured 2.9658 against 2.9669 cm; 9.545 against 9.540 mm at 54 Hz).
+    /// taken once, `Contact2::solve`: the settling is sensitive to rounding), and the drift
+    /// (the largest distance a box centre moved) within 0.2 mm of it (measured 2.9658
+    /// against 2.9669 cm; 9.545 against 9.540 mm at 54 Hz).
     #[test]
     #[cfg(feature = "full")]
     fn cached_box_manifolds_settle_w6_as_fresh_ones_do() {

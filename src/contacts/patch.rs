@@ -68,7 +68,8 @@ pub const MAX_POINTS: usize = 4;
 /// A resting stack sinks F/(m_eff ω²) per contact, so the stiffest spring that every stack
 /// stands on is wanted; ropelab's is 54 Hz and ζ = 5, found by a grid over frequency and
 /// damping on W6 `pyramid20`, 3D and planar 10-box towers (of 1 kg boxes, and of alternating
-/// 10 kg and 1 kg) and the 10-row 3D `pyramid` preset (README, "W6's drift"). What lets it
+/// 10 kg and 1 kg) and the 10-row 3D `pyramid` preset (README, "W6 under a centimetre",
+/// and "W6's drift" for the grids before it). What lets it
 /// be this stiff:
 /// - the sweeps alternate direction every substep (`Contacts::sweep`): with every biased
 ///   sweep forward, 50 Hz rocked a 3D tower and leaned W6 by centimetres, and Box2D's 30 Hz
@@ -109,7 +110,7 @@ pub fn contact_springs(t: Tuning, h: f32) -> [Spring; 2] {
 /// capped at a quarter of the substep rate whatever is asked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
-    /// Hz, > 0.
+    /// Hz, > 0 (the setting takes 0.01 Hz and up).
     pub hertz: f32,
     /// ≥ 0.
     pub damping_ratio: f32,

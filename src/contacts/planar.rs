@@ -5,8 +5,8 @@
 //! the z = 0 plane and usually at most two points (a face on a face: one point per in-plane
 //! end; a 3D manifold against a box tilted out of the plane can leave 3–4, and those patches
 //! stay `Patch`es with their own 2D rows, `Patch::prepare_planar` / `solve_planar`, the 3D
-//! patch's maths on one pass over the normal rows), so its rows act on v_x, v_y and ω_z alone: a row is its two angular parts along
-//! ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
+//! patch's maths on one pass over the normal rows), so its rows act on v_x, v_y and ω_z
+//! alone: a row is its two angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
 //! makes such a patch as a [`Flat`] (272 bytes: the manifold, the impulses it carries,
 //! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per
@@ -20,8 +20,8 @@
 //! A point's spring is the sum of those of the 3D manifold's points it stands for
 //! ([`point_spring`]: a planar box rests as deep as in 3D), a backward sweep takes the
 //! two points in reverse ([`Contact2::solve`]), and the two normal rows are swept once where
-//! a 3D patch sweeps its several twice (`patch::NORMAL_PASSES`: two points stand on one). The separation during
-//! the step is the patch's too, s = n·(Δx_b − Δx_a + R_b r_b − R_a r_a) + base, with each
+//! a 3D patch sweeps its several twice (`patch::NORMAL_PASSES`: two points stand on one).
+//! The separation during the step is the patch's too, s = n·(Δx_b − Δx_a + R_b r_b − R_a r_a) + base, with each
 //! body's in-plane motion since the manifold was made (Δx, and the in-plane block of its
 //! rotation since) computed once per body per substep instead of once per patch.
 
