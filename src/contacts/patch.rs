@@ -501,7 +501,18 @@ impl Patch {
         springs: &[Spring; 2],
     ) {
         self.prepare_rows(sb);
-        self.prepare_soft(sb, pose_a, pose_b, h, springs);
+        let n = self.normal;
+        // Every substep: the separation now sets each normal row's bias and softness
+        // (stiffer against an immovable body: `contact_hertz`).
+        let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
+        let spring = springs[immovable as usize];
+        let m = self.motion(pose_a, pose_b);
+        for k in 0..self.count {
+            let s = self.separation_in(k, &m);
+            let row = &mut self.rows[k];
+            row.soft = soft(s, h, spring);
+            self.vn0[k] = row.cdot(n, &Vel::load(sb, &self.ends));
+        }
     }
 
     /// The Jacobians and effective masses, once per step ([`Patch::prepare`] without the
@@ -585,29 +596,6 @@ impl Patch {
             *f = ContactRow::default();
         }
         self.has_rolling = false;
-    }
-
-    /// Every substep: the normal rows' factors from the poses now.
-    fn prepare_soft(
-        &mut self,
-        sb: &SolverBodies,
-        pose_a: (Vec3, Quat),
-        pose_b: (Vec3, Quat),
-        h: f32,
-        springs: &[Spring; 2],
-    ) {
-        let n = self.normal;
-        // Every substep: the separation now sets each normal row's bias and softness
-        // (stiffer against an immovable body: `contact_hertz`).
-        let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
-        let spring = springs[immovable as usize];
-        let m = self.motion(pose_a, pose_b);
-        for k in 0..self.count {
-            let s = self.separation_in(k, &m);
-            let row = &mut self.rows[k];
-            row.soft = soft(s, h, spring);
-            self.vn0[k] = row.cdot(n, &Vel::load(sb, &self.ends));
-        }
     }
 
     /// Re-measures the separations for the relax pass (the bodies have moved): a point that

@@ -383,6 +383,13 @@ impl StepSprings {
     pub fn new(t: patch::Tuning, h: f32) -> StepSprings {
         StepSprings { hz: patch::contact_hertz(t, h), damping_ratio: t.damping_ratio, h }
     }
+
+    /// The frequency between bodies of inverse masses `wa`, `wb` (against an immovable one
+    /// if either is 0).
+    #[inline]
+    fn hz_between(&self, wa: f32, wb: f32) -> f32 {
+        self.hz[(wa == 0.0 || wb == 0.0) as usize]
+    }
 }
 
 /// A normal row's spring (`joints::row::Spring`, per lane).
@@ -588,7 +595,7 @@ impl Contact2 {
         };
         for k in 0..f.count {
             c.rows[k] = row(f.normal, f.r_a[k], f.r_b[k], f.accum[k]);
-            let hz = s.hz[(wa == 0.0 || wb == 0.0) as usize];
+            let hz = s.hz_between(wa, wb);
             c.spring[k] = point_spring(hz, f.stands_for[k].max(1.0), f.depth2[k], tilt, c.rows[k].mass, s);
             c.ra[k] = v2(f.r_a[k]);
             c.rb[k] = v2(f.r_b[k]);
@@ -637,7 +644,7 @@ impl Contact2x4 {
                 (sb.inv_m[ai], sb.inv_m[bi], sb.inv_i[ai].z_axis.z, sb.inv_i[bi].z_axis.z);
             (nt[0][j], nt[1][j], nt[2][j], nt[3][j]) = (f.normal.x, f.normal.y, f.tangent.x, f.tangent.y);
             (me[0][j], me[1][j]) = (f.mu, f.e);
-            hz[j] = s.hz[(w[0][j] == 0.0 || w[1][j] == 0.0) as usize];
+            hz[j] = s.hz_between(w[0][j], w[1][j]);
             tilt[j] = f.tilt(sb);
             for k in 0..f.count.min(2) {
                 let l = &mut lever[k];
