@@ -11,7 +11,8 @@
 //! | `holdMasses` | step     | held particles become kinematic (or keep mass: soft mouse)    |
 //! | `prepare`    | step     | solver: scratch sized, topology refreshed, links packed       |
 //! | `collide`    | step     | bodies' contacts: the broad phase's body pass (body–body and  |
-//! |              |          | rope–body pairs), narrow phase, patches (`contacts`)          |
+//! |              |          | rope–body pairs), narrow phase, patches (`contacts`); then   |
+//! |              |          | the contacts that strike, as impacts (`contacts::impact`)     |
 //! | `winches`    | substep  | winches pay ropes out or reel them in (rest lengths, repack)  |
 //! | `holds`      | substep  | held particles move toward their pointers                     |
 //! | `integrate`  | substep  | solver: gravity and damping into a predicted position         |

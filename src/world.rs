@@ -287,6 +287,7 @@ impl World {
         // The frame's contact events, with the impulses the new pairs took, into the log.
         if crate::FULL && self.settings.solver != SolverKind::Classic {
             let c = &mut self.scratch.contacts;
+            c.finish_impacts(&mut self.bodies);
             c.finish_step();
             if !(c.begin.is_empty() && c.end.is_empty()) {
                 self.contact_log.record(&c.begin, &c.end);
@@ -424,6 +425,7 @@ impl World {
                     };
                     let Scratch { contacts, broad, .. } = &mut self.scratch;
                     contacts.collide(broad, &self.bodies, &self.joints, np, st.dt, Some(rope));
+                    contacts.impacts(&mut self.bodies, self.settings.gravity, st.dt);
                 }
             }
             Stage::Holds => self.stage_holds(st.h, st.substep, st.substeps),

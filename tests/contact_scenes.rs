@@ -155,7 +155,9 @@ fn newtons_cradle_passes_momentum_along_the_row() {
     let b: Vec<usize> = (0..5).map(|i| body(&sc, &format!("b{i}"))).collect();
     // Falls from 40° on 2 m: v = √(2 g L (1 − cos 40°)) = 3.03 m/s at the bottom.
     let mut v0 = 0.0f32;
-    while w.bodies.vel[b[1]].length() < 1e-3 {
+    // (The balls hang 1 mm apart: the momentum crosses the row within the step it arrives,
+    // so the first ball's speed is read in the step before the last ball moves.)
+    while w.bodies.vel[b[4]].length() < 0.1 {
         v0 = w.bodies.vel[b[0]].x;
         w.step(H).unwrap();
         assert!(w.time < 2.0, "the first ball never reached the row");
@@ -164,7 +166,7 @@ fn newtons_cradle_passes_momentum_along_the_row() {
     let v: Vec<f32> = b.iter().map(|&k| w.bodies.vel[k].x).collect();
     println!("cradle: first ball hits at {v0:.3} m/s; 0.1 s later vx = {v:.3?}");
     assert!((v0 - 3.03).abs() < 0.1, "impact speed {v0}");
-    // Measured: the last ball 2.98 (98 %), the others ≤ 0.02 m/s.
+    // Measured: the last ball 2.92 (96 %: 0.1 s up its swing), the others ≤ 0.004 m/s.
     assert!(v[4] > 0.9 * v0, "last ball {v:?}");
     assert!(v[..4].iter().all(|x| x.abs() < 0.1 * v0), "the rest should be nearly still: {v:?}");
 }

@@ -35,6 +35,7 @@
 //!   `begin`/`end` list them per step (after the solve, `finish_step`) with the normal
 //!   impulse (N·s) the pair took over the whole step, summed over the substeps.
 
+pub mod impact;
 pub mod patch;
 pub mod planar;
 
@@ -208,6 +209,8 @@ pub struct Contacts {
     /// Per body: its pose when the manifolds were made, and its in-plane motion since.
     start: Vec<(Vec3, Quat)>,
     motion: Vec<Motion2>,
+    /// Restitution's impacts (`impact`): their contacts and the bodies' shifts.
+    impacts: impact::Impacts,
 }
 
 /// What the broad phase needs of the ropes: the particles' positions and velocities, the
@@ -303,6 +306,7 @@ impl Contacts {
         self.wide.clear();
         self.wide_lanes.clear();
         self.pairs_valid = false;
+        self.impacts = impact::Impacts::default();
     }
 
     /// The step's manifolds: broad phase, narrow phase, warm starting, events. `np` is the
@@ -896,19 +900,6 @@ impl Contacts {
     /// a body between its substeps' relax and the next one's prepare.
     pub fn poses_moved(&mut self) {
         self.relax_measured = false;
-    }
-
-    /// Box2D's restitution pass.
-    pub fn restitution(&mut self, sb: &mut SolverBodies, threshold: f32) {
-        for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-            c.restitution(sb, threshold, lanes as usize);
-        }
-        for c in self.fast.iter_mut() {
-            c.restitution(sb, threshold, 1);
-        }
-        for p in self.patches.iter_mut() {
-            p.restitution(sb, threshold);
-        }
     }
 
     /// After the step's solve: which pairs touched (a point within `TOUCH_SLOP`, or rows

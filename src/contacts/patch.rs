@@ -22,9 +22,9 @@
 //!   `contactPushMaxVelocity`, which are 30 Hz, 10 and 3 m/s; see [`CONTACT_HERTZ`]). Relax pass: rigid, no
 //!   bias, so the push-out velocity does not stay in the bodies (the stack does not pop).
 //! - **Restitution** is not in the bias (a bias restitution fights the position correction
-//!   and depends on the iteration count): after relax, a pass sets the normal velocity of
-//!   each point that was approaching faster than the threshold to −e·(its velocity before
-//!   the solve), keeping λ ≥ 0 (Box2D's `b2ApplyRestitution`).
+//!   and depends on the iteration count), nor in these rows: the contacts that strike are
+//!   resolved as impacts before the substeps (`super::impact`), so the rows meet them
+//!   already separating.
 //!
 //! The separation during a step is re-measured from the bodies' motion since the manifold
 //! was made (Box2D v3's "relative anchors"): with the levers rotated by each body's rotation
@@ -383,10 +383,6 @@ pub struct Patch {
     pub c_b: Vec3,
     pub radius: f32,
     pub mix: Option<Mix>,
-    /// Normal velocity of each point before the solve (restitution).
-    pub vn0: [f32; MAX_POINTS],
-    /// Largest normal impulse a point took this step (restitution only where it touched).
-    pub max_lambda: [f32; MAX_POINTS],
     /// A 2D contact (between planar bodies): one tangent row in the plane, no twist.
     pub planar: bool,
     /// The Jacobians are built (the step's first substep did it).
@@ -501,7 +497,6 @@ impl Patch {
         springs: &[Spring; 2],
     ) {
         self.prepare_rows(sb);
-        let n = self.normal;
         // Every substep: the separation now sets each normal row's bias and softness
         // (stiffer against an immovable body: `contact_hertz`).
         let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
@@ -511,7 +506,6 @@ impl Patch {
             let s = self.separation_in(k, &m);
             let row = &mut self.rows[k];
             row.soft = soft(s, h, spring);
-            self.vn0[k] = row.cdot(n, &Vel::load(sb, &self.ends));
         }
     }
 
@@ -627,7 +621,6 @@ impl Patch {
             }
         }
         u.store(sb, &e);
-        self.max_lambda = [0.0; MAX_POINTS];
     }
 
     /// The seed's `patch_solve`: the normal rows, then the friction bounds from their Σλ,
@@ -660,7 +653,6 @@ impl Patch {
             u.apply(n, e.wa, e.wb, r.ia.z, r.ib.z, new - r.accum);
             r.accum = new;
             total += new;
-            self.max_lambda[k] = self.max_lambda[k].max(new);
         }
         // Tangent row, bounded by μΛ (`clamp` panics on a NaN bound, a trap in wasm).
         let cap = self.mix.map_or(0.0, |m| m.friction) * total;
@@ -701,7 +693,6 @@ impl Patch {
                 u.wa += r.ia * d;
                 u.wb += r.ib * d;
                 sum += d;
-                self.max_lambda[k] = self.max_lambda[k].max(new);
             }
         }
         u.va += (-n) * (e.wa * sum);
@@ -736,30 +727,6 @@ impl Patch {
         if self.has_rolling {
             let roll = mix.rolling * total;
             f3.solve(Vec3::ZERO, &e, u, phase, -roll, roll);
-        }
-    }
-
-    /// Box2D's restitution pass: points that approached faster than `threshold` (m/s) and
-    /// took an impulse leave at −e times their approach speed.
-    pub fn restitution(&mut self, sb: &mut SolverBodies, threshold: f32) {
-        let e = self.mix.map_or(0.0, |m| m.restitution);
-        if e == 0.0 {
-            return;
-        }
-        for k in 0..self.count {
-            if self.vn0[k] > -threshold || self.max_lambda[k] == 0.0 {
-                continue;
-            }
-            let (n, ends) = (self.normal, self.ends);
-            let r = &mut self.rows[k];
-            let mut u = Vel::load(sb, &ends);
-            let vn = r.cdot(n, &u);
-            let d = -r.mass * (vn + e * self.vn0[k]);
-            let new = (r.accum + d).max(0.0);
-            let d = new - r.accum;
-            r.accum = new;
-            r.apply(n, &ends, &mut u, d);
-            u.store(sb, &ends);
         }
     }
 

@@ -16,7 +16,7 @@
 //! start read them there).
 //!
 //! The rows and their updates are the patch's (penetration rows with Box2D v3's soft step,
-//! the seed's patch friction, restitution): same maths on fewer bytes, but for three things.
+//! the seed's patch friction): same maths on fewer bytes, but for three things.
 //! A point's spring is the sum of those of the 3D manifold's points it stands for
 //! ([`point_spring`]: a planar box rests as deep as in 3D), a backward sweep takes the
 //! two points in reverse ([`Contact2::solve`]), and the two normal rows are swept once where
@@ -318,9 +318,6 @@ pub struct Contact2<L: Lane = f32> {
     pub ra: [V2<L>; 2],
     pub rb: [V2<L>; 2],
     pub base: [L; 2],
-    /// Normal velocity before the solve; largest λ taken this step (restitution).
-    pub vn0: [L; 2],
-    pub max_lambda: [L; 2],
     /// Each point's separation as `refresh_relax` last measured it: the next substep's
     /// `prepare` takes it when the bodies have not moved since (see `Contacts::prepare`).
     pub sep: [L; 2],
@@ -706,8 +703,6 @@ impl Contact2x4 {
             ra: [v2(&lever[0], 0), v2(&lever[1], 0)],
             rb: [v2(&lever[0], 2), v2(&lever[1], 2)],
             base: base_.map(v),
-            vn0: [zero; 2],
-            max_lambda: [zero; 2],
             sep: [zero; 2],
             patch,
         }
@@ -764,8 +759,6 @@ impl Contact2x4 {
             ra: [v2(&|c| c.ra[0]), v2(&|c| c.ra[1])],
             rb: [v2(&|c| c.rb[0]), v2(&|c| c.rb[1])],
             base: [f(&|c| c.base[0]), f(&|c| c.base[1])],
-            vn0: [Vec4::ZERO; 2],
-            max_lambda: [Vec4::ZERO; 2],
             sep: [Vec4::ZERO; 2],
             patch: ix(&|c| c.patch),
         }
@@ -830,12 +823,6 @@ impl<L: Lane> Contact2<L> {
                 Soft2 { bias: L::select(gap, target, zero), mass_scale: one, impulse_scale: zero },
             ];
         }
-        // The approach speeds, for restitution only (which skips lanes with e = 0).
-        if L::any(self.e.ne(zero)) {
-            for k in 0..2 {
-                self.vn0[k] = u.cdot(self.n, self.rows[k].ja, self.rows[k].jb);
-            }
-        }
         if warm {
             for k in 0..2 {
                 let r = self.rows[k];
@@ -850,7 +837,6 @@ impl<L: Lane> Contact2<L> {
             }
             self.friction.accum = zero;
         }
-        self.max_lambda = [zero; 2];
     }
 
     /// Before relax: separations re-measured on the moved bodies (`Patch::refresh_relax`).
@@ -906,7 +892,6 @@ impl<L: Lane> Contact2<L> {
             sum += d;
             self.rows[k].accum = new;
             total += new;
-            self.max_lambda[k] = L::select(new.gt(self.max_lambda[k]), new, self.max_lambda[k]);
         }
         u.va = u.va.sub(n.scale(self.wa * sum));
         u.vb = u.vb.add(n.scale(self.wb * sum));
@@ -917,27 +902,6 @@ impl<L: Lane> Contact2<L> {
         let new = L::select(L::or(cap.gt(zero), cap.eq(zero)), at_most(at_least(free, -cap), cap), free);
         self.apply(&f, self.t, &mut u, new - f.accum);
         self.friction.accum = new;
-        L::store(u, sb, self.a, self.b, lanes);
-    }
-
-    /// Box2D's restitution pass (`Patch::restitution`): a point that approached faster than
-    /// `threshold` and pushed is driven to −e times its approach speed.
-    #[inline]
-    pub fn restitution(&mut self, sb: &mut SolverBodies, threshold: f32, lanes: usize) {
-        let zero = L::splat(0.0);
-        let bouncy = self.e.ne(zero);
-        if !L::any(bouncy) {
-            return;
-        }
-        let mut u = L::load(sb, self.a, self.b);
-        for k in 0..2 {
-            let on = bouncy & self.vn0[k].le(L::splat(-threshold)) & self.max_lambda[k].ne(zero);
-            let r = self.rows[k];
-            let vn = u.cdot(self.n, r.ja, r.jb);
-            let new = L::select(on, at_least(r.accum - r.mass * (vn + self.e * self.vn0[k]), zero), r.accum);
-            self.apply(&r, self.n, &mut u, new - r.accum);
-            self.rows[k].accum = new;
-        }
         L::store(u, sb, self.a, self.b, lanes);
     }
 }
@@ -1081,7 +1045,6 @@ mod tests {
                 for c in cs.iter_mut() {
                     c.refresh_relax(&motion, h);
                     c.solve(sb, Phase::Relax, 1, true);
-                    c.restitution(sb, 0.5, 1);
                 }
                 cs
             };
@@ -1093,7 +1056,6 @@ mod tests {
             four.solve(&mut sb4, Phase::Solve, 3, false);
             four.refresh_relax(&motion, h);
             four.solve(&mut sb4, Phase::Relax, 3, true);
-            four.restitution(&mut sb4, 0.5, 3);
             let bits = |v: &[Vec3]| v.iter().flat_map(|v| v.to_array()).map(f32::to_bits).collect::<Vec<_>>();
             assert_eq!(bits(&sb1.v), bits(&sb4.v), "seed {seed}: velocities");
             assert_eq!(bits(&sb1.w), bits(&sb4.w), "seed {seed}: spins");
@@ -1182,7 +1144,7 @@ mod tests {
                         f(c.rb[1].x),
                         f(c.rb[1].y),
                     ],
-                    [f(c.base[0]), f(c.base[1]), f(c.vn0[0]), f(c.vn0[1]), f(c.max_lambda[0]), f(c.max_lambda[1])],
+                    [f(c.base[0]), f(c.base[1])],
                     c.spring.map(|s| [f(s.rate), f(s.mass_scale), f(s.impulse_scale)]),
                 )
             };

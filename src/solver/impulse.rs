@@ -40,8 +40,9 @@
 //! it acted twice and damped twice as much). Link, pin, hold and contact rows keep the rows
 //! of the substep's start (their costs and the ropes' goldens unchanged).
 //!
-//! Restitution (Box2D's last velocity pass) belongs to contact rows, which this solver does
-//! not have yet; particle bounces off walls are the contact projection's, as elsewhere.
+//! Restitution between bodies is not a pass here: the step resolves the body contacts that
+//! strike as impacts before the substeps (`contacts::impact`). The particles' contacts with
+//! walls and obstacles keep their restitution pass after relax (`restitution`).
 //!
 //! Rows live in one flat array in a fixed layout — links, pins, soft mouse holds, joints
 //! (each its own slice), 2D locks — that is rebuilt in place every substep, so a row's
@@ -382,7 +383,6 @@ pub fn solve(c: &mut StepContext) {
         c.sc.contacts.rope.finish_rows(c.h);
     }
     restitution(&mut sc.contacts, &mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
-    c.sc.contacts.restitution(&mut sc.bodies, BODY_RESTITUTION_THRESHOLD);
     write_back(c);
     if with_particles {
         // The dogs' collars and feet and the rope–rope contacts, projected on the positions
@@ -424,9 +424,6 @@ pub fn solve_bodies(c: &mut StepContext) {
     }
     c.h = h;
 }
-
-/// Box2D's restitution threshold (m/s): slower approaches do not bounce.
-const BODY_RESTITUTION_THRESHOLD: f32 = 1.0;
 
 /// Sub-substep rate (1/s) of the bodies' joints under the position-based solvers.
 const BODY_RATE: f32 = 240.0;
