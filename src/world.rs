@@ -220,14 +220,14 @@ impl World {
         let rest = match def.rest {
             Some(r) => {
                 error::finite("rest length", r)?;
-                if r <= 0.0 {
-                    return Err(SimError::OutOfRange { what: "rest length", value: r as f64, range: "> 0 m" });
+                if r < limits::MIN_REST {
+                    return Err(SimError::OutOfRange { what: "rest length", value: r as f64, range: "≥ 1e-6 m" });
                 }
                 r
             }
             None => {
                 let d = self.particles.pos[a].distance(self.particles.pos[b]);
-                if d <= 1e-6 {
+                if d <= limits::MIN_REST {
                     return Err(SimError::Invalid(format!(
                         "points {a} and {b} coincide; give the link an explicit rest length"
                     )));
