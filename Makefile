@@ -113,7 +113,8 @@ bench:
 
 # The API fuzzers (issue 13 §1) with a large budget: the native one (tests/fuzz.rs; random
 # call sequences, then mutated scene files) in release, the wasm one in node against dist/
-# (tests/fuzz/wasm-fuzz.mjs), then the limits' step times (tests/limits.rs). `make test` runs
+# (tests/fuzz/wasm-fuzz.mjs), then the limits' step times (tests/limits.rs) and the leash's
+# braid word over 60,000 steps (tests/leash.rs, ignored in `cargo test`). `make test` runs
 # the same with small budgets (test-native, test-types). FUZZ_SEED defaults to the clock, so
 # each run explores new cases; a failure prints its seed and minimised calls.
 FUZZ_CALLS ?= 1000000
@@ -124,6 +125,7 @@ fuzz: web
 	  cargo test --release --test fuzz -- --nocapture --test-threads 1; \
 	FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS) node tests/fuzz/wasm-fuzz.mjs
 	cargo test --release --test limits -- --nocapture
+	cargo test --release --test leash -- --ignored --nocapture
 
 # W1–W5 for every solver in Chromium wasm (tests/bench/wasm-bench.mjs; classic skips W4 and W5,
 # which have rigid bodies): median of 5 lines each.

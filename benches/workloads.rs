@@ -52,7 +52,24 @@ fn leash(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, steps, leash);
+/// `braid()` (`report::braid_json`: reduced form, hint, normal form) on the leash after
+/// 52,000 steps, where the remembered word used to reach 496 letters and one call took
+/// 100+ ms; it must stay under 1 ms. (600 steps in `cargo test`'s quick run of the benches.)
+fn braid(c: &mut Criterion) {
+    let steps = if std::env::args().any(|a| a == "--bench") { 52_000 } else { 600 };
+    let mut world = ropelab::workloads::leash_world();
+    for _ in 0..steps {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let mut group = c.benchmark_group("braid");
+    group.measurement_time(Duration::from_secs(2));
+    group.bench_function(BenchmarkId::new("braid_json", steps), |b| {
+        b.iter(|| ropelab::report::braid_json(black_box(&world), false))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, steps, leash, braid);
 
 /// Prints the BENCHMARKS.md lines (skipped in `cargo test`'s quick test mode). With a
 /// criterion filter (`cargo bench --bench workloads -- W6`), only the workloads whose name

@@ -6,6 +6,7 @@
 use glam::{Vec2, Vec3};
 
 use crate::error::{self, Result, SimError};
+use crate::limits;
 use crate::links::LinkDef;
 use crate::particles::ParticleDef;
 use crate::world::{Hold, World};
@@ -262,6 +263,16 @@ impl World {
             l.points += count as usize;
             l.links += count as usize;
         })?;
+        let piece = self.links.rest[k] / (count + 1) as f32;
+        if piece < limits::MIN_REST {
+            return Err(SimError::Invalid(format!(
+                "subdividing link {k} ({} m) into {} pieces would make links of {} m, under the shortest a link may \
+                 be (1e-6 m)",
+                crate::num::Num(self.links.rest[k] as f64),
+                count + 1,
+                crate::num::Num(piece as f64)
+            )));
+        }
         let [a, b] = self.links.ends[k];
         let (ia, ib) = (a as usize, b as usize);
         let p = &self.particles;
@@ -271,7 +282,7 @@ impl World {
         let template = LinkDef {
             a,
             b,
-            rest: Some(self.links.rest[k] / (count + 1) as f32),
+            rest: Some(piece),
             give: self.links.give[k],
             // Springs in series add compliance: each piece gets an equal share.
             compliance: self.links.compliance[k] / (count + 1) as f32,

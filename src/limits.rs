@@ -32,6 +32,11 @@ pub const MAX_WINCHES: usize = 256;
 /// 1e-45 kg, a subnormal, made the inverse mass infinite and the step NaN) or dwarfs every
 /// other mass in the scene past what f32 rows can balance.
 pub const MIN_MASS: f32 = 1e-6;
+/// The shortest rest length a link may have (m), and the closest two points a link is made
+/// between: a grid of spacing 1e-45 had points in one place and, subdivided, links of rest
+/// length 0 (1e-45 / 565 rounds to 0), whose export did not load. Every way a link gets its
+/// rest length keeps it at least this: loading, `connect`, `subdivide`, the winches.
+pub const MIN_REST: f32 = 1e-6;
 /// The farthest a joint's anchor may be from the centre of a body it joins (m): the anchor
 /// on A from A's centre, the anchor on B (`anchor_b`, else `anchor`) from B's. The API
 /// fuzzer's weld at a 1,000 m lever went NaN in its second step. The f32 rows now solve long

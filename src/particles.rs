@@ -128,16 +128,22 @@ impl Particles {
 
     /// Total kinetic plus gravitational potential energy (J) for a gravity vector `g`.
     /// Locked particles count with their mass but do not move.
+    /// (Every particle at its own mass: `World::energy` leaves out the attached ones.)
     pub fn energy(&self, g: Vec3) -> f64 {
         let mut e = 0.0f64;
         for i in 0..self.len() {
             if self.locked[i] {
                 continue;
             }
-            let m = self.mass[i] as f64;
-            e += 0.5 * m * self.vel[i].length_squared() as f64;
-            e -= m * g.dot(self.pos[i]) as f64;
+            e += self.energy_of(i, g);
         }
         e
+    }
+
+    /// Kinetic plus potential energy (J) of particle `i` at its own mass.
+    #[inline]
+    pub fn energy_of(&self, i: usize, g: Vec3) -> f64 {
+        let m = self.mass[i] as f64;
+        0.5 * m * self.vel[i].length_squared() as f64 - m * g.dot(self.pos[i]) as f64
     }
 }

@@ -152,8 +152,9 @@ pub fn braid_json(world: &World, swivel: bool) -> String {
     let t = &l.tracker;
     let w = t.word();
     let n = l.dogs.len().max(2);
-    let reduced = braid::reduced_form(n, w);
-    let hint = braid::untangle_hint(n, w, swivel, braid::SearchLimits::default());
+    // Bounded searches: the page calls this every frame (under 1 ms at any step count).
+    let reduced = braid::reduced_form_within(n, w, braid::SearchLimits::INTERACTIVE);
+    let hint = braid::untangle_hint(n, w, swivel, braid::SearchLimits::INTERACTIVE);
     let steps = braid::describe_moves(&hint.moves, t.dog_order());
     let rd = t.reading();
     json!({

@@ -4,9 +4,10 @@
 //! the net, leash and capstan presets, and a 216,000-step hold); `tests/soak.rs` runs short
 //! ones in `cargo test`; `tests/soak/wasm-soak.mjs` does the same through the JS API in node.
 //!
-//! **Energy** is [`World::energy`]: kinetic plus gravitational potential energy of the
-//! particles (J; the presets soaked here have no bodies, and their links are rigid, so no
-//! spring energy is stored beyond the solver's residual stretch). A scene is *undriven* when
+//! **Energy** is [`World::energy`]: kinetic plus gravitational potential energy of the free
+//! particles and the dynamic bodies, rotation included (J; an attached particle counts as a
+//! point of its body; links are rigid, so no spring energy is stored beyond the solver's
+//! residual stretch). A scene is *undriven* when
 //! nothing but gravity does work on it (the net and the capstan; the leash's dogs walk, so
 //! its energy is only required to stay bounded). Its growth is measured as the largest rise
 //! of the energy above the lowest value it had reached before: an undriven scene that never
@@ -36,7 +37,7 @@ pub struct SoakReport {
     pub energy_rise: f64,
     /// The scene's energy scale m g h (J) the tolerance is relative to.
     pub energy_scale: f64,
-    /// First step with a non-finite position, if any.
+    /// First step with a non-finite position (particle or body) or energy, if any.
     pub nan_at: Option<u64>,
     /// Largest lengths (and capacities) of the undrained queues.
     pub max_events: usize,
@@ -61,7 +62,8 @@ impl SoakReport {
     }
 }
 
-/// The energy scale m g h of `w`: free mass × |g| × the height span (at least 1 m).
+/// The energy scale m g h of `w`: free mass (particles not locked nor attached, and dynamic
+/// bodies) × |g| × the height span of particles and body centres (at least 1 m).
 pub fn energy_scale(w: &World) -> f64 {
     let p = &w.particles;
     let g = w.settings.gravity;
@@ -71,8 +73,17 @@ pub fn energy_scale(w: &World) -> f64 {
         let h = p.pos[i].dot(up);
         lo = lo.min(h);
         hi = hi.max(h);
-        if !p.locked[i] {
+        if !p.locked[i] && !w.attachments.iter().any(|a| a.particle as usize == i) {
             m += p.mass[i] as f64;
+        }
+    }
+    let b = &w.bodies;
+    for i in 0..b.len() {
+        if b.kind[i] == crate::bodies::BodyKind::Dynamic {
+            let h = b.pos[i].dot(up);
+            lo = lo.min(h);
+            hi = hi.max(h);
+            m += b.mass[i] as f64;
         }
     }
     m * g.length() as f64 * ((hi - lo) as f64).max(1.0)
@@ -103,7 +114,8 @@ pub fn soak(w: &mut World, steps: u64, warmup: u64, dt: f32, mut each: impl FnMu
         r.energy_rise = r.energy_rise.max(e - r.energy_min);
         r.energy_min = r.energy_min.min(e);
         r.energy_max = r.energy_max.max(e);
-        if r.nan_at.is_none() && (!e.is_finite() || !w.particles.pos.iter().all(|p| p.is_finite())) {
+        let finite = w.particles.pos.iter().all(|p| p.is_finite()) && w.bodies.pos.iter().all(|p| p.is_finite());
+        if r.nan_at.is_none() && (!e.is_finite() || !finite) {
             r.nan_at = Some(t);
         }
         r.max_events = r.max_events.max(w.events.len());

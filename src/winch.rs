@@ -61,7 +61,9 @@ impl Winch {
             }
         }
         let d = self.speed * dt / n as f32;
-        let (lo, hi) = (0.25 * self.seg0, 4.0 * self.seg0);
+        // (Never under the shortest rest length a link may have, which every link starts at
+        // or above: lo < hi still.)
+        let (lo, hi) = ((0.25 * self.seg0).max(crate::limits::MIN_REST), 4.0 * self.seg0);
         let mut changed = false;
         for s in segs {
             let l = seg_link[s] as usize;

@@ -220,14 +220,14 @@ impl World {
         let rest = match def.rest {
             Some(r) => {
                 error::finite("rest length", r)?;
-                if r <= 0.0 {
-                    return Err(SimError::OutOfRange { what: "rest length", value: r as f64, range: "> 0 m" });
+                if r < limits::MIN_REST {
+                    return Err(SimError::OutOfRange { what: "rest length", value: r as f64, range: "≥ 1e-6 m" });
                 }
                 r
             }
             None => {
                 let d = self.particles.pos[a].distance(self.particles.pos[b]);
-                if d <= 1e-6 {
+                if d <= limits::MIN_REST {
                     return Err(SimError::Invalid(format!(
                         "points {a} and {b} coincide; give the link an explicit rest length"
                     )));
@@ -919,9 +919,55 @@ impl World {
         self.set_settings([(name, value)])
     }
 
-    /// Kinetic plus gravitational potential energy (J).
+    /// Kinetic plus gravitational potential energy (J) of everything that moves: the free
+    /// particles (½ m v² − m g·x each) and the dynamic bodies (½ m v² + ½ ωᵀ I ω with the
+    /// world-frame inertia, − m g·x at the centre of mass, g times the body's gravity
+    /// scale). Not counted: locked particles and kinematic or static bodies (nothing does
+    /// work on them), the links' stretch, and **attached particles**: a particle that is a
+    /// point of a body has no mass of its own while attached (`bodies::attach`: the solvers
+    /// move it with the body's mass and inertia, and its own mass only comes back when it is
+    /// detached), so its motion is already the body's motion and counting its mass as well
+    /// would count that point twice with a mass the simulation does not use.
     pub fn energy(&self) -> f64 {
-        self.particles.energy(self.settings.gravity)
+        self.particle_energy(self.settings.gravity) + self.body_energy(self.settings.gravity)
+    }
+
+    /// Kinetic energy alone (J): [`World::energy`] without gravity.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.particle_energy(Vec3::ZERO) + self.body_energy(Vec3::ZERO)
+    }
+
+    /// The particles' part of [`World::energy`] for gravity `g` (attached ones left out).
+    fn particle_energy(&self, g: Vec3) -> f64 {
+        let p = &self.particles;
+        let mut e = p.energy(g);
+        // Few particles are attached: taking them back out is cheaper than a mask.
+        for a in &self.attachments {
+            let i = a.particle as usize;
+            if i < p.len() && !p.locked[i] {
+                e -= p.energy_of(i, g);
+            }
+        }
+        e
+    }
+
+    /// The dynamic bodies' part of [`World::energy`] for gravity `g`.
+    fn body_energy(&self, g: Vec3) -> f64 {
+        let b = &self.bodies;
+        let mut e = 0.0f64;
+        for i in 0..b.len() {
+            if b.kind[i] != crate::bodies::BodyKind::Dynamic {
+                continue;
+            }
+            let m = b.mass[i] as f64;
+            let v = b.vel[i].as_dvec3();
+            // ωᵀ I ω in the body frame, where I is diagonal: the same as with R I Rᵀ.
+            let w = (b.rot[i].inverse() * b.ang_vel[i]).as_dvec3();
+            let inertia = b.inertia[i].as_dvec3();
+            let g = (g * b.gravity_scale[i]).as_dvec3();
+            e += 0.5 * m * v.length_squared() + 0.5 * (inertia * w).dot(w) - m * g.dot(b.pos[i].as_dvec3());
+        }
+        e
     }
 }
 

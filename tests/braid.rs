@@ -490,3 +490,63 @@ fn equal_on_long_words_with_a_common_prefix_and_suffix() {
     assert!(equal(3, &with(&[1, -1]), &with(&[])));
     assert!(!equal(3, &with(&[1, 1]), &with(&[])));
 }
+
+/// The short form (issue 29 §4: the leash's remembered word grew to 496 letters for a braid
+/// of 24, and `braid()` took 100+ ms searching it): the same braid as the word, canonical
+/// (every word of a braid gives the same normal-form word), idempotent, and within a small
+/// factor of the shortest word however long the word it was read from.
+#[test]
+fn short_form_is_the_same_braid_canonical_and_near_the_shortest() {
+    let mut rng = Rng(0x29_0004);
+    for n in [3usize, 4, 5] {
+        for len in [0usize, 1, 5, 20, 80, 200] {
+            let w = rng.word(n, len);
+            let s = short_form(n, &w);
+            assert!(equal(n, &w, &s), "n={n}: {} is not {}", format_word(&s), format_word(&w));
+            assert!(s.len() <= free_reduce(&w).len());
+            assert_eq!(short_form(n, &s), s, "idempotent");
+            let nf = Garside::of_word(n, &w).to_short_word();
+            assert!(equal(n, &w, &nf));
+            let other = scramble(&mut rng, n, &w, 60);
+            assert_eq!(Garside::of_word(n, &other).to_short_word(), nf, "canonical");
+        }
+    }
+    // A short braid hidden in a long word (noise that cancels in the group, as the leash's
+    // flickering order at the hand adds): the short form's length depends on the braid, not
+    // on the word; against the exhaustive search's shortest word, at most 2x + 3.
+    for k in 0..40 {
+        let core = rng.word(3, 2 + k % 9);
+        let mut w = core.clone();
+        for _ in 0..20 {
+            let x = rng.word(3, 6);
+            w = cat(&w, &scramble(&mut rng, 3, &cat(&x, &inverse(&x)), 10));
+        }
+        let w = scramble(&mut rng, 3, &w, 200);
+        let s = short_form(3, &w);
+        let best = shortest_word(3, &w, SearchLimits::default()).expect("found");
+        assert!(equal(3, &s, &core) && equal(3, &best, &core));
+        assert!(s.len() <= 2 * best.len() + 3, "{} letters for a braid of {}", s.len(), best.len());
+        assert!(reduced_form_within(3, &w, SearchLimits::INTERACTIVE).len() <= s.len());
+    }
+}
+
+/// Δ⁻ᵏ with more or fewer factors than k: every branch of `to_short_word`.
+#[test]
+fn short_word_of_negative_delta_powers() {
+    let d = word(&[1, 2, 1]);
+    let dinv = inverse(&d);
+    for k in 1..5 {
+        for extra in [vec![], word(&[1]), word(&[1, 2]), word(&[2, 2, 1, 1, 2]), word(&[1, 1, 1, 1, 2, 2, 2, 1, 1, 1])]
+        {
+            let mut w = Vec::new();
+            for _ in 0..k {
+                w.extend_from_slice(&dinv);
+            }
+            w.extend_from_slice(&extra);
+            let g = Garside::of_word(3, &w);
+            let s = g.to_short_word();
+            assert!(equal(3, &s, &w), "k={k} extra={}: {}", format_word(&extra), format_word(&s));
+            assert!(s.len() <= w.len());
+        }
+    }
+}

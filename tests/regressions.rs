@@ -568,3 +568,126 @@ fn the_crane_without_its_base_went_nan_at_a_one_second_step() {
         ],
     );
 }
+
+/// The wrecking ball with link 1 subdivided into 564 points (0.28 mm links), bending rigid,
+/// gravity changed and the ball grabbed: the drag joint's force and torque read NaN (`null`
+/// in `jointsJson()`), `energy()` 0, and the ball never moved again. The cause was the
+/// bending projection, not the mouse joint: its step is linear in the angle, and on the
+/// crumpled run of tiny links (bends of 163°) each projection moved the ends 1.4 segment
+/// lengths across their segments, lengthening them 1.7× per joint down the run, until the
+/// exact solver's chain solve overflowed; the step's end guard then reset every point and
+/// the ball each step. A projection now moves no particle more than 0.6 of its shorter
+/// segment (`constraints::bending::MAX_MOVE`).
+#[test]
+fn rigid_bending_on_a_finely_subdivided_cable_made_the_drag_joint_nan() {
+    let ops = [
+        Op::Subdivide(1.0, 564.0),
+        Op::SetBending(true),
+        Op::SetBendingCompliance(0.0),
+        Op::SetGravity(3.0, -15.0, 0.0),
+        Op::GrabBody(0.0, 0.0, 3.35, 4.5),
+        Op::Step(H),
+        Op::Step(H),
+        Op::Step(H),
+        Op::Step(H),
+        Op::Step(H),
+    ];
+    replay("wrecking-ball", &ops);
+    let mut sim = preset("wrecking-ball");
+    sim.subdivide_checked(1.0, 564.0).unwrap();
+    sim.set("bending", SettingValue::Bool(true)).unwrap();
+    sim.set_bending_compliance_checked(0.0).unwrap();
+    sim.set_gravity_checked(3.0, -15.0, 0.0).unwrap();
+    sim.grab_body_checked(0.0, 0.0, 3.35, 4.5).unwrap();
+    let start = sim.world().bodies.pos[0];
+    for _ in 0..30 {
+        sim.world_mut().step(H).unwrap();
+        let joints: serde_json::Value = serde_json::from_str(&sim.joints_json_string()).unwrap();
+        for j in joints.as_array().unwrap() {
+            for key in ["force", "torque"] {
+                assert!(j[key].as_array().unwrap().iter().all(|x| x.is_number()), "{key}: {j}");
+            }
+        }
+        assert!(sim.world().energy() != 0.0);
+    }
+    assert_eq!(sim.world().non_finite_resets, 0);
+    assert!(sim.world().bodies.pos[0].distance(start) > 0.05, "the ball moves");
+}
+
+/// Loads `text`, expecting an error naming `path`, and a fresh `Sim` left as it was.
+#[track_caller]
+fn refused_at(text: &str, path: &str) -> String {
+    let mut sim = preset("rope");
+    let before = sim.export_scene_json();
+    let err = sim.load_scene_json(text).expect_err("must be refused").to_string();
+    assert!(err.contains(&format!("`{path}`")), "{err:?} should name {path}");
+    assert_eq!(sim.export_scene_json(), before, "a refused load changes nothing");
+    err
+}
+
+/// A hinge axis [1.2e29, 0, 0] loaded (finite, non-zero) but its squared length overflowed
+/// and it normalised to [0, 0, 0]; the export was then refused at `joints[0].axis`. It is
+/// refused at load now, at that path, and by `addJoint`.
+#[test]
+fn a_joint_axis_whose_length_overflows_normalised_to_zero() {
+    let atwood = include_str!("../www/scenes/atwood.json");
+    let text = atwood.replace(r#""axis": [0, 0, 1]"#, r#""axis": [1.2e29, 0, 0]"#);
+    assert_ne!(text, atwood);
+    let err = refused_at(&text, "joints[0].axis");
+    assert!(err.contains("axis"), "{err}");
+    let mut sim = preset("door");
+    let joint = r#"{"type": "hinge", "b": 0, "anchor": [0, 0, 0], "axis": [0, 1.2e29, 0]}"#;
+    let before = sim.export_scene_json();
+    assert!(sim.add_joint_json(joint).unwrap_err().to_string().contains("axis"));
+    assert_eq!(sim.export_scene_json(), before);
+    // A large but squarable axis still loads, normalised.
+    let ok = atwood.replace(r#""axis": [0, 0, 1]"#, r#""axis": [0, 0, 1e18]"#);
+    let mut sim = Sim::new();
+    sim.load_scene_json(&ok).unwrap();
+    assert!(sim.export_scene_json().contains("\"axis\""));
+    Sim::new().load_scene_json(&sim.export_scene_json()).unwrap();
+}
+
+/// `[1]` loaded as an empty scene (serde reads a struct from an array of its fields).
+#[test]
+fn a_scene_that_is_a_json_array_loaded_as_an_empty_scene() {
+    for text in ["[1]", " \n [1, [], {}]", "[]"] {
+        let err = refused_at(text, "(root)");
+        assert!(err.contains("object"), "{err}");
+    }
+}
+
+/// A grid of spacing 1e-45 loaded (its points in one place), and `subdivide` then made
+/// links of rest length 0 (1e-45 / 565), whose export was refused at `links[23]`. Links are
+/// now at least `limits::MIN_REST` (1e-6 m) long at rest however they are made, and a grid
+/// whose neighbours round to one point is refused.
+#[test]
+fn a_grid_of_spacing_1e_minus_45_subdivided_into_links_of_rest_length_0() {
+    let grid = |origin: f32, spacing: &str| {
+        format!(
+            r#"{{"version": 1, "grids": [{{"origin": [{origin}, 0, 0], "cols": 4, "rows": 3, "spacing": {spacing}, "point_mass": 0.1}}]}}"#
+        )
+    };
+    for s in ["1e-45", "1e-7", "0"] {
+        refused_at(&grid(0.0, s), "grids[0].spacing");
+    }
+    // 1e-3 m is below f32's step at 1e5 m: the points would sit in one place.
+    let err = refused_at(&grid(1e5, "1e-3"), "grids[0].spacing");
+    assert!(err.contains("one place"), "{err}");
+    // A scene link shorter than that is refused at its path too.
+    let text = r#"{"version": 1, "particles": [{"pos": [0, 0, 0], "mass": 1}, {"pos": [0, 0, 0], "mass": 1}],
+        "links": [{"a": 0, "b": 1, "rest": 1e-45}]}"#;
+    refused_at(text, "links[0]");
+    // The smallest grid that loads: subdividing it below 1e-6 m is refused, changing nothing;
+    // what is allowed exports a scene that loads again.
+    let mut sim = Sim::new();
+    sim.load_scene_json(&grid(0.0, "2e-6")).unwrap();
+    let before = sim.export_scene_json();
+    let err = sim.subdivide_checked(3.0, 564.0).unwrap_err().to_string();
+    assert!(err.contains("1e-6"), "{err}");
+    assert_eq!(sim.export_scene_json(), before);
+    sim.subdivide_checked(3.0, 1.0).unwrap();
+    let mut again = Sim::new();
+    again.load_scene_json(&sim.export_scene_json()).unwrap();
+    assert_eq!(again.world().links.len(), sim.world().links.len());
+}

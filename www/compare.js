@@ -724,7 +724,7 @@ export class Compare {
         <th title="Constraint iterations per substep">it</th>
         <th title="Substeps per 1/60 s step">sub</th>
         <th class="num" title="Largest relative link stretch |d − L| / L">max stretch</th>
-        <th class="num" title="Kinetic plus gravitational potential energy">energy</th>
+        <th class="num" title="Kinetic plus gravitational potential energy of the particles and bodies">energy</th>
         <th class="num" title="Physics time per 1/60 s step: performance.now() around the sim's steps, mean of the last ${TIMING_FRAMES} frames">physics</th>
         <th class="spark" title="Max stretch over the last ${PLOT_SECONDS} s, log scale, shared by every row">stretch · ${PLOT_SECONDS} s <span class="range" data-range="stretch"></span></th>
         <th class="spark" title="Energy over the last ${PLOT_SECONDS} s, shared scale">energy · ${PLOT_SECONDS} s <span class="range" data-range="energy"></span></th>

@@ -1,7 +1,7 @@
 //! The native runner: the same scenes and workloads as the page, headless.
 //!
 //! ```text
-//! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
+//! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE [--every K]]
 //! ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
 //! ropelab solvers
 //! ropelab settings
@@ -24,8 +24,25 @@
 //! solver unless `--solver` says otherwise. For `bench`, `S` may also be `xpbd+tethers`
 //! (any solver with tethers); without `--solver` every solver runs, then `xpbd+tethers`.
 //! `SCENE` is a scene file path or a preset name from `www/scenes/` (e.g. `rope`).
-//! `run` prints max stretch, energy and time per step, and writes the final positions as
-//! JSON with `--out`. `bench` prints the BENCHMARKS.md line (median of `--runs` fresh runs).
+//! `run` prints max stretch, energy (`World::energy`: particles and bodies) and time per
+//! step, and with `--out` writes the final state as JSON (SI units, y up):
+//!
+//! ```text
+//! {"time": s, "steps": n, "energy": J,
+//!  "positions":  [[x, y, z], …],          every particle, by index
+//!  "velocities": [[vx, vy, vz], …],       every particle (m/s)
+//!  "bodies": [{"id", "kind": "dynamic" | "kinematic" | "static",
+//!              "pos": [x, y, z],           centre of mass
+//!              "rot": [qx, qy, qz, qw],    orientation (unit quaternion, body → world)
+//!              "vel": [vx, vy, vz],        linear velocity (m/s)
+//!              "angVel": [wx, wy, wz]}],   angular velocity (rad/s, world frame)
+//!  "frames": [{the same fields but frames}, …]}   only with --every K
+//! ```
+//! `positions` is what the file has always held; the other fields were added beside it, so
+//! readers of the old format keep working. `--every K` adds `frames`: the state before the
+//! first step and after every K-th step, a trajectory to check outside the browser.
+//! `--solver` goes through the same check as the page's `setSolver` (a solver that cannot
+//! run the scene, like `classic` on bodies, is an error naming why). `bench` prints the BENCHMARKS.md line (median of `--runs` fresh runs).
 //! Same scene and inputs give the same trajectory on every run.
 
 use std::process::ExitCode;
@@ -37,7 +54,7 @@ use ropelab::workloads::{BenchConfig, Workload};
 use ropelab::SolverKind;
 
 const USAGE: &str = "usage:
-  ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE]
+  ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE [--every K]]
   ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
   ropelab solvers
   ropelab settings
@@ -101,7 +118,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("run") => {
             let scene = args.get(1).ok_or("run needs a SCENE")?;
-            run(scene, &Flags::parse(&args[2..], &["--steps", "--solver", "--dt", "--out"])?)
+            run(scene, &Flags::parse(&args[2..], &["--steps", "--solver", "--dt", "--out", "--every"])?)
         }
         Some("bench") => {
             let wl = args.get(1).ok_or("bench needs a workload")?;
@@ -214,9 +231,7 @@ fn soak(flags: &Flags) -> Result<(), String> {
     };
     for name in scenes.split(',').filter(|s| !s.is_empty()) {
         let mut w = Scene::from_json(&read_scene(name)?).and_then(|s| s.build()).map_err(|e| e.to_string())?;
-        if let Some(kind) = flags.solver()? {
-            w.settings.solver = kind;
-        }
+        set_solver(&mut w, flags)?;
         let undriven = w.leash.is_none() && w.winches.is_empty();
         let mut warm = 0;
         let t0 = Instant::now();
@@ -230,7 +245,7 @@ fn soak(flags: &Flags) -> Result<(), String> {
                     t + 1,
                     t0.elapsed().as_secs_f64(),
                     w.energy(),
-                    w.particles.energy(glam::Vec3::ZERO),
+                    w.kinetic_energy(),
                     w.max_stretch(),
                     w.leash.as_ref().map_or(0, |l| l.tracker.word().len())
                 );
@@ -241,9 +256,7 @@ fn soak(flags: &Flags) -> Result<(), String> {
     if hold_steps > 0 {
         let hold_scene = flags.get("--hold-scene").unwrap_or("net");
         let mut w = Scene::from_json(&read_scene(hold_scene)?).and_then(|s| s.build()).map_err(|e| e.to_string())?;
-        if let Some(kind) = flags.solver()? {
-            w.settings.solver = kind;
-        }
+        set_solver(&mut w, flags)?;
         let last = w.particles.len() - 1;
         let t0 = Instant::now();
         // Settle, then the hold: the net's last point pulled 0.5 m right and 0.3 m up in 2 s.
@@ -283,25 +296,32 @@ fn read_scene(name: &str) -> Result<String, String> {
 fn run(scene_name: &str, flags: &Flags) -> Result<(), String> {
     let steps: u64 = flags.number("--steps", 600)?;
     let dt: f32 = flags.number("--dt", 1.0 / 60.0)?;
+    let every: u64 = flags.number("--every", 0)?;
     let scene = Scene::from_json(&read_scene(scene_name)?).map_err(|e| e.to_string())?;
     let mut world = scene.build().map_err(|e| e.to_string())?;
-    if let Some(kind) = flags.solver()? {
-        world.settings.solver = kind;
-    }
+    set_solver(&mut world, flags)?;
     let e0 = world.energy();
     let mut peak = 0.0f32;
+    let mut frames = Vec::new();
+    if every > 0 {
+        frames.push(state_json(&world));
+    }
     let t0 = Instant::now();
-    for _ in 0..steps {
+    for t in 0..steps {
         world.step(dt).map_err(|e| e.to_string())?;
         peak = peak.max(world.max_stretch());
+        if every > 0 && (t + 1) % every == 0 {
+            frames.push(state_json(&world));
+        }
     }
     let elapsed = t0.elapsed().as_secs_f64();
     println!(
-        "scene={} solver={} steps={steps} dt={dt} points={} links={}",
+        "scene={} solver={} steps={steps} dt={dt} points={} links={} bodies={}",
         if scene.name.is_empty() { scene_name } else { &scene.name },
         world.settings.solver.name(),
         world.particles.len(),
-        world.links.len()
+        world.links.len(),
+        world.bodies.len()
     );
     println!(
         "max_stretch={:.3e} peak_stretch={:.3e} energy_start={e0:.6} energy_end={:.6} us_per_step={:.3}",
@@ -311,12 +331,48 @@ fn run(scene_name: &str, flags: &Flags) -> Result<(), String> {
         elapsed * 1e6 / steps.max(1) as f64
     );
     if let Some(path) = flags.get("--out") {
-        let positions: Vec<[f32; 3]> = world.particles.pos.iter().map(|p| p.to_array()).collect();
-        let json = serde_json::json!({ "time": world.time, "steps": world.steps, "positions": positions });
+        let mut json = state_json(&world);
+        if every > 0 {
+            json["frames"] = serde_json::Value::Array(frames);
+        }
         std::fs::write(path, serde_json::to_string(&json).expect("serialisable"))
             .map_err(|e| format!("cannot write {path}: {e}"))?;
+    } else if every > 0 {
+        return Err("--every needs --out".into());
     }
     Ok(())
+}
+
+/// `--solver S` through the same check as the page's `setSolver` (`World::set_settings`:
+/// `SolverKind::supports`), so the runner refuses what the wasm API refuses.
+fn set_solver(world: &mut ropelab::world::World, flags: &Flags) -> Result<(), String> {
+    if let Some(kind) = flags.solver()? {
+        world
+            .set_setting("solver", ropelab::settings::table::SettingValue::Text(kind.name().into()))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The state `run --out` writes (see the module docs for the format).
+fn state_json(w: &ropelab::world::World) -> serde_json::Value {
+    let v3 = |v: glam::Vec3| v.to_array();
+    let positions: Vec<[f32; 3]> = w.particles.pos.iter().map(|p| p.to_array()).collect();
+    let velocities: Vec<[f32; 3]> = w.particles.vel.iter().map(|p| p.to_array()).collect();
+    let b = &w.bodies;
+    let bodies: Vec<serde_json::Value> = (0..b.len())
+        .map(|i| {
+            serde_json::json!({
+                "id": b.id[i].0, "kind": b.kind[i].name(),
+                "pos": v3(b.pos[i]), "rot": b.rot[i].to_array(),
+                "vel": v3(b.vel[i]), "angVel": v3(b.ang_vel[i]),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "time": w.time, "steps": w.steps, "energy": w.energy(),
+        "positions": positions, "velocities": velocities, "bodies": bodies,
+    })
 }
 
 fn bench(workload: &str, flags: &Flags) -> Result<(), String> {

@@ -37,6 +37,11 @@ use glam::Vec3;
 
 use super::Apply;
 
+/// Largest move of a particle in one projection, as a fraction of the shorter of the two
+/// segments (a right angle between equal segments and masses straightens in one projection
+/// moving the middle 0.55 of a segment; a fold would move the ends 1.4 of one).
+pub const MAX_MOVE: f32 = 0.6;
+
 /// One projection of the bend at `m` between `a` and `b`; `alpha` = α̃.
 #[inline]
 pub fn project<A: Apply>(pos: &mut [Vec3], w: &[f32], [a, m, b]: [u32; 3], alpha: f32, lambda: &mut f32, acc: &mut A) {
@@ -66,7 +71,17 @@ pub fn project<A: Apply>(pos: &mut [Vec3], w: &[f32], [a, m, b]: [u32; 3], alpha
     if denom <= 0.0 {
         return;
     }
-    let dl = -(theta + alpha * *lambda) / denom;
+    let mut dl = -(theta + alpha * *lambda) / denom;
+    // The step is linear in the angle: near a fold it moves the ends by more than a segment
+    // length across their segments, which lengthens them; along a crumpled run of short
+    // segments each projection then starts from the last one's longer segments, and the
+    // lengths grew geometrically (1.7× per joint over 564 subdivided links: NaN within a
+    // step). So no particle moves more than `MAX_MOVE` of the shorter segment per projection.
+    let moved = dl.abs() * (wa * ga.length()).max(wm * gm.length()).max(wb * gb.length());
+    let cap = MAX_MOVE * l1.min(l2);
+    if moved > cap {
+        dl *= cap / moved;
+    }
     *lambda += dl;
     if wa != 0.0 {
         acc.apply(pos, a, ga * (wa * dl));

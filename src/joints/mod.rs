@@ -308,8 +308,11 @@ impl JointDef {
                 }
             }
         }
-        if !self.axis.is_finite() || self.axis.length_squared() < 1e-12 {
-            return Err(SimError::Invalid("joint axis must be a finite, non-zero vector".into()));
+        // (|axis|² must be finite too: [1.2e29, 0, 0] squares to infinity and normalised to
+        // [0, 0, 0], a joint whose export did not load.)
+        let len2 = self.axis.length_squared();
+        if !(self.axis.is_finite() && len2.is_finite() && len2 >= 1e-12) {
+            return Err(SimError::Invalid("joint axis must be a finite, non-zero vector (|axis|² finite)".into()));
         }
         if let Some(s) = self.soft {
             error::in_range("joint hertz", s.hertz, 1e-3, 1e4, "0.001 ≤ hertz ≤ 10000")?;

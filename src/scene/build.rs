@@ -377,8 +377,8 @@ pub(super) fn build_grid(w: &mut World, g: &GridSpec) -> Result<()> {
     if !(1..=1000).contains(&g.cols) || !(1..=1000).contains(&g.rows) || g.cols * g.rows < 2 {
         return Err(scene_err("cols", "a grid needs 1..=1000 columns and rows, and at least 2 points"));
     }
-    if !(g.spacing.is_finite() && g.spacing > 0.0) {
-        return Err(scene_err("spacing", "must be > 0"));
+    if !(g.spacing.is_finite() && g.spacing >= limits::MIN_REST) {
+        return Err(scene_err("spacing", "must be at least 1e-6 m (limits::MIN_REST)"));
     }
     if let Some(why) = point_radius_error(g.radius) {
         return Err(scene_err("radius", why));
@@ -409,6 +409,17 @@ pub(super) fn build_grid(w: &mut World, g: &GridSpec) -> Result<()> {
     for r in 0..rows {
         for c in 0..cols {
             let mut link = |b: u32| {
+                let pos = &w.particles.pos;
+                if pos[idx(r, c) as usize] == pos[b as usize] {
+                    return Err(scene_err(
+                        "spacing",
+                        format!(
+                            "points {} m apart round to one place at this origin (f32 has no finer step \
+                             there): use a larger spacing",
+                            crate::num::Num(g.spacing as f64)
+                        ),
+                    ));
+                }
                 let def = LinkDef {
                     a: idx(r, c),
                     b,

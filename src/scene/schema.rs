@@ -214,7 +214,8 @@ pub struct ParticleSpec {
 pub struct LinkSpec {
     pub a: u32,
     pub b: u32,
-    /// Rest length (m); omitted = the distance at load time.
+    /// Rest length (m, at least `limits::MIN_REST` = 1e-6); omitted = the distance at load
+    /// time (the points must then be more than 1e-6 m apart).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rest: Option<f32>,
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -286,7 +287,9 @@ crate::json_value::deserialize_by_name!(GridLock,
 );
 
 /// A net: `cols × rows` points `spacing` apart in the view plane, linked to their right
-/// and lower neighbours. `origin` is the top-left point.
+/// and lower neighbours. `origin` is the top-left point. `spacing` is at least
+/// `limits::MIN_REST` (1e-6 m), and large enough that neighbours stay apart in f32 at
+/// `origin`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GridSpec {
@@ -338,6 +341,11 @@ impl Scene {
                     MAX_SCENE_BYTES >> 20
                 ),
             ));
+        }
+        // serde reads a struct from a JSON array too (its fields in order): `[1]` was a
+        // version-1 scene with nothing in it. A scene file is an object.
+        if text.bytes().find(|b| !b.is_ascii_whitespace()) == Some(b'[') {
+            return Err(scene_err("(root)", "a scene is a JSON object ({\"version\": 1, …}), not an array"));
         }
         let scene: Scene = parse(text)?;
         if scene.version != SCENE_VERSION {

@@ -62,8 +62,32 @@
 //! [`reduced_form`]: for B₃, the **shortest equivalent word** (a geodesic in the Artin
 //! generators, found by a bidirectional breadth-first search whose states are exact group
 //! elements, [`B3Key`] for n = 3 and [`Garside`] otherwise); when the search bound is
-//! exceeded, the freely reduced word. [`Garside`]'s `Display` gives the normal form itself
+//! exceeded, the [`short_form`]: the shorter of the freely reduced word and the normal
+//! form's word with each Δ⁻¹ paired into a factor ([`Garside::to_short_word`]), found
+//! without a search in O(|w|·r). [`Garside`]'s `Display` gives the normal form itself
 //! ("Δ⁻¹ · σ1σ2 · σ1") for a canonical second line.
+//!
+//! # How long the words get, and what a call costs
+//!
+//! The leash's word ([`crate::tangle::crossings::BraidTracker::word`]) is the remembered
+//! hand-region part followed by the current geometry's crossings. The remembered part is
+//! freely reduced as it changes and, once past twice its length at its last reduction (and
+//! 32 letters), replaced by its [`short_form`]; so it stays within about twice the short
+//! form of the braid it stands for, plus 32 letters. Free reduction alone let it grow with
+//! time: the strands' order at the hand's edge flickers as the dogs wander, each flicker a
+//! letter that cancels only through the braid relations, and after 52,000 steps of the leash
+//! preset the word had 496 letters for a braid whose shortest word has 24. That braid is
+//! real (normal form Δ⁻¹⁴ and 25 factors: the dogs wound their leashes round each other
+//! and the handler about seven full turns), and it keeps growing slowly as the dogs wander,
+//! so no fixed cap is honest; measured over 60,000 steps the word peaked at 85 letters (the
+//! ignored test in `tests/leash.rs`). The geometric part has one letter per top-view
+//! crossing of the leashes (bounded by their segment counts).
+//!
+//! The page's `braid()` searches within [`SearchLimits::INTERACTIVE`] (200 elements a side),
+//! so its cost is bounded whatever the word: 0.19 ms natively at 52,000 steps (it was
+//! 100–170 ms; `cargo bench --bench workloads -- braid`). Past that budget the reduced word
+//! is the short form, at most about 1.5× the shortest in the leash's runs (32 letters
+//! against 24 at 52,000 steps).
 //!
 //! # Untangle hint
 //!
@@ -486,6 +510,17 @@ impl Simple {
         self.perm.swap(i, i + 1);
     }
 
+    /// The right complement A⁻¹Δ (simple too): with A's permutation π, the strand that
+    /// ends A at π(p) ends Δ at n−1−p.
+    fn complement(&self) -> Simple {
+        let n = self.n();
+        let mut s = *self;
+        for p in 0..n {
+            s.perm[self.perm[p] as usize] = (n - 1 - p) as u8;
+        }
+        s
+    }
+
     /// τ(A) = ΔAΔ⁻¹ (σᵢ ↦ σₙ₋ᵢ).
     fn flip(&self) -> Simple {
         let n = self.n();
@@ -631,6 +666,62 @@ impl Garside {
     }
 }
 
+impl Garside {
+    /// A short word for the braid, from its normal form without spelling Δ⁻ᵏ out: each Δ⁻¹
+    /// is paired with a factor, Δ⁻¹·A = (A⁻¹Δ)⁻¹, and moved past the rest by
+    /// Δ⁻ʲ·Y = τʲ(Y)·Δ⁻ʲ, so
+    ///
+    /// ```text
+    /// Δ⁻ᵏ A₁⋯A_r = τᵏ⁻¹(B₁)⁻¹ ⋯ τᵏ⁻ᵐ(B_m)⁻¹ · (A_{m+1}⋯A_r  or  Δ⁻⁽ᵏ⁻ʳ⁾),   B_i = A_i⁻¹Δ, m = min(k, r)
+    /// ```
+    ///
+    /// (negative factors, then positive ones: the braid's left-weighted "np" form). A factor
+    /// of Bₙ has at most n(n−1)/2 letters, so the word has at most that many per unit of
+    /// max(k, r) + (r − k)⁺, where k and r grow with the braid, not with the word it was read
+    /// from: the leash's 496-letter word at 52,000 steps is 33 letters here (Δ⁻¹⁴ and 25
+    /// factors; its shortest word has 24).
+    pub fn to_short_word(&self) -> Vec<Gen> {
+        if self.delta_power >= 0 {
+            return self.to_word();
+        }
+        let k = self.delta_power.unsigned_abs() as usize;
+        let r = self.factors.len();
+        let m = k.min(r);
+        let mut out = Vec::new();
+        for (i, a) in self.factors[..m].iter().enumerate() {
+            let mut b = a.complement();
+            if (k - 1 - i) % 2 == 1 {
+                b = b.flip();
+            }
+            out.extend(inverse(&b.to_word()));
+        }
+        if r > k {
+            for a in &self.factors[k..] {
+                out.extend(a.to_word());
+            }
+        } else {
+            let d = inverse(&Simple::delta(self.n).to_word());
+            for _ in 0..k - r {
+                out.extend_from_slice(&d);
+            }
+        }
+        out
+    }
+}
+
+/// The shorter of the freely reduced word and the normal form's [`Garside::to_short_word`]
+/// (the same braid): a canonical short word in O(|w|·r) time, r the normal form's factor
+/// count, without any search.
+pub fn short_form(n: usize, w: &[Gen]) -> Vec<Gen> {
+    let fr = free_reduce(w);
+    let nf = Garside::of_word(n, &fr).to_short_word();
+    if nf.len() < fr.len() {
+        nf
+    } else {
+        fr
+    }
+}
+
 impl fmt::Display for Garside {
     /// `Δ⁻¹ · σ1σ2 · σ1`, `Δ²`, or `e`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -764,6 +855,14 @@ pub struct SearchLimits {
     pub max_nodes: usize,
 }
 
+impl SearchLimits {
+    /// For a call a page makes every frame (`braid()`): a budget that keeps one search
+    /// under 0.1 ms natively (a few hundred elements a side: B₃ geodesics up to about 10
+    /// letters are found; longer braids show their [`short_form`], at most about 1.5× as
+    /// long in the leash's runs).
+    pub const INTERACTIVE: SearchLimits = SearchLimits { max_len: 24, max_nodes: 200 };
+}
+
 impl Default for SearchLimits {
     /// Words up to 24 letters, 200 000 elements a side (B₃'s balls grow about 2× per
     /// letter, so radius 12 a side is a few thousand elements: the node budget matters for
@@ -882,7 +981,7 @@ impl<K: Element> Side<K> {
 /// A shortest word (geodesic in the Artin generators) for the braid `w` ∈ Bₙ, if one is found
 /// within `limits`; else `None`.
 pub fn shortest_word(n: usize, w: &[Gen], limits: SearchLimits) -> Option<Vec<Gen>> {
-    let fr = free_reduce(w);
+    let fr = short_form(n, w);
     let (found, exhausted) = if n == 3 {
         match b3_key(&fr) {
             Ok(k) => shortest_between(3, B3Key::IDENTITY, k, fr.len(), limits),
@@ -893,15 +992,20 @@ pub fn shortest_word(n: usize, w: &[Gen], limits: SearchLimits) -> Option<Vec<Ge
     };
     match found {
         Some(s) => Some(s),
-        None if exhausted => Some(fr), // nothing shorter than the free reduction exists
+        None if exhausted => Some(fr), // nothing shorter than the short form exists
         None => None,
     }
 }
 
-/// The display form: a shortest equivalent word when the search finds one, else the freely
-/// reduced word.
+/// The display form: a shortest equivalent word when the search finds one within the
+/// default limits, else [`short_form`].
 pub fn reduced_form(n: usize, w: &[Gen]) -> Vec<Gen> {
-    shortest_word(n, w, SearchLimits::default()).unwrap_or_else(|| free_reduce(w))
+    reduced_form_within(n, w, SearchLimits::default())
+}
+
+/// [`reduced_form`] within `limits` ([`SearchLimits::INTERACTIVE`] for a bounded time).
+pub fn reduced_form_within(n: usize, w: &[Gen], limits: SearchLimits) -> Vec<Gen> {
+    shortest_word(n, w, limits).unwrap_or_else(|| short_form(n, w))
 }
 
 /// The result of [`untangle_hint`].
@@ -919,7 +1023,7 @@ pub struct Hint {
 /// The shortest sequence of moves u with β·u = e (or β·u = Δ²ᵏ, full twists a swivel sheds,
 /// when `swivel`). Never longer than the word; see the module docs for the search.
 pub fn untangle_hint(n: usize, w: &[Gen], swivel: bool, limits: SearchLimits) -> Hint {
-    let fallback = inverse(&free_reduce(w));
+    let fallback = inverse(&short_form(n, w));
     let twists_of = |u: &[Gen]| -> i64 {
         if !swivel {
             return 0;

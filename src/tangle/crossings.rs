@@ -626,7 +626,13 @@ pub struct BraidTracker {
     appended: Vec<Gen>,
     predicted: Vec<Gen>,
     started: bool,
+    /// `hub_word`'s length after its last reduction to a normal form's short word.
+    hub_reduced_len: usize,
 }
+
+/// The remembered word is reduced to its normal form's short word once it passes twice its
+/// last reduced length, and not below this many letters (short words stay as read).
+const HUB_REDUCE_MIN: usize = 32;
 
 impl BraidTracker {
     pub fn new(frame: BraidFrame) -> Self {
@@ -648,6 +654,7 @@ impl BraidTracker {
             appended: Vec::with_capacity(WORD_ROOM),
             predicted: Vec::with_capacity(WORD_ROOM),
             started: false,
+            hub_reduced_len: 0,
         }
     }
 
@@ -656,10 +663,13 @@ impl BraidTracker {
     pub fn reset(&mut self) {
         self.started = false;
         self.hub_word.clear();
+        self.hub_reduced_len = 0;
     }
 
     /// Reads this frame's geometry; returns the events since the last update. Allocates
-    /// only while its buffers grow (so it can run every step).
+    /// only while its buffers grow and when the remembered word is reduced to its normal
+    /// form's short word (each time it has doubled: a few times in 60,000 steps of the leash
+    /// preset), so it can run every step.
     pub fn update(&mut self, strands: &[&[Vec3]]) -> &[BraidEvent] {
         self.events.clear();
         let n = strands.len();
@@ -682,6 +692,7 @@ impl BraidTracker {
             appended,
             predicted,
             started,
+            hub_reduced_len,
             ..
         } = self;
         let reading = reader.reading();
@@ -695,6 +706,19 @@ impl BraidTracker {
                 let h = &reading.start_height;
                 order_change_in_place(work, &reading.start_order, |l, r| h[l as usize] >= h[r as usize], hub_word);
                 braid::free_reduce_in_place(hub_word);
+                // Free reduction alone let the remembered word grow with time (the strands'
+                // order at the hand's edge flickers as the dogs wander: 496 letters after
+                // 52,000 steps of the leash scene for a braid whose shortest word has 24).
+                // Past twice its last reduced length it is replaced by its normal form's
+                // short word, the same braid (rarely: the allocations are amortised).
+                if hub_word.len() > (2 * *hub_reduced_len).max(HUB_REDUCE_MIN) {
+                    let short = braid::Garside::of_word(n.max(2), hub_word).to_short_word();
+                    if short.len() < hub_word.len() {
+                        hub_word.clear();
+                        hub_word.extend_from_slice(&short);
+                    }
+                    *hub_reduced_len = hub_word.len();
+                }
             }
         }
         // 2. The word: remembered hand-region crossings, then the geometry.
@@ -785,8 +809,8 @@ impl BraidTracker {
     /// Everything the page shows about the braid.
     pub fn summary(&self, swivel: bool) -> BraidSummary {
         let n = self.reading().end_order.len().max(2);
-        let hint = braid::untangle_hint(n, &self.word, swivel, braid::SearchLimits::default());
-        let reduced = braid::reduced_form(n, &self.word);
+        let hint = braid::untangle_hint(n, &self.word, swivel, braid::SearchLimits::INTERACTIVE);
+        let reduced = braid::reduced_form_within(n, &self.word, braid::SearchLimits::INTERACTIVE);
         BraidSummary {
             word: braid::format_word(&self.word),
             reduced: braid::format_word(&reduced),

@@ -50,6 +50,18 @@ pub struct Candidate {
     pub tension: [f32; 4],
 }
 
+impl Candidate {
+    /// Every number finite. A candidate read from geometry that blew up within a step (the
+    /// step's end guard then clamps the positions back) can carry NaN; the lifecycle ignores
+    /// it rather than let it match a tangle (`f32::max` drops a NaN from the match distance).
+    pub fn is_finite(&self) -> bool {
+        self.point.is_finite()
+            && self.along.iter().all(|a| a.is_finite())
+            && self.wrap.is_finite()
+            && self.tension.iter().all(|t| !t.is_nan())
+    }
+}
+
 /// Parameters of the lifecycle.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LifecycleParams {
@@ -165,7 +177,7 @@ impl TangleManager {
         for t in &mut self.tangles {
             let mut best: Option<(usize, f32)> = None;
             for (k, c) in candidates.iter().enumerate() {
-                if self.used[k] || c.over != t.over || c.under != t.under {
+                if self.used[k] || c.over != t.over || c.under != t.under || !c.is_finite() {
                     continue;
                 }
                 let d = (c.along[0] - t.along[0]).abs().max((c.along[1] - t.along[1]).abs());
@@ -217,7 +229,7 @@ impl TangleManager {
         }
         // 3. Form new ones.
         for (k, c) in candidates.iter().enumerate() {
-            if self.used[k] || !c.touching || !c.tightening || c.wrap < p.form_wrap {
+            if self.used[k] || !c.touching || !c.tightening || !(c.wrap >= p.form_wrap) || !c.is_finite() {
                 continue;
             }
             // A new tangle starts locked if static friction holds it.
@@ -275,6 +287,29 @@ fn lock_test(t: [f32; 4], wrap: f32, now: TangleState, p: &LifecycleParams) -> (
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A candidate whose `along` was NaN on one rope (a segment blown far out within a step,
+    /// where the closest-point arithmetic overflowed) matched its tangle anyway — `f32::max`
+    /// drops a NaN, so the distance came out as the other rope's — and the tangle took
+    /// `along: [0.39, NaN]` (`[0.39, null]` in `tangles()`). Non-finite candidates are
+    /// ignored now; the tangle keeps its last finite values.
+    #[test]
+    fn a_candidate_with_a_nan_along_does_not_update_a_tangle() {
+        let mut m = TangleManager::new();
+        let p = LifecycleParams::default();
+        m.update(&[cand(0.39, true, 1.0, EVEN)], &p);
+        assert_eq!(m.tangles().len(), 1);
+        let mut bad = cand(0.39, true, 1.0, EVEN);
+        bad.along[1] = f32::NAN;
+        m.update(&[bad], &p);
+        let t = m.tangles()[0];
+        assert!(t.along.iter().all(|a| a.is_finite()), "{:?}", t.along);
+        assert!(t.point.is_finite() && t.wrap.is_finite());
+        // Nor does one form from it.
+        let mut m = TangleManager::new();
+        m.update(&[bad], &p);
+        assert!(m.tangles().is_empty());
+    }
 
     fn cand(along: f32, touching: bool, wrap: f32, tension: [f32; 4]) -> Candidate {
         Candidate {

@@ -184,6 +184,11 @@ impl TangleStage {
             }
             let (sa, sb) = (ropes.segs[i], ropes.segs[j]);
             let c = closest_points(pos[sa[0] as usize], pos[sa[1] as usize], pos[sb[0] as usize], pos[sb[1] as usize]);
+            // Geometry blown far out within the step (clamped back by the step's end guard)
+            // overflows the closest-point arithmetic: no contact to read there.
+            if !(c.s.is_finite() && c.t.is_finite() && c.dist_sq.is_finite() && c.pa.is_finite() && c.pb.is_finite()) {
+                continue;
+            }
             let rsum = ropes.seg_radius[i] + ropes.seg_radius[j];
             let touching = st.lambda_n > 0.0;
             let near = rsum + self.detect_margin;

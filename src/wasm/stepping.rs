@@ -219,7 +219,9 @@ impl Sim {
         self.world.max_stretch()
     }
 
-    /// Kinetic plus gravitational potential energy (J).
+    /// Kinetic plus gravitational potential energy (J) of the free particles and the dynamic
+    /// bodies (translation and rotation); an attached particle counts as part of its body
+    /// (see `World::energy`).
     pub fn energy(&self) -> f64 {
         self.world.energy()
     }

@@ -426,7 +426,9 @@ export class Sim {
    */
   links(): Uint32Array;
   /**
-   * Kinetic plus gravitational potential energy (J).
+   * Kinetic plus gravitational potential energy (J) of the free particles and the dynamic
+   * bodies (translation and rotation); an attached particle counts as part of its body
+   * (see `World::energy`).
    */
   energy(): number;
   /**
