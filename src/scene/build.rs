@@ -105,6 +105,9 @@ impl Scene {
         solver
             .supports(&w)
             .map_err(|why| scene_err("settings.solver", format!("{} cannot run this scene: {why}", solver.name())))?;
+        if let Some(state) = &self.state {
+            super::state::restore(&mut w, state)?;
+        }
         Ok(w)
     }
 }

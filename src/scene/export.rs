@@ -15,6 +15,7 @@ impl Scene {
             joints,
             attachments,
             winches: super::winches::export(world),
+            state: Some(super::state::capture(world)),
             version: SCENE_VERSION,
             name: name.to_string(),
             description: String::new(),

@@ -10,7 +10,9 @@
 //! - `schema.rs`: the serde types of the file format, parsing and printing;
 //! - `validate.rs`: checks of values (settings through the one settings table);
 //! - `build.rs`: scene → `World` (ropes, grids, leashes, pins, obstacles);
-//! - `export.rs`: `World` → scene.
+//! - `export.rs`: `World` → scene;
+//! - `state.rs`: what the step carries (warm starts, the random walk), for an export that
+//!   continues exactly.
 
 pub mod bodies;
 mod build;
@@ -18,6 +20,7 @@ mod export;
 pub mod json_path;
 mod schema;
 pub mod shape_lite;
+pub mod state;
 mod validate;
 pub mod winches;
 

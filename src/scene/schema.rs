@@ -68,6 +68,10 @@ pub struct Scene {
     /// Winches paying ropes out or reeling them in (`scene::winches`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub winches: Vec<super::winches::WinchSpec>,
+    /// What the step carries from one step to the next (`scene::state`): written by an
+    /// export, so that the export continues exactly; absent in a scene's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<super::state::StateSpec>,
 }
 
 /// The leash scene builder: a hand (a locked particle, draggable) holding one leash per dog;

@@ -102,6 +102,33 @@ pub struct ImpulseScratch {
     /// This substep's particle contacts (and the last substep's, for warm starting).
     contacts: Vec<PointContact>,
     old_contacts: Vec<PointContact>,
+    /// Row impulses a loaded export carries (`scene::state`), put into the rows when the
+    /// first layout is built, if it has as many rows.
+    pending_rows: Vec<f32>,
+}
+
+impl ImpulseScratch {
+    /// The rows' accumulated impulses (layout order) and the particle contacts' (key, the
+    /// normal and two tangent rows'), which the next step warm starts from.
+    pub fn warm_state(&self) -> (Vec<f32>, Vec<(u64, [f32; 3])>) {
+        let rows = if self.key.is_some() { self.rows.iter().map(|r| r.accum).collect() } else { Vec::new() };
+        let contacts = self.contacts.iter().map(|c| (c.key, c.rows.map(|r| r.accum))).collect();
+        (rows, contacts)
+    }
+
+    /// Puts [`ImpulseScratch::warm_state`]'s values into a fresh scratch: the particle
+    /// contacts now, the rows when the first step lays them out.
+    pub fn set_warm_state(&mut self, rows: Vec<f32>, contacts: &[(u64, [f32; 3])]) {
+        self.pending_rows = rows;
+        self.contacts.clear();
+        self.contacts.extend(contacts.iter().map(|&(key, accum)| {
+            let mut c = PointContact { key, ..Default::default() };
+            for (row, a) in c.rows.iter_mut().zip(accum) {
+                row.accum = a;
+            }
+            c
+        }));
+    }
 }
 
 /// A particle touching (or about to touch) a static shape or wall: a normal row (λ ≥ 0)
@@ -225,6 +252,12 @@ pub fn prepare(c: &mut StepContext) {
         let s = sc.joint_start[k] as usize;
         for (j, row) in sc.rows[s..s + c.joints.rows(k)].iter_mut().enumerate() {
             row.accum = c.joints.accum[k][j];
+        }
+    }
+    let pending = std::mem::take(&mut sc.pending_rows);
+    if pending.len() == sc.rows.len() {
+        for (row, a) in sc.rows.iter_mut().zip(pending) {
+            row.accum = a;
         }
     }
 }

@@ -1,0 +1,197 @@
+//! What a step carries from one step to the next beyond the scene's own fields: the
+//! export's `state`, so that an exported world, loaded again, continues the trajectory it
+//! was on bit for bit (`tests/export_reload.rs`).
+//!
+//! A scene file without `state` is a scene's start: every carried value starts empty (no
+//! warm start, the dogs' random walk at its seed). `Sim.exportScene()` writes it; its
+//! contents follow the world's own layout (which rows, in which order), so it is checked on
+//! load against the world the rest of the file builds, and refused, naming the path, when
+//! they disagree (a hand-edited file that added a link, say): the rest of the file is then
+//! still a valid scene without it.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::world::World;
+
+use super::scene_err;
+
+/// The carried state (see the module docs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateSpec {
+    /// Completed steps and simulated time (s): reports only.
+    #[serde(default)]
+    pub steps: u64,
+    #[serde(default)]
+    pub time: f64,
+    /// The last substep's length (s): new particles' velocities are seeded with it.
+    pub last_h: f32,
+    /// The dogs' random walk's generator state, as 16 hex digits (a JSON number would lose
+    /// bits in JavaScript).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rng: String,
+    /// Per dog of the leash: where its random walk pulls it back to, and its walking
+    /// velocity (m, m/s).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dogs: Vec<DogState>,
+    /// The impulse solver's rows' accumulated impulses (N·s), in its layout's order (links,
+    /// pins, holds, joints, 2D locks): the next step's warm start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rows: Vec<f32>,
+    /// The impulse solver's particle contacts with walls and obstacles: particle, shape
+    /// (obstacle index, or 0xFFFF0000 + wall) and the normal and tangent rows' impulses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub point_contacts: Vec<(u32, u32, [f32; 3])>,
+    /// Per joint: its rows' impulses of the last step (warm starting by joint).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<Vec<f32>>,
+    /// Per joint: its frames in the bodies' own frames, as the world keeps them (the
+    /// joints' anchors and axes in world coordinates, turned back into the bodies' frames on
+    /// load, round differently): anchor in A, anchor in B, axis in A, axis in B, the two
+    /// perpendiculars in A, and the reference rotation q_A⁻¹ q_B ([x, y, z, w]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joint_frames: Vec<[[f32; 4]; 7]>,
+}
+
+/// A dog's random walk (see [`StateSpec::dogs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DogState {
+    pub home: Vec3,
+    pub walk: Vec3,
+}
+
+/// The carried state of `w`.
+pub fn capture(w: &World) -> StateSpec {
+    let (rows, contacts) = w.scratch.impulse.warm_state();
+    StateSpec {
+        steps: w.steps,
+        time: w.time,
+        last_h: w.last_h,
+        rng: if w.leash.is_some() { format!("{:016x}", w.wander.rng.0) } else { String::new() },
+        dogs: w.leash.iter().flat_map(|l| l.dogs.iter().map(|d| DogState { home: d.home, walk: d.walk })).collect(),
+        rows,
+        point_contacts: contacts.iter().map(|&(k, a)| ((k >> 32) as u32, k as u32, a)).collect(),
+        joints: (0..w.joints.len())
+            .filter(|&k| !w.joints.transient[k])
+            .map(|k| w.joints.accum[k][..w.joints.rows(k)].to_vec())
+            .collect(),
+        joint_frames: (0..w.joints.len())
+            .filter(|&k| !w.joints.transient[k])
+            .map(|k| {
+                let f = &w.joints.frames[k];
+                let v = |v: Vec3| v.extend(0.0).to_array();
+                [
+                    v(f.local_a),
+                    v(f.local_b),
+                    v(f.axis_a),
+                    v(f.axis_b),
+                    v(f.perp_a[0]),
+                    v(f.perp_a[1]),
+                    f.q_ref.to_array(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Puts `s` into the freshly built `w`; `Err` names the path of what does not fit it.
+pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
+    if !(s.last_h.is_finite() && s.last_h > 0.0) {
+        return Err(scene_err("state.last_h", "must be a substep length > 0 s"));
+    }
+    if !s.time.is_finite() || s.time < 0.0 {
+        return Err(scene_err("state.time", "must be a time ≥ 0 s"));
+    }
+    let rng = if s.rng.is_empty() {
+        None
+    } else {
+        let v = u64::from_str_radix(&s.rng, 16)
+            .ok()
+            .filter(|_| s.rng.len() == 16)
+            .ok_or_else(|| scene_err("state.rng", "must be 16 hex digits"))?;
+        Some(v)
+    };
+    let dogs = w.leash.as_ref().map_or(0, |l| l.dogs.len());
+    if !s.dogs.is_empty() && s.dogs.len() != dogs {
+        return Err(scene_err("state.dogs", format!("{} dogs' walks for {dogs} dogs", s.dogs.len())));
+    }
+    for (i, d) in s.dogs.iter().enumerate() {
+        if !(d.home.is_finite() && d.walk.is_finite()) {
+            return Err(scene_err(format!("state.dogs[{i}]"), "must be finite"));
+        }
+    }
+    let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+    if !finite(&s.rows) {
+        return Err(scene_err("state.rows", "must be finite"));
+    }
+    for (i, c) in s.point_contacts.iter().enumerate() {
+        if c.0 as usize >= w.particles.len() || !finite(&c.2) {
+            return Err(scene_err(format!("state.point_contacts[{i}]"), "names no particle, or is not finite"));
+        }
+    }
+    if !s.joints.is_empty() && s.joints.len() != w.joints.len() {
+        return Err(scene_err(
+            "state.joints",
+            format!("{} joints' impulses for {} joints", s.joints.len(), w.joints.len()),
+        ));
+    }
+    for (k, a) in s.joints.iter().enumerate() {
+        if a.len() != w.joints.rows(k) || !finite(a) {
+            return Err(scene_err(
+                format!("state.joints[{k}]"),
+                format!("must be {} finite impulses", w.joints.rows(k)),
+            ));
+        }
+    }
+    if !s.joint_frames.is_empty() && s.joint_frames.len() != w.joints.len() {
+        return Err(scene_err(
+            "state.joint_frames",
+            format!("{} joints' frames for {} joints", s.joint_frames.len(), w.joints.len()),
+        ));
+    }
+    for (k, f) in s.joint_frames.iter().enumerate() {
+        let unit = |v: [f32; 4]| (Vec3::from_slice(&v).length() - 1.0).abs() < 1e-3;
+        let q = glam::Quat::from_array(f[6]);
+        if !f.iter().all(|v| finite(v))
+            || ![f[2], f[3], f[4], f[5]].into_iter().all(unit)
+            || (q.length() - 1.0).abs() > 1e-3
+        {
+            return Err(scene_err(
+                format!("state.joint_frames[{k}]"),
+                "must be finite, with unit axes and a unit rotation",
+            ));
+        }
+    }
+    w.steps = s.steps;
+    w.time = s.time;
+    w.last_h = s.last_h;
+    if let Some(v) = rng {
+        w.wander.rng.0 = v;
+    }
+    for (k, a) in s.joints.iter().enumerate() {
+        w.joints.accum[k][..a.len()].copy_from_slice(a);
+    }
+    for (k, f) in s.joint_frames.iter().enumerate() {
+        let v = |v: [f32; 4]| Vec3::from_slice(&v);
+        w.joints.frames[k] = crate::joints::Frames {
+            local_a: v(f[0]),
+            local_b: v(f[1]),
+            axis_a: v(f[2]),
+            axis_b: v(f[3]),
+            perp_a: [v(f[4]), v(f[5])],
+            q_ref: glam::Quat::from_array(f[6]),
+        };
+    }
+    let contacts: Vec<(u64, [f32; 3])> =
+        s.point_contacts.iter().map(|&(p, q, a)| ((p as u64) << 32 | q as u64, a)).collect();
+    w.scratch.impulse.set_warm_state(s.rows.clone(), &contacts);
+    if let Some(l) = &mut w.leash {
+        for (d, s) in l.dogs.iter_mut().zip(&s.dogs) {
+            (d.home, d.walk) = (s.home, s.walk);
+        }
+    }
+    Ok(())
+}
