@@ -101,7 +101,12 @@ impl Obstacle {
 
     #[inline]
     pub fn material(&self) -> Material {
-        Material { mu_s: self.friction, mu_k: self.dynamic_friction.unwrap_or(self.friction), e: self.restitution }
+        Material {
+            mu_s: self.friction,
+            mu_k: self.dynamic_friction.unwrap_or(self.friction),
+            e: self.restitution,
+            keep: 1.0,
+        }
     }
 }
 
@@ -111,6 +116,10 @@ pub struct Material {
     pub mu_s: f32,
     pub mu_k: f32,
     pub e: f32,
+    /// Fraction of its whole velocity a particle keeps after touching the surface (the 002
+    /// post's `BOUNCE_FRICTION` on its walls; 1 for obstacles). Read by the classic solver's
+    /// velocity stage only.
+    pub keep: f32,
 }
 
 /// Walls (the seed's canvas box in the x–y plane) with their material.
@@ -121,12 +130,14 @@ pub struct WallContacts {
 }
 
 /// Per-particle record of this substep's contact: the normal (zero = none), the
-/// restitution and the contact plane (n·x = `plane` at the particle's surface point),
-/// read by [`velocities_with_restitution`] after the velocity update.
+/// restitution, the contact plane (n·x = `plane` at the particle's surface point) and the
+/// material's `keep`, read by [`velocities_with_restitution`] (and the classic solver's
+/// velocity stage) after the velocity update.
 pub struct ContactRecord<'a> {
     pub normal: &'a mut [Vec3],
     pub e: &'a mut [f32],
     pub plane: &'a mut [f32],
+    pub keep: &'a mut [f32],
 }
 
 /// One projection pass of every free particle against every obstacle and the walls.
@@ -147,7 +158,8 @@ pub fn solve(
         .min(radius.len())
         .min(rec.normal.len())
         .min(rec.e.len())
-        .min(rec.plane.len());
+        .min(rec.plane.len())
+        .min(rec.keep.len());
     for i in 0..n {
         if w[i] == 0.0 {
             continue;
@@ -193,6 +205,7 @@ fn contact(i: usize, pos: &mut [Vec3], prev: &[Vec3], pen: f32, normal: Vec3, m:
     rec.normal[i] = normal;
     rec.e[i] = m.e;
     rec.plane[i] = normal.dot(x);
+    rec.keep[i] = m.keep;
 }
 
 /// Velocity stage with restitution: `vel` holds the velocities at the start of the

@@ -1,9 +1,11 @@
 //! Distance joint: the seed's `distance_setup` (|p| = L), widened as Box2D's distance
 //! joint: a length range [min, max] with an optional spring toward `length` inside it.
 //!
-//! - min = max = length, no spring: one rigid row (a massless rod between the anchors);
+//! - min = max = length: one row, a rigid rod (or, if soft, a spring rod);
 //! - otherwise: a spring row toward `length` (if soft), then a min row (|p| ≥ min, pushes)
-//!   and a max row (|p| ≤ max, pulls), both speculative one-sided rows.
+//!   and a max row (|p| ≤ max, pulls), both rigid speculative one-sided rows. A soft joint
+//!   given no `max` has max = +∞ (`Joints::add`): its max row stays inactive, so the spring
+//!   acts on both sides of `length`, as Box2D's does with its limits off.
 
 use super::row::Row;
 use super::setup::Setup;
@@ -32,5 +34,10 @@ pub fn setup(s: &Setup, f: &Frames, rows: &mut [Row], length: f32, min: f32, max
     // The limits stay rigid even on a soft joint.
     let rigid = Setup { user: None, ..*s };
     distance::min_length(&rigid, &mut rows[k], pa, pb, min);
-    distance::rope(&rigid, &mut rows[k + 1], pa, pb, max);
+    if max.is_finite() {
+        distance::rope(&rigid, &mut rows[k + 1], pa, pb, max);
+    } else {
+        // No upper limit: the row does nothing (zero mass and impulse; its bias would be ∞).
+        rows[k + 1] = Row { a: s.a, b: s.b, ..Row::default() };
+    }
 }

@@ -88,8 +88,12 @@ pub enum JointKind {
         motor: Option<Motor>,
     },
     Fixed,
-    /// Anchors kept `length` apart (or within [min, max], with a spring toward `length` if
-    /// the joint is soft). Lengths in m; `length` ≤ 0 in a def means "the creation distance".
+    /// Anchors within the rigid limits [min, max]; a soft joint adds a two-sided spring
+    /// toward `length` (Box2D's `b2DistanceJoint` with its spring on). min = max = `length`
+    /// is one row: a rod (a spring rod if soft). Lengths in m; in a def, `length` ≤ 0 means
+    /// "the creation distance" and `max` ≤ 0 means "none given": a rigid joint's max is
+    /// then `length`, a soft joint's +∞ (no upper limit); `min` is lowered to at most
+    /// `length` and `max` raised to at least it.
     #[serde(rename_all = "camelCase")]
     Distance {
         length: f32,
@@ -390,7 +394,9 @@ impl Joints {
                 *length = def.anchor.distance(anchor_b);
             }
             if *max <= 0.0 {
-                *max = *length;
+                // No `max`: a rigid joint is a rod at `length`; a soft one is a spring there
+                // with no upper limit (Box2D's `b2DistanceJoint`: spring on, limits off).
+                *max = if def.soft.is_some() { f32::INFINITY } else { *length };
             }
             *min = min.min(*length);
             *max = max.max(*length);

@@ -21,7 +21,16 @@
 //! (attachments) is optional. Joint types: `ballSocket`, `hinge` and `prismatic` (`limit`,
 //! `motor`), `fixed`, `distance` (`length`, `min`, `max`), `rope` (`max_length`),
 //! `angularMotor` (`motor`), `swingTwist` (`max_swing`, `twist`); a per-kind field on another
-//! type is an error. Anchors and axes are world coordinates in the pose the bodies are given
+//! type is an error.
+//!
+//! A `distance` joint's `length` defaults to the anchors' distance; `min` defaults to 0.
+//! Without `soft` it is free inside [min, max] and rigid at both ends, `max` defaulting to
+//! `length` (so `min` = `max` = `length` is a rod, and no `min` a rope of that length).
+//! With `soft` it is a spring at `length` pulling and pushing alike (as Box2D's
+//! `b2DistanceJoint` with its spring on), with optional rigid limits `min` and `max`
+//! (default none); `min` = `max` = `length` makes a spring rod (the same spring, one row). So a body hung on `{"type": "distance", "length": 1, "soft": {"hertz": 2, ..}}`
+//! bounces at 2 Hz about its static stretch, and `"max": 1` would make the spring act only
+//! below 1 m. Anchors and axes are world coordinates in the pose the bodies are given
 //! in. An attached particle becomes the point of the body where it lies. Errors name the
 //! JSON path (`joints[2].limit`, `bodies[0].shape.radius`) and build nothing.
 
@@ -144,10 +153,15 @@ pub struct JointSpec {
     pub soft: Option<SoftSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_force: Option<f32>,
+    /// Distance joint: the rod's length or the spring's rest length (m); default the
+    /// anchors' distance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub length: Option<f32>,
+    /// Distance joint: rigid lower limit (m); default 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min: Option<f32>,
+    /// Distance joint: rigid upper limit (m); default `length` if rigid, none if soft (the
+    /// spring then acts on both sides of `length`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -591,7 +605,9 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
                     s.motor = m(motor);
                 }
                 JointKind::Distance { length, min, max } => {
-                    (s.length, s.min, s.max) = (Some(length), Some(min), Some(max));
+                    // A soft joint's "no upper limit" (+∞) is written as no `max`, which
+                    // reads back as the same.
+                    (s.length, s.min, s.max) = (Some(length), Some(min), max.is_finite().then_some(max));
                 }
                 JointKind::Rope { max_length } => s.max_length = Some(max_length),
                 JointKind::AngularMotor { motor } => s.motor = m(Some(motor)),

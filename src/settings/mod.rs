@@ -60,10 +60,13 @@ pub struct Settings {
     pub solver: SolverKind,
     /// Relaxation passes per (sub)step.
     pub iterations: u32,
-    /// Substeps per `step(dt)` (XPBD uses them; the classic solver ignores them).
+    /// Substeps per `step(dt)`. Under the classic solver each substep is one whole step of
+    /// the post's (friction, Verlet, walls, `iterations` sweeps) of length dt/substeps; the
+    /// post is substeps = 1 (see `solver::classic`).
     pub substeps: u32,
-    /// The seed's `applyFriction` weight: each classic step keeps this fraction of the
-    /// velocity (`prev = mix(pos, prev, friction)`), so 1 = no air friction.
+    /// The seed's `applyFriction` weight (its `AIR_FRICTION`, 0.95): each classic step keeps
+    /// this fraction of the velocity (`prev = mix(pos, prev, friction)`), so 1 = no air
+    /// friction.
     pub friction: f32,
     /// Give assigned to links created by editing (the seed's `GIVE`).
     pub give: f32,
@@ -73,8 +76,14 @@ pub struct Settings {
     /// Optional bounding box; `None` = unbounded.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub walls: Option<Walls>,
-    /// Fraction of normal speed kept when bouncing off a wall (the seed reflects fully: 1).
+    /// Fraction of normal speed kept when bouncing off a wall. The classic solver reflects
+    /// the normal speed by it and then keeps `bounce_friction` of the whole velocity (the
+    /// post mirrors fully, 1, then halves).
     pub restitution: f32,
+    /// Classic solver: the fraction of its whole velocity (normal and tangential) a point
+    /// keeps when it touches a wall, after the reflection: the post's `BOUNCE_FRICTION`
+    /// (`applyFriction(0.5)` after mirroring). 1 = walls take no speed beyond `restitution`.
+    pub bounce_friction: f32,
     /// Plane the page draws and edits in.
     pub view: View,
     /// PBD-family solvers: linear velocity damping rate (1/s); each substep of length h
@@ -148,11 +157,12 @@ impl Default for Settings {
             solver: SolverKind::Classic,
             iterations: 3,
             substeps: 1,
-            friction: 0.999,
+            friction: 0.95,
             give: 0.0,
             mass_weighted: false,
             walls: None,
             restitution: 1.0,
+            bounce_friction: 0.5,
             view: View::Side,
             damping: 0.0,
             omega: 1.5,

@@ -1,6 +1,7 @@
 //! The 002 seed's solver, faithfully: Verlet integration with the seed's friction, then
 //! `ITERATION_COUNT` passes of centre-based relaxation with `give` over the links **in array
-//! order**, bouncing off the walls.
+//! order**, bouncing off the walls. Its defaults are the post's (`AIR_FRICTION` 0.95,
+//! `BOUNCE_FRICTION` 0.5, `ITERATION_COUNT` 3, `GIVE` 0, one step per frame).
 //!
 //! Per link with ends p1, p2 and rest length L, the seed computes
 //!
@@ -38,23 +39,65 @@
 //! independent projections in flight at five passes. The schedule is rebuilt only when the
 //! links or the pass count change.
 //!
-//! ## Walls, obstacles and bouncing
-//! Positions are kept inside the walls (and outside obstacles, with their Coulomb friction:
-//! the shared `collide::contact` projection) before and after the relaxation, and a point
-//! that hit something bounces in the velocity stage: its normal velocity becomes `-e` times
-//! the one it arrived with (e = `restitution`; the seed reflects fully, e = 1), unless it
-//! arrived slower than gravity alone makes it in two steps (so ropes lying on the floor do
-//! not jitter).
+//! ## Substeps
+//! The post runs one step per frame, and its constants are per step: `AIR_FRICTION` per
+//! step, gravity per step², `ITERATION_COUNT` sweeps per step. Classic runs each substep as
+//! one whole step of the post's, of length h = dt/substeps: the default, 1 substep of a
+//! 1/60 s frame, is the post frame for frame (mapped at 1 px = 1 cm, the post's gravity
+//! `GRAVITY · STEP²` = 0.25 px/frame² is 9 m/s²). More substeps are the same algorithm at a
+//! finer step: gravity is integrated the same (Verlet), the links are swept
+//! `substeps × iterations` times per frame, and `friction` and `bounce_friction` act per
+//! substep, so 4 substeps keep friction⁴ of the velocity per frame (0.81 at 0.95) and the
+//! rope moves differently (3.2 cm apart after 10 frames of the rope preset). Substeps are
+//! kept rather than ignored because scenes set them for the solvers that need them (the
+//! capstan: 30 substeps × 2 iterations) and classic runs those scenes too: ignoring them
+//! would leave it 2 sweeps a frame, and the capstan's load slides 0.7 m off the bollard.
+//! A faithful run of the post is substeps = 1 (`tests/classic.rs`).
 //!
-//! An earlier version bounced the seed's way *before* the relaxation, by moving the previous
-//! position to the mirror image of the step beyond the wall. That puts `prev` off the
-//! constraint manifold while the links are projected, and the projection, which pulls the
-//! point back toward its neighbours (inward), then *adds* to its inward velocity: each bounce
-//! pumped energy in. A violent drag into the walls grew a point's velocity past the size of
-//! the box (167 km/s measured), after which it hit a wall on every step, and the rope hung
-//! frozen with its energy climbing from 2·10⁹ J to 9·10⁹ J. Bouncing after the relaxation
-//! keeps `prev` on the manifold while it runs, so the projections only ever take energy out
-//! (`tests/violent_drag.rs` drives the same drag and bounds the energy).
+//! ## Walls, obstacles and bouncing: the post's, after the relaxation
+//! The post, per point: friction, velocity, gravity, then the walls: a point past a wall is
+//! put on it, its previous position mirrored past the wall by its velocity before gravity
+//! (the normal speed reflected fully) and `applyFriction(BOUNCE_FRICTION = 0.5)` halves its
+//! whole velocity, tangential part included. Classic keeps that arithmetic with the
+//! defaults `restitution` = 1 (the mirror) and `bounce_friction` = 0.5 (the halving), and
+//! `friction` = 0.95 (`AIR_FRICTION`): a lone point bouncing off the walls follows the
+//! post to f32 rounding (`tests/classic.rs`, the post's code transcribed).
+//!
+//! Positions are kept inside the walls (and outside obstacles, with their Coulomb friction:
+//! the shared `collide::contact` projection) before and after the relaxation, and the
+//! bounce is applied in the velocity stage, from where the walls left the point before the
+//! relaxation (a) and the velocity it arrived with (u = friction·v₀, the post's `vel`):
+//!
+//! ```text
+//! v = bounce_friction · R(a - x_prev)/h + (x - a)/h
+//! ```
+//!
+//! R replaces the normal part by −e·u·n (e = `restitution`), and the relaxation's
+//! displacement after the wall (x − a) keeps only its tangential part; obstacles keep
+//! `bounce_friction` 1 (they have their own friction). Three deviations from the post are
+//! kept on purpose:
+//!
+//! - **Bouncing after the relaxation.** The post bounces before it, so its relaxation runs
+//!   with `prev` mirrored off the constraint manifold and the projection's inward pull adds
+//!   to the reflected velocity: each bounce pumps energy in. A violent drag into the walls
+//!   at restitution 1 grew a point's velocity past the size of the box (167 km/s measured),
+//!   after which it hit a wall on every step and the rope hung frozen with its energy
+//!   climbing from 2·10⁹ J to 9·10⁹ J. Here the bounce has the last word on the normal
+//!   velocity, so the projections only take energy out (`tests/violent_drag.rs`).
+//! - **Nothing ends the step past a wall.** The relaxation can push a point a wall stopped
+//!   back past it (its link is off its length); the post leaves it there to be mirrored
+//!   again next frame, classic puts it back on the wall. A stick thrown at a wall turns a
+//!   few centimetres differently from the post's for that (measured 5.5 cm at most, the
+//!   same rest on the floor to 1 mm; `tests/classic.rs`).
+//! - **No floor jitter.** The post mirrors any arrival, so a point lying on the floor
+//!   bounces by half of each frame's gravity forever. Classic reflects only an arrival
+//!   faster than gravity alone makes in two steps (2|g|h); slower contacts keep the normal
+//!   velocity the projection leaves (zero), and still lose `bounce_friction` of the rest,
+//!   as the post's floor does. A point touching two walls at once (a corner) records one
+//!   of them, so it loses `bounce_friction` once, not twice as in the post.
+//!
+//! Only a point still on its contact at the end of the step is reflected (one its links
+//! pulled away did not stop against the surface; as `contact::velocities_with_restitution`).
 //!
 //! Friction is the seed's `applyFriction`: `prev ← mix(pos, prev, friction)`, so the next
 //! Verlet displacement is `friction · (pos - prev)`: a per-step velocity retention factor.
@@ -86,12 +129,12 @@ pub fn integrate(c: &mut StepContext) {
     }
 }
 
-/// The seed's walls (frictionless) and the static obstacles as contacts.
+/// The post's walls: no Coulomb friction at the position level; the bounce keeps
+/// `bounce_friction` of the whole velocity (the velocity stage).
 fn wall_contacts(settings: &crate::settings::Settings) -> Option<WallContacts> {
     settings.walls.map(|walls| WallContacts {
         walls,
-        // The seed's walls have no friction.
-        material: Material { mu_s: 0.0, mu_k: 0.0, e: settings.restitution },
+        material: Material { mu_s: 0.0, mu_k: 0.0, e: settings.restitution, keep: settings.bounce_friction },
     })
 }
 
@@ -111,6 +154,12 @@ pub fn solve(c: &mut StepContext) {
         }
     };
     collide(&mut particles.pos, &particles.prev, &particles.inv_mass, &particles.radius, &mut scratch.contact_record());
+    if contacts {
+        // Where the walls left the points they stopped, before the links pull them.
+        for ((at, &p), &nrm) in scratch.classic_arrive.iter_mut().zip(&particles.pos).zip(&scratch.contact_n) {
+            *at = if nrm != Vec3::ZERO { p } else { Vec3::NAN };
+        }
+    }
 
     // The relaxation passes, in the seed's order (see [`Schedule`]).
     scratch.classic.refresh(links, n, settings.iterations);
@@ -127,27 +176,79 @@ pub fn solve(c: &mut StepContext) {
     collide(&mut particles.pos, &particles.prev, &particles.inv_mass, &particles.radius, &mut scratch.contact_record());
 }
 
-/// Stage `velocities`: v = (x − x_prev)/h, with the bounce for points that hit something.
+/// Stage `velocities`: v = (x − x_prev)/h, with the post's bounce for points that touched
+/// a wall or an obstacle this step (see the module docs). With `a` where the walls left the
+/// point before the relaxation (its position now if it touched only after it):
+///
+/// ```text
+/// v_a = (a - x_prev)/h,  d = (x - a)/h   the arrival, and the links' pull after it
+/// u = friction · v₀                      the post's `vel`: the Verlet velocity before gravity
+/// if u·n < -2|g|h and still on contact:  v_a ← v_a - (v_a·n)n - e(u·n)n,  d ← d - (d·n)n
+/// v = keep · v_a + d                     keep = bounce_friction on walls, 1 on obstacles
+/// ```
 pub fn velocities(c: &mut StepContext) {
     let h = c.h;
     let StepContext { p: particles, s: settings, obstacles, sc: scratch, .. } = c;
     let n = particles.len();
     if settings.walls.is_some() || !obstacles.is_empty() {
         let threshold = 2.0 * settings.gravity.length() * h;
-        contact::velocities_with_restitution(
-            &particles.pos,
-            &mut particles.prev,
-            &mut particles.vel,
-            &particles.radius,
-            h,
-            threshold,
-            &mut scratch.contact_record(),
-        );
+        let arrive = std::mem::take(&mut scratch.classic_arrive);
+        bounce(particles, &arrive, settings.friction, h, threshold, &mut scratch.contact_record());
+        scratch.classic_arrive = arrive;
     } else {
         let inv_h = 1.0 / h;
         for i in 0..n {
             particles.vel[i] = (particles.pos[i] - particles.prev[i]) * inv_h;
         }
+    }
+}
+
+/// The velocity stage with the post's bounce (`arrive`: where the walls left each point
+/// before the relaxation, NaN if they did not); clears the contact records.
+fn bounce(
+    particles: &mut crate::particles::Particles,
+    arrive: &[Vec3],
+    friction: f32,
+    h: f32,
+    threshold: f32,
+    rec: &mut ContactRecord,
+) {
+    let inv_h = 1.0 / h;
+    let (pos, prev, vel, radius) = (&particles.pos, &mut particles.prev, &mut particles.vel, &particles.radius);
+    let n = pos
+        .len()
+        .min(prev.len())
+        .min(vel.len())
+        .min(radius.len())
+        .min(arrive.len())
+        .min(rec.normal.len())
+        .min(rec.e.len())
+        .min(rec.plane.len())
+        .min(rec.keep.len());
+    for i in 0..n {
+        let normal = rec.normal[i];
+        if normal == Vec3::ZERO {
+            vel[i] = (pos[i] - prev[i]) * inv_h;
+            continue;
+        }
+        rec.normal[i] = Vec3::ZERO;
+        let a = if arrive[i].is_nan() { pos[i] } else { arrive[i] };
+        let (mut va, mut d) = ((a - prev[i]) * inv_h, (pos[i] - a) * inv_h);
+        // Only a point still on its contact bounces (as `velocities_with_restitution`: one
+        // its links pulled away did not stop against the surface).
+        let on_contact = normal.dot(pos[i]) - rec.plane[i] <= radius[i].max(1e-3);
+        let un = friction * vel[i].dot(normal);
+        if on_contact && un < -threshold {
+            va += normal * (-rec.e[i] * un - va.dot(normal));
+            d -= normal * d.dot(normal);
+        } else if rec.keep[i] == 1.0 {
+            // Nothing to change: v = (x - x_prev)/h, `prev` as it is.
+            vel[i] = (pos[i] - prev[i]) * inv_h;
+            continue;
+        }
+        let v = va * rec.keep[i] + d;
+        prev[i] = pos[i] - v * h;
+        vel[i] = v;
     }
 }
 

@@ -941,7 +941,8 @@ fn build_contacts(
     }
     let ground = sc.ground();
     let spring = Spring::new(CONTACT_HERTZ.min(0.25 / h), CONTACT_DAMPING_RATIO, h);
-    let wall_mat = crate::collide::contact::Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution };
+    let wall_mat =
+        crate::collide::contact::Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution, keep: 1.0 };
     let mut old = 0;
     for i in 0..p.len() {
         if sc.bodies.inv_m[i] == 0.0 {

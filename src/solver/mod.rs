@@ -104,11 +104,15 @@ pub struct Scratch {
     /// Jacobi accumulators.
     pub(crate) delta: Vec<Vec3>,
     pub(crate) count: Vec<f32>,
-    /// This substep's contact per particle: normal (zero = none), restitution and the
-    /// contact plane's offset along the normal.
+    /// This substep's contact per particle: normal (zero = none), restitution, the
+    /// contact plane's offset along the normal and the velocity kept (`Material::keep`).
     pub(crate) contact_n: Vec<Vec3>,
     pub(crate) contact_e: Vec<f32>,
     pub(crate) contact_d: Vec<f32>,
+    pub(crate) contact_keep: Vec<f32>,
+    /// Classic solver: where the walls left each point that touched one before the
+    /// relaxation (NaN = none), so its bounce can tell its arrival from the links' pull.
+    pub(crate) classic_arrive: Vec<Vec3>,
     /// The direct solver's per-link work arrays.
     pub(crate) exact: exact::ExactScratch,
     /// The classic solver's wavefront schedule of the seed's sweeps.
@@ -130,7 +134,12 @@ pub struct Scratch {
 impl Scratch {
     /// The per-particle contact records as the contact stage writes them.
     pub(crate) fn contact_record(&mut self) -> ContactRecord<'_> {
-        ContactRecord { normal: &mut self.contact_n, e: &mut self.contact_e, plane: &mut self.contact_d }
+        ContactRecord {
+            normal: &mut self.contact_n,
+            e: &mut self.contact_e,
+            plane: &mut self.contact_d,
+            keep: &mut self.contact_keep,
+        }
     }
 
     /// Grows every per-particle buffer to `particles` entries. Allocates only when the
@@ -142,6 +151,8 @@ impl Scratch {
             self.contact_n.resize(particles, Vec3::ZERO);
             self.contact_e.resize(particles, 0.0);
             self.contact_d.resize(particles, 0.0);
+            self.contact_keep.resize(particles, 1.0);
+            self.classic_arrive.resize(particles, Vec3::NAN);
             self.particles = particles;
         }
     }
@@ -596,7 +607,12 @@ impl StepContext<'_> {
         if self.has_contacts() {
             let walls = self.s.walls.map(|walls| WallContacts {
                 walls,
-                material: Material { mu_s: self.s.wall_friction, mu_k: self.s.wall_friction, e: self.s.restitution },
+                material: Material {
+                    mu_s: self.s.wall_friction,
+                    mu_k: self.s.wall_friction,
+                    e: self.s.restitution,
+                    keep: 1.0,
+                },
             });
             let mut rec = self.sc.contact_record();
             contact::solve(

@@ -306,8 +306,9 @@ impl Sim {
     }
 
     /// Every joint now: `[{id, type, a, b, anchorA, anchorB, axis, limit, motor, soft,
-    /// force, torque, breakForce, mouse, angle}]` plus `length, min, max` (distance),
-    /// `maxLength` (rope), `maxSwing, twist` (swingTwist): world anchors and axis (A's); force
+    /// force, torque, breakForce, mouse, angle}]` plus `length, min, max` (distance; max
+    /// null: no upper limit, a soft joint's default), `maxLength` (rope), `maxSwing, twist`
+    /// (swingTwist): world anchors and axis (A's); force
     /// in N and torque in N·m on body b over the last step; a, b = body id or null for the
     /// world; limit `[lo, hi]` or null, motor `{speed, maxForce}` or null, soft `{hertz,
     /// dampingRatio}` or null, breakForce in N or null; mouse = a pointer's drag joint (not

@@ -410,6 +410,8 @@ export interface SceneSettings {
   mass_weighted?: boolean;
   walls?: Walls;
   restitution?: number;
+  /** Classic solver: fraction of the whole velocity kept when touching a wall (default 0.5). */
+  bounce_friction?: number;
   view?: 'side' | 'top';
   /** 1/s. */
   damping?: number;
@@ -619,9 +621,12 @@ export interface JointSpec {
   motor?: { speed: number; max_force: number };
   soft?: { hertz: number; damping_ratio: number };
   break_force?: number;
-  /** distance. */
+  /** distance: the rod's length, or (with `soft`) the spring's rest length; default the
+   *  anchors' distance. A soft distance joint is a two-sided spring at `length`. */
   length?: number;
+  /** distance: rigid lower limit (default 0). */
   min?: number;
+  /** distance: rigid upper limit (default `length` if rigid, none if soft). */
   max?: number;
   /** rope. */
   max_length?: number;
