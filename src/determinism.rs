@@ -218,6 +218,88 @@ pub fn run(case: &Case) -> World {
     }
 }
 
+/// Steps after which [`run_reloading`] exports the world and goes on from the export.
+pub const RELOADS: [usize; 3] = [1, 150, 300];
+/// For the drags: before the grab and after the release (a hold is the pointer's, not the
+/// scene's: an export does not carry it).
+pub const DRAG_RELOADS: [usize; 2] = [30, 400];
+
+/// The world exported as a scene and loaded again (`Sim::export_scene_json`, then
+/// `Sim::load_scene_json`): what a share link or a saved file gives back.
+pub fn reload(w: &World) -> World {
+    let mut sim = Sim::new();
+    *sim.world_mut() = w.clone();
+    let text = sim.export_scene_json();
+    let mut back = Sim::new();
+    back.load_scene_json(&text).unwrap_or_else(|e| panic!("the export does not load: {e}\n{text}"));
+    back.world().clone()
+}
+
+/// [`run`], but the world is exported and loaded again after each of the steps in
+/// [`RELOADS`] (the drags: [`DRAG_RELOADS`]) and goes on from the loaded copy: an export
+/// carries the whole state, so the hash is the uninterrupted run's.
+pub fn run_reloading(case: &Case) -> World {
+    let at: &[usize] = if case.script == Script::Plain { &RELOADS } else { &DRAG_RELOADS };
+    match case.script {
+        Script::Plain => {
+            let mut w = case.world();
+            for t in 0..STEPS {
+                w.step(DT).expect("a valid step");
+                if at.contains(&(t + 1)) {
+                    w = reload(&w);
+                }
+            }
+            w
+        }
+        Script::DragPoint => {
+            let mut w = case.world();
+            let last = w.particles.len() - 1;
+            let mut start = Vec2::ZERO;
+            for t in 0..STEPS {
+                if t == DRAG_START {
+                    w.grab(1, last as i64).expect("grab");
+                    start = w.settings.view.project(w.particles.pos[last]);
+                }
+                if let Some(q) = drag_target(start, t) {
+                    w.drag_to(1, q.x, q.y).expect("drag");
+                } else if t == DRAG_END {
+                    w.release(1);
+                }
+                w.step(DT).expect("a valid step");
+                if at.contains(&(t + 1)) {
+                    w = reload(&w);
+                }
+            }
+            w
+        }
+        Script::DragBody => {
+            let mut sim = Sim::new();
+            sim.load_scene_json(preset_text(case.preset).expect("a preset")).expect("the preset loads");
+            sim.world_mut().settings.solver = case.solver;
+            let mut start = Vec2::ZERO;
+            for t in 0..STEPS {
+                let id = sim.world().bodies.id[0];
+                if t == DRAG_START {
+                    let w = sim.world();
+                    start = w.settings.view.project(w.bodies.pos[0]);
+                    sim.grab_body_at(1, id, start.x, start.y).expect("grab the body");
+                }
+                if let Some(q) = drag_target(start, t) {
+                    sim.drag_body_to(1, q.x, q.y).expect("drag the body");
+                } else if t == DRAG_END {
+                    sim.release_body_from(1);
+                }
+                sim.world_mut().step(DT).expect("a valid step");
+                if at.contains(&(t + 1)) {
+                    let w = reload(sim.world());
+                    *sim.world_mut() = w;
+                }
+            }
+            sim.world().clone()
+        }
+    }
+}
+
 /// Every case's name and hash, in [`cases`] order.
 pub fn compute() -> Vec<(String, u64)> {
     cases().iter().map(|c| (c.name(), hash(&run(c)))).collect()

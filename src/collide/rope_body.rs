@@ -273,6 +273,18 @@ impl RopeBodyContacts {
         self.normal_force
     }
 
+    /// The impulse solver's rope–body rows of the last substep (key, the normal and two
+    /// tangent rows' impulses), which the next warm starts from (`scene::state`).
+    pub(crate) fn warm_state(&self) -> Vec<(u64, [f32; 3])> {
+        self.rows.iter().map(|r| (r.key, r.accum)).collect()
+    }
+
+    /// Puts [`RopeBodyContacts::warm_state`]'s values back (in key order, as taken).
+    pub(crate) fn set_warm_state(&mut self, rows: &[(u64, [f32; 3])]) {
+        self.rows.clear();
+        self.rows.extend(rows.iter().map(|&(key, accum)| SegRows { key, accum, ..Default::default() }));
+    }
+
     pub(crate) fn clear(&mut self) {
         self.pairs.clear();
         self.rows.clear();

@@ -65,6 +65,45 @@ pub const FAT_MARGIN: f32 = 0.1;
 /// A point within this separation (m) is touching.
 pub const TOUCH_SLOP: f32 = 0.005;
 
+/// A contact as the next step's warm start reads it (`patch::Warm`: its points' feature ids,
+/// places and normal impulses, its friction impulses and their axes) and a 2D box pair's
+/// manifold cache: what an export carries of it (`scene::state`), so that the loaded world
+/// warm starts as the exporting one would have.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WarmContact {
+    /// Body ids A and B.
+    pub pair: [u32; 2],
+    /// A 2D patch of at most two points (`planar::Flat`) rather than a `patch::Patch`.
+    #[serde(default)]
+    pub flat: bool,
+    /// Per point: feature id, world point, normal impulse (N·s).
+    pub points: Vec<(u32, Vec3, f32)>,
+    pub normal: Vec3,
+    pub tangents: [Vec3; 2],
+    /// Friction impulses along the tangents, and the twist's.
+    pub friction: [f32; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rect: Option<RectCache>,
+}
+
+/// The body contacts' carried state (see [`WarmContact`]): the next biased sweep's direction,
+/// the pairs touching (for the begin and end events) and the contacts.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactsState {
+    #[serde(default)]
+    pub sweep_back: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub touching: Vec<[u32; 2]>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contacts: Vec<WarmContact>,
+    /// The impulse solver's rope–body rows: segment, body and point (`collide::rope_body`'s
+    /// key, high and low halves), and the normal and two tangent rows' impulses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rope: Vec<(u32, u32, [f32; 3])>,
+}
+
 /// A pair that began or stopped touching this step (body ids, A's < B's).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactEvent {
@@ -289,6 +328,103 @@ fn key(a: Id, b: Id) -> u64 {
 }
 
 impl Contacts {
+    /// What the next step carries over from this one (see [`ContactsState`]).
+    pub fn warm_state(&self) -> ContactsState {
+        let pair = |k: u64| [(k >> 32) as u32, k as u32];
+        let mut contacts: Vec<WarmContact> = self
+            .patches
+            .iter()
+            .map(|p| WarmContact {
+                pair: pair(p.key),
+                flat: false,
+                points: (0..p.count).map(|j| (p.ids[j], p.x_a + p.r_a[j], p.rows[j].accum)).collect(),
+                normal: p.normal,
+                tangents: p.tangents,
+                friction: [p.friction[0].accum, p.friction[1].accum, p.friction[2].accum],
+                rect: None,
+            })
+            .collect();
+        contacts.extend(self.flat.iter().map(|f| WarmContact {
+            pair: pair(f.key),
+            flat: true,
+            points: (0..f.count).map(|j| (f.ids[j], f.at[j], f.accum[j])).collect(),
+            normal: f.normal,
+            tangents: [f.tangent, Vec3::Z],
+            friction: f.friction,
+            rect: f.rect.is_made().then_some(f.rect),
+        }));
+        let rope = self.rope.warm_state().into_iter().map(|(k, a)| ((k >> 32) as u32, k as u32, a)).collect();
+        ContactsState {
+            sweep_back: self.back_next,
+            touching: self.touching.iter().map(|&k| pair(k)).collect(),
+            contacts,
+            rope,
+        }
+    }
+
+    /// Puts [`Contacts::warm_state`]'s values into fresh contacts: the next `collide` warm
+    /// starts from them. `Err` names what is malformed (a path under `state.contacts`).
+    pub fn set_warm_state(&mut self, s: &ContactsState) -> Result<(), (String, &'static str)> {
+        self.clear();
+        let key = |p: [u32; 2]| ((p[0] as u64) << 32) | p[1] as u64;
+        for (i, c) in s.contacts.iter().enumerate() {
+            let max = if c.flat { 2 } else { patch::MAX_POINTS };
+            let finite = c.points.iter().all(|p| p.1.is_finite() && p.2.is_finite())
+                && c.normal.is_finite()
+                && c.tangents.iter().all(|t| t.is_finite())
+                && c.friction.iter().all(|f| f.is_finite());
+            if c.points.len() > max || !finite {
+                return Err((format!("contacts[{i}]"), "must have at most 4 points (2 if flat), all finite"));
+            }
+            let (k, n) = (key(c.pair), c.points.len());
+            if c.flat {
+                let mut f = Flat {
+                    key: k,
+                    count: n,
+                    normal: c.normal,
+                    tangent: c.tangents[0],
+                    friction: c.friction,
+                    ..Default::default()
+                };
+                for (j, &(id, at, accum)) in c.points.iter().enumerate() {
+                    (f.ids[j], f.at[j], f.accum[j]) = (id, at, accum);
+                }
+                f.rect = c.rect.unwrap_or_default();
+                self.flat.push(f);
+            } else {
+                let mut p = Patch { key: k, count: n, normal: c.normal, tangents: c.tangents, ..Default::default() };
+                for (j, &(id, at, accum)) in c.points.iter().enumerate() {
+                    (p.ids[j], p.r_a[j], p.rows[j].accum) = (id, at, accum);
+                }
+                for (row, f) in p.friction.iter_mut().zip(c.friction) {
+                    row.accum = f;
+                }
+                self.patches.push(p);
+            }
+        }
+        let sorted = |keys: &mut dyn Iterator<Item = u64>| {
+            let v: Vec<u64> = keys.collect();
+            v.windows(2).all(|w| w[0] < w[1])
+        };
+        if !sorted(&mut self.patches.iter().map(|p| p.key)) || !sorted(&mut self.flat.iter().map(|f| f.key)) {
+            self.clear();
+            return Err(("contacts".into(), "must be in body-pair order (as exported)"));
+        }
+        self.touching = s.touching.iter().map(|&p| key(p)).collect();
+        if !sorted(&mut self.touching.iter().copied()) {
+            self.clear();
+            return Err(("touching".into(), "must be in body-pair order (as exported)"));
+        }
+        let rope: Vec<(u64, [f32; 3])> = s.rope.iter().map(|&(h, l, a)| (((h as u64) << 32) | l as u64, a)).collect();
+        if !sorted(&mut rope.iter().map(|r| r.0)) || !rope.iter().all(|r| r.1.iter().all(|x| x.is_finite())) {
+            self.clear();
+            return Err(("rope".into(), "must be finite, in key order (as exported)"));
+        }
+        self.rope.set_warm_state(&rope);
+        self.back_next = s.sweep_back;
+        Ok(())
+    }
+
     /// Forgets every contact (a new scene).
     pub fn clear(&mut self) {
         self.patches.clear();

@@ -53,6 +53,15 @@ pub struct StateSpec {
     /// perpendiculars in A, and the reference rotation q_A⁻¹ q_B ([x, y, z, w]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joint_frames: Vec<[[f32; 4]; 7]>,
+    /// Per attachment: the particle's point in its body's frame (m), as the world keeps it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Vec3>,
+    /// The exact solver's chains' multipliers, when the last step ran it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<crate::solver::exact::ExactWarm>,
+    /// The body contacts (`contacts::ContactsState`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contacts: Option<crate::contacts::ContactsState>,
 }
 
 /// A dog's random walk (see [`StateSpec::dogs`]).
@@ -94,6 +103,9 @@ pub fn capture(w: &World) -> StateSpec {
                 ]
             })
             .collect(),
+        attachments: w.attachments.iter().map(|a| a.local).collect(),
+        exact: w.scratch.exact.warm_state(w.steps),
+        contacts: Some(w.scratch.contacts.warm_state()).filter(|c| *c != Default::default()),
     }
 }
 
@@ -164,6 +176,27 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
                 "must be finite, with unit axes and a unit rotation",
             ));
         }
+    }
+    if !s.attachments.is_empty() && s.attachments.len() != w.attachments.len() {
+        return Err(scene_err(
+            "state.attachments",
+            format!("{} attachments' points for {} attachments", s.attachments.len(), w.attachments.len()),
+        ));
+    }
+    if let Some(i) = s.attachments.iter().position(|p| !p.is_finite()) {
+        return Err(scene_err(format!("state.attachments[{i}]"), "must be finite"));
+    }
+    for (a, &p) in w.attachments.iter_mut().zip(&s.attachments) {
+        a.local = p;
+    }
+    if let Some(e) = &s.exact {
+        if !e.lambda.iter().all(|l| l.is_finite()) {
+            return Err(scene_err("state.exact.lambda", "must be finite"));
+        }
+        w.scratch.exact.set_warm_state(e.clone());
+    }
+    if let Some(c) = &s.contacts {
+        w.scratch.contacts.set_warm_state(c).map_err(|(path, why)| scene_err(format!("state.contacts.{path}"), why))?;
     }
     w.steps = s.steps;
     w.time = s.time;

@@ -111,7 +111,10 @@ impl ImpulseScratch {
     /// The rows' accumulated impulses (layout order) and the particle contacts' (key, the
     /// normal and two tangent rows'), which the next step warm starts from.
     pub fn warm_state(&self) -> (Vec<f32>, Vec<(u64, [f32; 3])>) {
-        let rows = if self.key.is_some() { self.rows.iter().map(|r| r.accum).collect() } else { Vec::new() };
+        let rows = match self.key {
+            Some(_) => self.rows.iter().map(|r| r.accum).collect(),
+            None => self.pending_rows.clone(),
+        };
         let contacts = self.contacts.iter().map(|c| (c.key, c.rows.map(|r| r.accum))).collect();
         (rows, contacts)
     }

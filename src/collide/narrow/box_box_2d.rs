@@ -230,8 +230,8 @@ pub const CACHE_TURN: f32 = 1e-3;
 /// pair cache; PhysX's contact cache). Two boxes at rest on each other then keep their
 /// features and their points (each fixed on the incident box: a corner exactly, a point
 /// cut by a side line up to the shift); a box that slides or turns finds them again once
-/// it has moved that far.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// it has moved that far. (Serialised only in an export's carried state, `scene::state`.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RectCache {
     /// Made (a contact that was not apart), or empty.
     valid: bool,

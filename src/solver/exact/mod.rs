@@ -124,7 +124,7 @@ use super::StepContext;
 use crate::constraints::distance;
 use crate::constraints::Direct;
 pub use bodies::BodyTree;
-pub use plan::ExactScratch;
+pub use plan::{ExactScratch, ExactWarm};
 use tree::Forest;
 
 /// Relative residual below which a Newton pass is skipped (the solve has converged).
@@ -156,6 +156,7 @@ pub fn solve(c: &mut StepContext) {
         || c.out.rope.active
         || !c.sc.contacts.rope.pairs.is_empty();
     c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
+    c.sc.exact.take_pending();
     // Warm start from the multipliers of the last substep if it was this step's or the
     // last one's (not after a pause under another solver) and the tree converged in it;
     // only without other constraints (with them the passes follow their projections).

@@ -122,6 +122,53 @@ pub struct ExactScratch {
     pub(super) v: Vec<Vec3>,
     /// What a pass may have to undo (`guard.rs`).
     pub(super) guard: super::guard::PassGuard,
+    /// A loaded export's warm start (`scene::state`): the chains' multipliers, which trees
+    /// converged, and the step they are from; put in place once the plan is made, if it has
+    /// as many links and trees.
+    pub(super) pending: Option<ExactWarm>,
+}
+
+/// The exact solver's warm start between steps (see [`ExactScratch::warm_state`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExactWarm {
+    /// The step the multipliers are from.
+    pub step: u64,
+    pub lambda: Vec<f32>,
+    pub converged: Vec<bool>,
+}
+
+impl ExactScratch {
+    /// What the next step warm starts from, if the last step (`steps − 1`) ran this solver
+    /// (or a loaded export's, not yet taken).
+    pub fn warm_state(&self, steps: u64) -> Option<ExactWarm> {
+        if let Some(p) = &self.pending {
+            return Some(p.clone());
+        }
+        let s = self.last_step.filter(|&s| s + 1 == steps)?;
+        Some(ExactWarm {
+            step: s,
+            lambda: self.c_link.iter().map(|l| l.lambda).collect(),
+            converged: self.converged.clone(),
+        })
+    }
+
+    /// Puts [`ExactScratch::warm_state`]'s values into a fresh scratch (see `pending`).
+    pub fn set_warm_state(&mut self, w: ExactWarm) {
+        self.pending = Some(w);
+    }
+
+    /// Applies the pending warm start to the plan just made.
+    pub(super) fn take_pending(&mut self) {
+        let Some(w) = self.pending.take() else { return };
+        if w.lambda.len() == self.c_link.len() && w.converged.len() == self.converged.len() {
+            for (l, lam) in self.c_link.iter_mut().zip(w.lambda) {
+                l.lambda = lam;
+            }
+            self.converged = w.converged;
+            self.last_step = Some(w.step);
+        }
+    }
 }
 
 impl ExactScratch {
