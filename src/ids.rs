@@ -34,6 +34,15 @@ pub const MAX_LIVE: usize = 0xFFFF;
 const NO_DENSE: u32 = u32::MAX;
 
 /// Hands out ids and maps them to dense indices.
+/// [`IdPool`] as plain lists (see [`IdPool::to_state`]).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IdState {
+    pub generation: Vec<u16>,
+    pub dense: Vec<u32>,
+    pub free: Vec<u32>,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct IdPool {
     generation: Vec<u16>,
@@ -85,6 +94,43 @@ impl IdPool {
         if self.get(id).is_some() {
             self.dense[id.slot()] = dense as u32;
         }
+    }
+
+    /// The pool as plain lists (per slot its generation and dense index, `u32::MAX` for a
+    /// free slot; the free slots in reuse order): what an export carries (`scene::state`),
+    /// so that ids, and the ids handed out next, stay the same after a reload.
+    pub fn to_state(&self) -> IdState {
+        IdState { generation: self.generation.clone(), dense: self.dense.clone(), free: self.free.clone() }
+    }
+
+    /// A pool from [`IdPool::to_state`]'s lists, for `n` live things; `None` when they do not
+    /// describe one (each dense index 0..n once, the free slots exactly the others).
+    pub fn from_state(s: &IdState, n: usize) -> Option<(IdPool, Vec<Id>)> {
+        if s.generation.len() != s.dense.len() || s.generation.len() > MAX_LIVE {
+            return None;
+        }
+        let mut ids = vec![None; n];
+        for (slot, (&g, &d)) in s.generation.iter().zip(&s.dense).enumerate() {
+            if d != NO_DENSE {
+                let e = ids.get_mut(d as usize)?;
+                if e.is_some() {
+                    return None;
+                }
+                *e = Some(Id::new(slot as u32, g));
+            }
+        }
+        let ids: Vec<Id> = ids.into_iter().collect::<Option<_>>()?;
+        let mut free = s.free.clone();
+        free.sort_unstable();
+        free.dedup();
+        let expected = s.dense.iter().filter(|&&d| d == NO_DENSE).count();
+        if free.len() != s.free.len()
+            || free.len() != expected
+            || free.iter().any(|&f| s.dense.get(f as usize) != Some(&NO_DENSE))
+        {
+            return None;
+        }
+        Some((IdPool { generation: s.generation.clone(), dense: s.dense.clone(), free: s.free.clone() }, ids))
     }
 
     /// Every id becomes stale.

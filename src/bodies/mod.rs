@@ -255,6 +255,24 @@ pub struct Bodies {
 }
 
 impl Bodies {
+    /// The ids' pool as plain lists (`scene::state`).
+    pub fn ids_state(&self) -> crate::ids::IdState {
+        self.ids.to_state()
+    }
+
+    /// Puts back [`Self::ids_state`]'s pool, naming every live thing by the id it had;
+    /// `false` (nothing changed) when the lists do not fit this many.
+    pub fn set_ids_state(&mut self, s: &crate::ids::IdState) -> bool {
+        match crate::ids::IdPool::from_state(s, self.id.len()) {
+            Some((pool, ids)) => {
+                self.ids = pool;
+                self.id = ids;
+                true
+            }
+            None => false,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.pos.len()
     }

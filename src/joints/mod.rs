@@ -361,6 +361,24 @@ impl JointDef {
 }
 
 impl Joints {
+    /// The ids' pool as plain lists (`scene::state`).
+    pub fn ids_state(&self) -> crate::ids::IdState {
+        self.ids.to_state()
+    }
+
+    /// Puts back [`Self::ids_state`]'s pool, naming every live thing by the id it had;
+    /// `false` (nothing changed) when the lists do not fit this many.
+    pub fn set_ids_state(&mut self, s: &crate::ids::IdState) -> bool {
+        match crate::ids::IdPool::from_state(s, self.id.len()) {
+            Some((pool, ids)) => {
+                self.ids = pool;
+                self.id = ids;
+                true
+            }
+            None => false,
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.kind.len()
     }

@@ -36,6 +36,10 @@ pub struct StateSpec {
     /// velocity (m, m/s).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dogs: Vec<DogState>,
+    /// Per particle: its position at the last substep's start (m), which the Verlet-style
+    /// solvers' velocities come from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prev: Vec<Vec3>,
     /// The impulse solver's rows' accumulated impulses (N·s), in its layout's order (links,
     /// pins, holds, joints, 2D locks): the next step's warm start.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -59,6 +63,12 @@ pub struct StateSpec {
     /// The exact solver's chains' multipliers, when the last step ran it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<crate::solver::exact::ExactWarm>,
+    /// The bodies' and the joints' id pools (`ids::IdState`): the ids the API names them
+    /// by, which also order the contacts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_ids: Option<crate::ids::IdState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joint_ids: Option<crate::ids::IdState>,
     /// The body contacts (`contacts::ContactsState`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contacts: Option<crate::contacts::ContactsState>,
@@ -75,12 +85,15 @@ pub struct DogState {
 /// The carried state of `w`.
 pub fn capture(w: &World) -> StateSpec {
     let (rows, contacts) = w.scratch.impulse.warm_state();
+    // (A leash cut or broken apart is exported as ropes and points: `Scene::from_world`.)
+    let leash = w.leash.as_ref().filter(|l| l.hand != u32::MAX && l.valid);
     StateSpec {
         steps: w.steps,
         time: w.time,
         last_h: w.last_h,
-        rng: if w.leash.is_some() { format!("{:016x}", w.wander.rng.0) } else { String::new() },
-        dogs: w.leash.iter().flat_map(|l| l.dogs.iter().map(|d| DogState { home: d.home, walk: d.walk })).collect(),
+        rng: if leash.is_some() { format!("{:016x}", w.wander.rng.0) } else { String::new() },
+        dogs: leash.iter().flat_map(|l| l.dogs.iter().map(|d| DogState { home: d.home, walk: d.walk })).collect(),
+        prev: w.particles.prev.clone(),
         rows,
         point_contacts: contacts.iter().map(|&(k, a)| ((k >> 32) as u32, k as u32, a)).collect(),
         joints: (0..w.joints.len())
@@ -105,14 +118,16 @@ pub fn capture(w: &World) -> StateSpec {
             .collect(),
         attachments: w.attachments.iter().map(|a| a.local).collect(),
         exact: w.scratch.exact.warm_state(w.steps),
+        body_ids: (!w.bodies.is_empty()).then(|| w.bodies.ids_state()),
+        joint_ids: (!w.joints.is_empty() && !w.joints.transient.iter().any(|&t| t)).then(|| w.joints.ids_state()),
         contacts: Some(w.scratch.contacts.warm_state()).filter(|c| *c != Default::default()),
     }
 }
 
 /// Puts `s` into the freshly built `w`; `Err` names the path of what does not fit it.
 pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
-    if !(s.last_h.is_finite() && s.last_h > 0.0) {
-        return Err(scene_err("state.last_h", "must be a substep length > 0 s"));
+    if !(s.last_h.is_finite() && s.last_h >= 0.0) {
+        return Err(scene_err("state.last_h", "must be a substep length ≥ 0 s (0: not stepped)"));
     }
     if !s.time.is_finite() || s.time < 0.0 {
         return Err(scene_err("state.time", "must be a time ≥ 0 s"));
@@ -136,6 +151,12 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
         }
     }
     let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
+    if !s.prev.is_empty() && s.prev.len() != w.particles.len() {
+        return Err(scene_err("state.prev", format!("{} points for {} particles", s.prev.len(), w.particles.len())));
+    }
+    if let Some(i) = s.prev.iter().position(|p| !p.is_finite()) {
+        return Err(scene_err(format!("state.prev[{i}]"), "must be finite"));
+    }
     if !finite(&s.rows) {
         return Err(scene_err("state.rows", "must be finite"));
     }
@@ -151,11 +172,8 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
         ));
     }
     for (k, a) in s.joints.iter().enumerate() {
-        if a.len() != w.joints.rows(k) || !finite(a) {
-            return Err(scene_err(
-                format!("state.joints[{k}]"),
-                format!("must be {} finite impulses", w.joints.rows(k)),
-            ));
+        if a.len() > crate::joints::MAX_ROWS || !finite(a) {
+            return Err(scene_err(format!("state.joints[{k}]"), "must be at most one finite impulse per row"));
         }
     }
     if !s.joint_frames.is_empty() && s.joint_frames.len() != w.joints.len() {
@@ -189,6 +207,36 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
     for (a, &p) in w.attachments.iter_mut().zip(&s.attachments) {
         a.local = p;
     }
+    if let Some(ids) = &s.body_ids {
+        // The joints and attachments name their bodies by the ids the build gave: by dense
+        // index across the change of ids.
+        let dense = |w: &World, id: crate::ids::Id| w.bodies.index(id).ok();
+        let joint_ends: Vec<[Option<usize>; 2]> = (0..w.joints.len())
+            .map(|k| [w.joints.a[k].and_then(|id| dense(w, id)), w.joints.b[k].and_then(|id| dense(w, id))])
+            .collect();
+        let attached: Vec<Option<usize>> = w.attachments.iter().map(|a| dense(w, a.body)).collect();
+        if !w.bodies.set_ids_state(ids) {
+            return Err(scene_err("state.body_ids", "is not a pool of ids for this scene's bodies"));
+        }
+        for (k, [a, b]) in joint_ends.into_iter().enumerate() {
+            if let Some(i) = a {
+                w.joints.a[k] = Some(w.bodies.id[i]);
+            }
+            if let Some(i) = b {
+                w.joints.b[k] = Some(w.bodies.id[i]);
+            }
+        }
+        for (att, d) in w.attachments.iter_mut().zip(attached) {
+            if let Some(i) = d {
+                att.body = w.bodies.id[i];
+            }
+        }
+    }
+    if let Some(ids) = &s.joint_ids {
+        if !w.joints.set_ids_state(ids) {
+            return Err(scene_err("state.joint_ids", "is not a pool of ids for this scene's joints"));
+        }
+    }
     if let Some(e) = &s.exact {
         if !e.lambda.iter().all(|l| l.is_finite()) {
             return Err(scene_err("state.exact.lambda", "must be finite"));
@@ -198,14 +246,22 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
     if let Some(c) = &s.contacts {
         w.scratch.contacts.set_warm_state(c).map_err(|(path, why)| scene_err(format!("state.contacts.{path}"), why))?;
     }
+    if !s.prev.is_empty() {
+        w.particles.prev.copy_from_slice(&s.prev);
+    }
     w.steps = s.steps;
     w.time = s.time;
-    w.last_h = s.last_h;
+    if s.last_h > 0.0 {
+        w.last_h = s.last_h;
+    }
     if let Some(v) = rng {
         w.wander.rng.0 = v;
     }
+    // (A joint whose rows the file's own fields now lay out differently starts cold.)
     for (k, a) in s.joints.iter().enumerate() {
-        w.joints.accum[k][..a.len()].copy_from_slice(a);
+        if a.len() == w.joints.rows(k) {
+            w.joints.accum[k][..a.len()].copy_from_slice(a);
+        }
     }
     for (k, f) in s.joint_frames.iter().enumerate() {
         let v = |v: [f32; 4]| Vec3::from_slice(&v);
