@@ -13,6 +13,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
+use crate::joints::JointKind;
 use crate::world::World;
 
 use super::scene_err;
@@ -57,6 +58,11 @@ pub struct StateSpec {
     /// perpendiculars in A, and the reference rotation q_A⁻¹ q_B ([x, y, z, w]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joint_frames: Vec<[[f32; 4]; 7]>,
+    /// Per joint: a distance joint's length, min and max as the world holds them (max −1: no
+    /// upper limit; `null` for the other kinds). A scene's `length` ≤ 0 means "the anchors' distance when the joint
+    /// is made", so a joint of length 0 would reload at the distance its bodies have now.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub distance: Vec<Option<[f32; 3]>>,
     /// Per attachment: the particle's point in its body's frame (m), as the world keeps it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Vec3>,
@@ -116,6 +122,20 @@ pub fn capture(w: &World) -> StateSpec {
                 ]
             })
             .collect(),
+        distance: if w.joints.kind.iter().any(|k| matches!(k, JointKind::Distance { .. })) {
+            (0..w.joints.len())
+                .filter(|&k| !w.joints.transient[k])
+                .map(|k| match w.joints.kind[k] {
+                    // (No upper limit, +∞, is written −1: JSON has no infinity.)
+                    JointKind::Distance { length, min, max } => {
+                        Some([length, min, if max.is_finite() { max } else { -1.0 }])
+                    }
+                    _ => None,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
         attachments: w.attachments.iter().map(|a| a.local).collect(),
         exact: w.scratch.exact.warm_state(w.steps),
         body_ids: (!w.bodies.is_empty()).then(|| w.bodies.ids_state()),
@@ -256,6 +276,22 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
     }
     if let Some(v) = rng {
         w.wander.rng.0 = v;
+    }
+    if !s.distance.is_empty() && s.distance.len() != w.joints.len() {
+        return Err(scene_err("state.distance", format!("{} entries for {} joints", s.distance.len(), w.joints.len())));
+    }
+    for (k, d) in s.distance.iter().enumerate() {
+        match (d, &mut w.joints.kind[k]) {
+            (None, kind) if !matches!(kind, JointKind::Distance { .. }) => {}
+            (Some([l, lo, hi]), JointKind::Distance { length, min, max })
+                if (0.0..=1e4).contains(l)
+                    && (0.0..=1e4).contains(lo)
+                    && (*hi == -1.0 || (*lo <= *hi && *hi <= 1e4)) =>
+            {
+                (*length, *min, *max) = (*l, *lo, if *hi == -1.0 { f32::INFINITY } else { *hi });
+            }
+            _ => return Err(scene_err(format!("state.distance[{k}]"), "does not fit joint {k}")),
+        }
     }
     // (A joint whose rows the file's own fields now lay out differently starts cold.)
     for (k, a) in s.joints.iter().enumerate() {

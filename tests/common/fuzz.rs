@@ -640,7 +640,7 @@ pub fn apply(sim: &mut Sim, op: &Op, presets: &[(String, String)]) -> Result<(),
             // part of the scene). After an edit and before the next step, the impulse
             // solver's re-laid rows start cold in the copy: hence the step first. A leash an
             // edit broke is exported as ropes and points, without its dogs' legs and walk
-            // (`Scene::from_world`): not compared either.
+            // (`Scene::from_world`): not compared either (docs/export.md).
             let w = sim.world();
             let broken_leash = w.leash.as_ref().is_some_and(|l| !l.valid || l.hand == u32::MAX);
             if w.holds.is_empty() && !w.joints.transient.iter().any(|&t| t) && !broken_leash {

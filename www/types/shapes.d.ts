@@ -569,6 +569,68 @@ export interface Scene {
   joints?: JointSpec[];
   attachments?: AttachSpec[];
   winches?: WinchSpec[];
+  /** What the step carries from one step to the next (docs/export.md): `exportScene()`
+   * writes it, so that the export continues the same trajectory bit for bit. */
+  state?: SceneState;
+}
+
+/** An export's carried state (src/scene/state.rs; docs/export.md). Its lists follow the
+ * world's own layout: edit the scene, and drop `state`. */
+export interface SceneState {
+  steps?: number;
+  time?: number;
+  last_h: number;
+  /** The dogs' random walk's generator, 16 hex digits. */
+  rng?: string;
+  dogs?: { home: Vec3; walk: Vec3 }[];
+  prev?: Vec3[];
+  rows?: number[];
+  /** [particle, shape, [normal, tangent, tangent impulses]]. */
+  point_contacts?: [number, number, [number, number, number]][];
+  joints?: number[][];
+  joint_frames?: [number, number, number, number][][];
+  /** [length, min, max (−1: none)], or null for a joint of another kind. */
+  distance?: ([number, number, number] | null)[];
+  attachments?: Vec3[];
+  exact?: { step: number; lambda: number[]; converged: boolean[] };
+  body_ids?: IdState;
+  joint_ids?: IdState;
+  contacts?: ContactsState;
+}
+
+export interface IdState {
+  generation: number[];
+  dense: number[];
+  free: number[];
+}
+
+export interface ContactsState {
+  sweep_back?: boolean;
+  touching?: [number, number][];
+  contacts?: WarmContact[];
+  /** [segment, body and point, [normal, tangent, tangent impulses]]. */
+  rope?: [number, number, [number, number, number]][];
+}
+
+export interface WarmContact {
+  pair: [number, number];
+  flat?: boolean;
+  /** [feature id, world point, normal impulse]. */
+  points: [number, Vec3, number][];
+  normal: Vec3;
+  tangents: [Vec3, Vec3];
+  friction: [number, number, number];
+  /** A 2D box pair's cached manifold (src/collide/narrow/box_box_2d.rs). */
+  rect?: {
+    valid: boolean;
+    rel: [number, number, number, number];
+    halves: [number, number, number, number];
+    hands: [boolean, boolean];
+    flip: boolean;
+    k: number;
+    sign: number;
+    pts: [[Vec2, number], [Vec2, number]];
+  };
 }
 
 /** A body's shape in a scene file (or `sim.addBody(json)`). */
