@@ -168,54 +168,7 @@ pub const DRAG_END: usize = DRAG_START + DRAG_LEG * (DRAG_PATH.len() - 1);
 
 /// Runs `case` for [`STEPS`] steps; returns the world at the end.
 pub fn run(case: &Case) -> World {
-    match case.script {
-        Script::Plain => {
-            let mut w = case.world();
-            for _ in 0..STEPS {
-                w.step(DT).expect("a valid step");
-            }
-            w
-        }
-        Script::DragPoint => {
-            let mut w = case.world();
-            let last = w.particles.len() - 1;
-            let mut start = Vec2::ZERO;
-            for t in 0..STEPS {
-                if t == DRAG_START {
-                    w.grab(1, last as i64).expect("grab");
-                    start = w.settings.view.project(w.particles.pos[last]);
-                }
-                if let Some(q) = drag_target(start, t) {
-                    w.drag_to(1, q.x, q.y).expect("drag");
-                } else if t == DRAG_END {
-                    w.release(1);
-                }
-                w.step(DT).expect("a valid step");
-            }
-            w
-        }
-        Script::DragBody => {
-            let mut sim = Sim::new();
-            sim.load_scene_json(preset_text(case.preset).expect("a preset")).expect("the preset loads");
-            sim.world_mut().settings.solver = case.solver;
-            let id = sim.world().bodies.id[0];
-            let mut start = Vec2::ZERO;
-            for t in 0..STEPS {
-                if t == DRAG_START {
-                    let w = sim.world();
-                    start = w.settings.view.project(w.bodies.pos[0]);
-                    sim.grab_body_at(1, id, start.x, start.y).expect("grab the body");
-                }
-                if let Some(q) = drag_target(start, t) {
-                    sim.drag_body_to(1, q.x, q.y).expect("drag the body");
-                } else if t == DRAG_END {
-                    sim.release_body_from(1);
-                }
-                sim.world_mut().step(DT).expect("a valid step");
-            }
-            sim.world().clone()
-        }
-    }
+    run_with(case, &[])
 }
 
 /// Steps after which [`run_reloading`] exports the world and goes on from the export.
@@ -239,7 +192,11 @@ pub fn reload(w: &World) -> World {
 /// [`RELOADS`] (the drags: [`DRAG_RELOADS`]) and goes on from the loaded copy: an export
 /// carries the whole state, so the hash is the uninterrupted run's.
 pub fn run_reloading(case: &Case) -> World {
-    let at: &[usize] = if case.script == Script::Plain { &RELOADS } else { &DRAG_RELOADS };
+    run_with(case, if case.script == Script::Plain { &RELOADS } else { &DRAG_RELOADS })
+}
+
+/// Runs `case`, exporting and reloading the world after each step count in `at`.
+fn run_with(case: &Case, at: &[usize]) -> World {
     match case.script {
         Script::Plain => {
             let mut w = case.world();

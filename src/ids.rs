@@ -133,6 +133,18 @@ impl IdPool {
         Some((IdPool { generation: s.generation.clone(), dense: s.dense.clone(), free: s.free.clone() }, ids))
     }
 
+    /// Replaces `pool` and the things' ids `id` (dense order) with [`IdPool::to_state`]'s
+    /// lists; `false` (nothing changed) when they do not fit `id.len()` things.
+    pub fn restore(pool: &mut IdPool, id: &mut Vec<Id>, s: &IdState) -> bool {
+        match IdPool::from_state(s, id.len()) {
+            Some((p, ids)) => {
+                (*pool, *id) = (p, ids);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Every id becomes stale.
     pub fn clear(&mut self) {
         for s in 0..self.generation.len() {

@@ -263,14 +263,7 @@ impl Bodies {
     /// Puts back [`Self::ids_state`]'s pool, naming every live thing by the id it had;
     /// `false` (nothing changed) when the lists do not fit this many.
     pub fn set_ids_state(&mut self, s: &crate::ids::IdState) -> bool {
-        match crate::ids::IdPool::from_state(s, self.id.len()) {
-            Some((pool, ids)) => {
-                self.ids = pool;
-                self.id = ids;
-                true
-            }
-            None => false,
-        }
+        crate::ids::IdPool::restore(&mut self.ids, &mut self.id, s)
     }
 
     pub fn len(&self) -> usize {

@@ -117,7 +117,11 @@ impl Shape {
                 if len < 1e-6 {
                     return Err(("normal", "must not be zero".into()));
                 }
-                Ok(Shape::Plane { point, normal: normal / len })
+                // A normal already of unit length (within f32 rounding) is kept as it is, so
+                // that a loaded export, whose normals this made unit, has the same bits: a
+                // second division may round them differently.
+                let unit = (normal.length_squared() - 1.0).abs() <= 4.0 * f32::EPSILON;
+                Ok(Shape::Plane { point, normal: if unit { normal } else { normal / len } })
             }
             Shape::Circle { center, radius } => {
                 finite("center", center)?;

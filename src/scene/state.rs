@@ -18,6 +18,14 @@ use crate::world::World;
 
 use super::scene_err;
 
+/// The lite build (no bodies, joints or impulse solver) reads past what only the full build
+/// carries, and writes none of it: its serde code is not in the lite wasm.
+#[cfg(not(feature = "full"))]
+fn ignore<'de, D: serde::Deserializer<'de>, T: Default>(d: D) -> std::result::Result<T, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(T::default())
+}
+
 /// The carried state (see the module docs).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,27 +52,33 @@ pub struct StateSpec {
     /// The impulse solver's rows' accumulated impulses (N·s), in its layout's order (links,
     /// pins, holds, joints, 2D locks): the next step's warm start.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub rows: Vec<f32>,
     /// The impulse solver's particle contacts with walls and obstacles: particle, shape
     /// (obstacle index, or 0xFFFF0000 + wall) and the normal and tangent rows' impulses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub point_contacts: Vec<(u32, u32, [f32; 3])>,
     /// Per joint: its rows' impulses of the last step (warm starting by joint).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub joints: Vec<Vec<f32>>,
     /// Per joint: its frames in the bodies' own frames, as the world keeps them (the
     /// joints' anchors and axes in world coordinates, turned back into the bodies' frames on
     /// load, round differently): anchor in A, anchor in B, axis in A, axis in B, the two
     /// perpendiculars in A, and the reference rotation q_A⁻¹ q_B ([x, y, z, w]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub joint_frames: Vec<[[f32; 4]; 7]>,
     /// Per joint: a distance joint's length, min and max as the world holds them (max −1: no
     /// upper limit; `null` for the other kinds). A scene's `length` ≤ 0 means "the anchors' distance when the joint
     /// is made", so a joint of length 0 would reload at the distance its bodies have now.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub distance: Vec<Option<[f32; 3]>>,
     /// Per attachment: the particle's point in its body's frame (m), as the world keeps it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub attachments: Vec<Vec3>,
     /// The exact solver's chains' multipliers, when the last step ran it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -72,11 +86,14 @@ pub struct StateSpec {
     /// The bodies' and the joints' id pools (`ids::IdState`): the ids the API names them
     /// by, which also order the contacts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub body_ids: Option<crate::ids::IdState>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub joint_ids: Option<crate::ids::IdState>,
     /// The body contacts (`contacts::ContactsState`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub contacts: Option<crate::contacts::ContactsState>,
 }
 
@@ -90,58 +107,60 @@ pub struct DogState {
 
 /// The carried state of `w`.
 pub fn capture(w: &World) -> StateSpec {
-    let (rows, contacts) = w.scratch.impulse.warm_state();
     // (A leash cut or broken apart is exported as ropes and points: `Scene::from_world`.)
     let leash = w.leash.as_ref().filter(|l| l.hand != u32::MAX && l.valid);
-    StateSpec {
+    let mut s = StateSpec {
         steps: w.steps,
         time: w.time,
         last_h: w.last_h,
         rng: if leash.is_some() { format!("{:016x}", w.wander.rng.0) } else { String::new() },
         dogs: leash.iter().flat_map(|l| l.dogs.iter().map(|d| DogState { home: d.home, walk: d.walk })).collect(),
         prev: w.particles.prev.clone(),
-        rows,
-        point_contacts: contacts.iter().map(|&(k, a)| ((k >> 32) as u32, k as u32, a)).collect(),
-        joints: (0..w.joints.len())
-            .filter(|&k| !w.joints.transient[k])
-            .map(|k| w.joints.accum[k][..w.joints.rows(k)].to_vec())
-            .collect(),
-        joint_frames: (0..w.joints.len())
-            .filter(|&k| !w.joints.transient[k])
-            .map(|k| {
-                let f = &w.joints.frames[k];
-                let v = |v: Vec3| v.extend(0.0).to_array();
-                [
-                    v(f.local_a),
-                    v(f.local_b),
-                    v(f.axis_a),
-                    v(f.axis_b),
-                    v(f.perp_a[0]),
-                    v(f.perp_a[1]),
-                    f.q_ref.to_array(),
-                ]
-            })
-            .collect(),
-        distance: if w.joints.kind.iter().any(|k| matches!(k, JointKind::Distance { .. })) {
-            (0..w.joints.len())
-                .filter(|&k| !w.joints.transient[k])
-                .map(|k| match w.joints.kind[k] {
-                    // (No upper limit, +∞, is written −1: JSON has no infinity.)
-                    JointKind::Distance { length, min, max } => {
-                        Some([length, min, if max.is_finite() { max } else { -1.0 }])
-                    }
-                    _ => None,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
-        attachments: w.attachments.iter().map(|a| a.local).collect(),
         exact: w.scratch.exact.warm_state(w.steps),
-        body_ids: (!w.bodies.is_empty()).then(|| w.bodies.ids_state()),
-        joint_ids: (!w.joints.is_empty() && !w.joints.transient.iter().any(|&t| t)).then(|| w.joints.ids_state()),
-        contacts: Some(w.scratch.contacts.warm_state()).filter(|c| *c != Default::default()),
+        ..Default::default()
+    };
+    // (The lite build has no bodies, joints or impulse solver: its compiler drops this.)
+    if crate::FULL {
+        capture_full(w, &mut s);
     }
+    s
+}
+
+/// The full build's part of [`capture`].
+fn capture_full(w: &World, s: &mut StateSpec) {
+    let (rows, contacts) = w.scratch.impulse.warm_state();
+    s.rows = rows;
+    s.point_contacts = contacts.iter().map(|&(k, a)| ((k >> 32) as u32, k as u32, a)).collect();
+    s.joints = (0..w.joints.len())
+        .filter(|&k| !w.joints.transient[k])
+        .map(|k| w.joints.accum[k][..w.joints.rows(k)].to_vec())
+        .collect();
+    s.joint_frames = (0..w.joints.len())
+        .filter(|&k| !w.joints.transient[k])
+        .map(|k| {
+            let f = &w.joints.frames[k];
+            let v = |v: Vec3| v.extend(0.0).to_array();
+            [v(f.local_a), v(f.local_b), v(f.axis_a), v(f.axis_b), v(f.perp_a[0]), v(f.perp_a[1]), f.q_ref.to_array()]
+        })
+        .collect();
+    s.distance = if w.joints.kind.iter().any(|k| matches!(k, JointKind::Distance { .. })) {
+        (0..w.joints.len())
+            .filter(|&k| !w.joints.transient[k])
+            .map(|k| match w.joints.kind[k] {
+                // (No upper limit, +∞, is written −1: JSON has no infinity.)
+                JointKind::Distance { length, min, max } => {
+                    Some([length, min, if max.is_finite() { max } else { -1.0 }])
+                }
+                _ => None,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    s.attachments = w.attachments.iter().map(|a| a.local).collect();
+    s.body_ids = (!w.bodies.is_empty()).then(|| w.bodies.ids_state());
+    s.joint_ids = (!w.joints.is_empty() && !w.joints.transient.iter().any(|&t| t)).then(|| w.joints.ids_state());
+    s.contacts = Some(w.scratch.contacts.warm_state()).filter(|c| *c != Default::default());
 }
 
 /// Puts `s` into the freshly built `w`; `Err` names the path of what does not fit it.
@@ -170,13 +189,44 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
             return Err(scene_err(format!("state.dogs[{i}]"), "must be finite"));
         }
     }
-    let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
     if !s.prev.is_empty() && s.prev.len() != w.particles.len() {
         return Err(scene_err("state.prev", format!("{} points for {} particles", s.prev.len(), w.particles.len())));
     }
     if let Some(i) = s.prev.iter().position(|p| !p.is_finite()) {
         return Err(scene_err(format!("state.prev[{i}]"), "must be finite"));
     }
+    if let Some(e) = &s.exact {
+        if !e.lambda.iter().all(|l| l.is_finite()) {
+            return Err(scene_err("state.exact.lambda", "must be finite"));
+        }
+        w.scratch.exact.set_warm_state(e.clone());
+    }
+    if !s.prev.is_empty() {
+        w.particles.prev.copy_from_slice(&s.prev);
+    }
+    w.steps = s.steps;
+    w.time = s.time;
+    if s.last_h > 0.0 {
+        w.last_h = s.last_h;
+    }
+    if let Some(v) = rng {
+        w.wander.rng.0 = v;
+    }
+    // (The lite build reads none of these: its compiler drops this.)
+    if crate::FULL {
+        restore_full(w, s)?;
+    }
+    if let Some(l) = &mut w.leash {
+        for (d, s) in l.dogs.iter_mut().zip(&s.dogs) {
+            (d.home, d.walk) = (s.home, s.walk);
+        }
+    }
+    Ok(())
+}
+
+/// The full build's part of [`restore`]: bodies, joints, attachments, the impulse solver.
+fn restore_full(w: &mut World, s: &StateSpec) -> Result<()> {
+    let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
     if !finite(&s.rows) {
         return Err(scene_err("state.rows", "must be finite"));
     }
@@ -257,25 +307,8 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
             return Err(scene_err("state.joint_ids", "is not a pool of ids for this scene's joints"));
         }
     }
-    if let Some(e) = &s.exact {
-        if !e.lambda.iter().all(|l| l.is_finite()) {
-            return Err(scene_err("state.exact.lambda", "must be finite"));
-        }
-        w.scratch.exact.set_warm_state(e.clone());
-    }
     if let Some(c) = &s.contacts {
         w.scratch.contacts.set_warm_state(c).map_err(|(path, why)| scene_err(format!("state.contacts.{path}"), why))?;
-    }
-    if !s.prev.is_empty() {
-        w.particles.prev.copy_from_slice(&s.prev);
-    }
-    w.steps = s.steps;
-    w.time = s.time;
-    if s.last_h > 0.0 {
-        w.last_h = s.last_h;
-    }
-    if let Some(v) = rng {
-        w.wander.rng.0 = v;
     }
     if !s.distance.is_empty() && s.distance.len() != w.joints.len() {
         return Err(scene_err("state.distance", format!("{} entries for {} joints", s.distance.len(), w.joints.len())));
@@ -290,7 +323,7 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
             {
                 (*length, *min, *max) = (*l, *lo, if *hi == -1.0 { f32::INFINITY } else { *hi });
             }
-            _ => return Err(scene_err(format!("state.distance[{k}]"), "does not fit joint {k}")),
+            _ => return Err(scene_err(format!("state.distance[{k}]"), format!("does not fit joint {k}"))),
         }
     }
     // (A joint whose rows the file's own fields now lay out differently starts cold.)
@@ -313,10 +346,5 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
     let contacts: Vec<(u64, [f32; 3])> =
         s.point_contacts.iter().map(|&(p, q, a)| ((p as u64) << 32 | q as u64, a)).collect();
     w.scratch.impulse.set_warm_state(s.rows.clone(), &contacts);
-    if let Some(l) = &mut w.leash {
-        for (d, s) in l.dogs.iter_mut().zip(&s.dogs) {
-            (d.home, d.walk) = (s.home, s.walk);
-        }
-    }
     Ok(())
 }

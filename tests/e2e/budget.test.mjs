@@ -82,9 +82,18 @@ import { DIST, checkDist } from './serve.mjs';
 // `patch::Tuning` carried into the contacts) and the 3D patches' second pass over their
 // normal rows; BUDGET is that plus 571 B (0.13 %), so the next growth is again a decision.
 
+// Raised, both, 2026-11-28: the full one 428,929 -> 471,547 gzipped (+42.6 KB, 9.9 %), the
+// lite one from its 152,300 budget to 159,769 (+7.5 KB), for an export that continues
+// exactly (`scene::state`: its serde types, the warm starts' capture and restore, the id
+// pools), restitution as impacts, the soft distance joint, classic's post walls and the
+// braid's bounded reduction, merged together and not measured apart. The state's serde code
+// is the likely bulk of the full build's growth (the lite build, which reads past the body
+// parts, grew 26 KB before they were gated off): a flat encoding of it is the next cut. Each
+// budget is the measured size plus about 0.1 %.
+
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 429_500;
-export const LITE_BUDGET = 152_300;
+export const BUDGET = 472_000;
+export const LITE_BUDGET = 160_000;
 
 checkDist();
 
