@@ -304,7 +304,6 @@ pub struct Contact2<L: Lane = f32> {
     pub n: V2<L>,
     pub t: V2<L>,
     pub mu: L,
-    pub e: L,
     /// Points (at most 2; a missing point's row has zero mass and acts as a no-op on finite
     /// velocities: an infinite one becomes NaN through its 0 · ∞, which the step's guards
     /// catch as they would the infinity — not masked, to keep the sweep's lanes branch-free).
@@ -584,7 +583,6 @@ impl Contact2 {
             n: v2(f.normal),
             t: v2(f.tangent),
             mu: f.mu,
-            e: f.e,
             count: f.count as u32,
             friction: row(f.tangent, f.c_a, f.c_b, f.friction[0]),
             patch,
@@ -626,7 +624,7 @@ impl Contact2x4 {
         let (mut count, mut patch) = ([0u32; 4], [0u32; 4]);
         let mut w = [[0.0f32; 4]; 4]; // wa, wb, (I⁻¹)_zz of A and B
         let mut nt = [[0.0f32; 4]; 4]; // n.x, n.y, t.x, t.y
-        let mut me = [[0.0f32; 4]; 2]; // μ, e
+        let mut mu = [0.0f32; 4];
         let mut lever = [[[0.0f32; 4]; 4]; 3]; // per point and for the centroid: ra.x, ra.y, rb.x, rb.y
         let mut acc = [[0.0f32; 4]; 3]; // λ of the two points and of the friction
         let mut base_ = [[0.0f32; 4]; 2];
@@ -640,7 +638,7 @@ impl Contact2x4 {
             (w[0][j], w[1][j], w[2][j], w[3][j]) =
                 (sb.inv_m[ai], sb.inv_m[bi], sb.inv_i[ai].z_axis.z, sb.inv_i[bi].z_axis.z);
             (nt[0][j], nt[1][j], nt[2][j], nt[3][j]) = (f.normal.x, f.normal.y, f.tangent.x, f.tangent.y);
-            (me[0][j], me[1][j]) = (f.mu, f.e);
+            mu[j] = f.mu;
             hz[j] = s.hz_between(w[0][j], w[1][j]);
             tilt[j] = f.tilt(sb);
             for k in 0..f.count.min(2) {
@@ -693,8 +691,7 @@ impl Contact2x4 {
             wb,
             n: V2::new(nx, ny),
             t: V2::new(tx, ty),
-            mu: v(me[0]),
-            e: v(me[1]),
+            mu: v(mu),
             count,
             rows,
             spring,
@@ -746,7 +743,6 @@ impl Contact2x4 {
             n: v2(&|c| c.n),
             t: v2(&|c| c.t),
             mu: f(&|c| c.mu),
-            e: f(&|c| c.e),
             count: ix(&|c| c.count),
             rows: [row(&|c| c.rows[0]), row(&|c| c.rows[1])],
             spring: [0, 1].map(|k| Spring2 {
@@ -1014,7 +1010,6 @@ mod tests {
                         n: V2::new(nrm.x, nrm.y),
                         t: V2::new(t.x, t.y),
                         mu: rng.f(0.0, 1.0),
-                        e: if i == 1 { 0.0 } else { rng.f(0.0, 0.9) },
                         count,
                         patch: i as u32,
                         ..Default::default()
@@ -1132,7 +1127,7 @@ mod tests {
                 let row = |r: &Row2<Vec4>| [f(r.ja), f(r.jb), f(r.ia), f(r.ib), f(r.mass), f(r.accum)];
                 (
                     (c.a, c.b, c.ka, c.kb, c.count, c.patch),
-                    [f(c.wa), f(c.wb), f(c.n.x), f(c.n.y), f(c.t.x), f(c.t.y), f(c.mu), f(c.e)],
+                    [f(c.wa), f(c.wb), f(c.n.x), f(c.n.y), f(c.t.x), f(c.t.y), f(c.mu)],
                     [row(&c.rows[0]), row(&c.rows[1]), row(&c.friction)],
                     [
                         f(c.ra[0].x),

@@ -105,6 +105,15 @@ pub struct DogState {
     pub walk: Vec3,
 }
 
+/// `Err` naming `path` when a list carried for `want` things has another length (an empty
+/// list carries nothing and fits any).
+fn fits(path: &str, what: &str, got: usize, want: usize) -> Result<()> {
+    if got != 0 && got != want {
+        return Err(scene_err(path, format!("{got} {what} for {want}")));
+    }
+    Ok(())
+}
+
 /// The carried state of `w`.
 pub fn capture(w: &World) -> StateSpec {
     // (A leash cut or broken apart is exported as ropes and points: `Scene::from_world`.)
@@ -181,17 +190,13 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
         Some(v)
     };
     let dogs = w.leash.as_ref().map_or(0, |l| l.dogs.len());
-    if !s.dogs.is_empty() && s.dogs.len() != dogs {
-        return Err(scene_err("state.dogs", format!("{} dogs' walks for {dogs} dogs", s.dogs.len())));
-    }
+    fits("state.dogs", "dogs' walks", s.dogs.len(), dogs)?;
     for (i, d) in s.dogs.iter().enumerate() {
         if !(d.home.is_finite() && d.walk.is_finite()) {
             return Err(scene_err(format!("state.dogs[{i}]"), "must be finite"));
         }
     }
-    if !s.prev.is_empty() && s.prev.len() != w.particles.len() {
-        return Err(scene_err("state.prev", format!("{} points for {} particles", s.prev.len(), w.particles.len())));
-    }
+    fits("state.prev", "points", s.prev.len(), w.particles.len())?;
     if let Some(i) = s.prev.iter().position(|p| !p.is_finite()) {
         return Err(scene_err(format!("state.prev[{i}]"), "must be finite"));
     }
@@ -235,23 +240,13 @@ fn restore_full(w: &mut World, s: &StateSpec) -> Result<()> {
             return Err(scene_err(format!("state.point_contacts[{i}]"), "names no particle, or is not finite"));
         }
     }
-    if !s.joints.is_empty() && s.joints.len() != w.joints.len() {
-        return Err(scene_err(
-            "state.joints",
-            format!("{} joints' impulses for {} joints", s.joints.len(), w.joints.len()),
-        ));
-    }
+    fits("state.joints", "joints' impulses", s.joints.len(), w.joints.len())?;
     for (k, a) in s.joints.iter().enumerate() {
         if a.len() > crate::joints::MAX_ROWS || !finite(a) {
             return Err(scene_err(format!("state.joints[{k}]"), "must be at most one finite impulse per row"));
         }
     }
-    if !s.joint_frames.is_empty() && s.joint_frames.len() != w.joints.len() {
-        return Err(scene_err(
-            "state.joint_frames",
-            format!("{} joints' frames for {} joints", s.joint_frames.len(), w.joints.len()),
-        ));
-    }
+    fits("state.joint_frames", "joints' frames", s.joint_frames.len(), w.joints.len())?;
     for (k, f) in s.joint_frames.iter().enumerate() {
         let unit = |v: [f32; 4]| (Vec3::from_slice(&v).length() - 1.0).abs() < 1e-3;
         let q = glam::Quat::from_array(f[6]);
@@ -265,12 +260,7 @@ fn restore_full(w: &mut World, s: &StateSpec) -> Result<()> {
             ));
         }
     }
-    if !s.attachments.is_empty() && s.attachments.len() != w.attachments.len() {
-        return Err(scene_err(
-            "state.attachments",
-            format!("{} attachments' points for {} attachments", s.attachments.len(), w.attachments.len()),
-        ));
-    }
+    fits("state.attachments", "attachments' points", s.attachments.len(), w.attachments.len())?;
     if let Some(i) = s.attachments.iter().position(|p| !p.is_finite()) {
         return Err(scene_err(format!("state.attachments[{i}]"), "must be finite"));
     }
@@ -310,9 +300,7 @@ fn restore_full(w: &mut World, s: &StateSpec) -> Result<()> {
     if let Some(c) = &s.contacts {
         w.scratch.contacts.set_warm_state(c).map_err(|(path, why)| scene_err(format!("state.contacts.{path}"), why))?;
     }
-    if !s.distance.is_empty() && s.distance.len() != w.joints.len() {
-        return Err(scene_err("state.distance", format!("{} entries for {} joints", s.distance.len(), w.joints.len())));
-    }
+    fits("state.distance", "joints' lengths", s.distance.len(), w.joints.len())?;
     for (k, d) in s.distance.iter().enumerate() {
         match (d, &mut w.joints.kind[k]) {
             (None, kind) if !matches!(kind, JointKind::Distance { .. }) => {}
