@@ -390,6 +390,22 @@ impl World {
         }
     }
 
+    /// The impulse solver's rows' impulses as the next step's `prepare` stage will leave
+    /// them. A step can change what the rows' layout depends on (an attached particle's
+    /// inverse mass follows its body), and the next `prepare` then lays the rows out anew,
+    /// keeping only the links' and the joints' impulses; an export carries what that step
+    /// will start from, found by running the stages up to `prepare` on a copy.
+    pub(crate) fn rows_at_next_prepare(&self) -> Vec<f32> {
+        let mut w = self.clone();
+        let substeps = w.settings.substeps.max(1);
+        let dt = 1.0 / 60.0;
+        let mut st = StepState { dt, h: dt / substeps as f32, substeps, substep: 0, torn: false };
+        for &stage in &STAGES[..=STAGES.iter().position(|&s| s == Stage::Prepare).unwrap_or(0)] {
+            w.run_stage(stage, &mut st);
+        }
+        w.scratch.impulse.warm_state().0
+    }
+
     /// Runs one stage of the step.
     fn run_stage(&mut self, stage: Stage, st: &mut StepState) {
         match stage {

@@ -217,3 +217,31 @@ fn every_preset_and_drag_hashes_to_the_native_table() {
         panic!("wasm differs from the native table: {e}");
     }
 }
+
+/// Export → reload through the JS surface (issue 29 §2): each preset under its own solver,
+/// loaded with `loadScene`, stepped 300 times, exported with `exportScene` into a JS string,
+/// loaded into a new `Sim` and stepped 300 more, hashes to the table's line for the 600
+/// uninterrupted steps (the native `tests/export_reload.rs` runs every solver).
+#[wasm_bindgen_test]
+fn an_export_loaded_in_the_browser_continues_bit_for_bit() {
+    use ropelab::determinism::{cases, hash, parse_table, Script, DT, PRESETS, STEPS};
+    let table = parse_table(include_str!("determinism_hashes.txt"));
+    for &(name, text) in PRESETS {
+        let mut sim = Sim::new();
+        sim.load_scene(text.into()).unwrap();
+        let solver = sim.world().settings.solver;
+        let case = cases().into_iter().find(|c| c.preset == name && c.solver == solver && c.script == Script::Plain);
+        let Some(case) = case else { continue };
+        for _ in 0..STEPS / 2 {
+            sim.step(DT).unwrap();
+        }
+        let exported = wasm_bindgen::JsValue::from_str(&sim.export_scene());
+        let mut back = Sim::new();
+        back.load_scene(exported).unwrap_or_else(|e| panic!("{name}: the export does not load: {}", message(e)));
+        for _ in 0..STEPS / 2 {
+            back.step(DT).unwrap();
+        }
+        let want = table.iter().find(|(n, _)| *n == case.name()).expect("in the table").1;
+        assert_eq!(hash(back.world()), want, "{}: the reloaded export went another way", case.name());
+    }
+}

@@ -498,7 +498,20 @@ pub(super) fn refuse<'de, D: serde::Deserializer<'de>, T>(d: D) -> std::result::
 }
 
 /// Adds the scene's bodies, joints and attachments to `w` (errors name the path).
-pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &[AttachSpec]) -> Result<()> {
+///
+/// `continuing`: the scene carries a state (an export). A planar body is held in z = 0 by
+/// soft rows, and a violent step can leave it more than [`PLANAR_SLACK`] off; a world that
+/// continues takes it where it was, since the next step starts from there. A scene without a
+/// state must start its planar bodies on the plane.
+///
+/// [`PLANAR_SLACK`]: crate::bodies::PLANAR_SLACK
+pub fn build(
+    w: &mut World,
+    bodies: &[BodySpec],
+    joints: &[JointSpec],
+    attach: &[AttachSpec],
+    continuing: bool,
+) -> Result<()> {
     if !crate::FULL {
         // (The lite build's parser refuses every entry: see `refuse`.)
         return Ok(());
@@ -506,7 +519,9 @@ pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &
     let at = |p: String| super::at(p);
     let mut names: Vec<(String, Id)> = Vec::new();
     for (i, b) in bodies.iter().enumerate() {
-        let def = b.def().map_err(at(format!("bodies[{i}]")))?;
+        let off_plane = continuing && b.planar && b.pos.z.is_finite();
+        let spec = if off_plane { &BodySpec { pos: Vec3::new(b.pos.x, b.pos.y, 0.0), ..b.clone() } } else { b };
+        let def = spec.def().map_err(at(format!("bodies[{i}]")))?;
         if !b.name.is_empty() && names.iter().any(|(n, _)| *n == b.name) {
             return Err(scene_err(
                 format!("bodies[{i}].name"),
@@ -514,6 +529,10 @@ pub fn build(w: &mut World, bodies: &[BodySpec], joints: &[JointSpec], attach: &
             ));
         }
         let id = w.add_body(&def).map_err(at(format!("bodies[{i}]")))?;
+        if off_plane {
+            let k = w.bodies.len() - 1;
+            (w.bodies.pos[k].z, w.bodies.prev_pos[k].z) = (b.pos.z, b.pos.z);
+        }
         names.push((if b.name.is_empty() { format!("#{i}") } else { b.name.clone() }, id));
     }
     for (i, j) in joints.iter().enumerate() {
@@ -544,15 +563,9 @@ pub fn export(w: &World) -> (Vec<BodySpec>, Vec<JointSpec>, Vec<AttachSpec>) {
             kind: b.kind[i],
             shape: b.shape[i],
             mass: if b.kind[i] == BodyKind::Dynamic { b.mass[i] } else { 1.0 },
-            // A planar body is held in z = 0 by soft rows; a violent step can leave it more
-            // than the loader's slack off, and the file must load again (the rows pull it
-            // back the rest of the way either way).
-            pos: if b.planar[i] {
-                let s = crate::bodies::PLANAR_SLACK;
-                glam::Vec3::new(b.pos[i].x, b.pos[i].y, b.pos[i].z.clamp(-s, s))
-            } else {
-                b.pos[i]
-            },
+            // As it is, even a planar body a violent step left off z = 0: an export carries
+            // a state, and `build` takes a continuing world's planar bodies where they are.
+            pos: b.pos[i],
             rot: Some(b.rot[i]),
             angle: None,
             vel: b.vel[i],

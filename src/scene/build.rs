@@ -94,7 +94,7 @@ impl Scene {
             build_leash_points(&mut w, l).map_err(at("leash_points".to_string()))?;
         }
         w.sync_ropes();
-        super::bodies::build(&mut w, &self.bodies, &self.joints, &self.attachments)?;
+        super::bodies::build(&mut w, &self.bodies, &self.joints, &self.attachments, self.state.is_some())?;
         super::winches::build(&mut w, &self.winches)?;
         (w.settings.substeps, w.settings.iterations) = (self.settings.substeps, self.settings.iterations);
         if w.winches.len() > limits::MAX_WINCHES {

@@ -50,7 +50,8 @@ pub struct StateSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prev: Vec<Vec3>,
     /// The impulse solver's rows' accumulated impulses (N·s), in its layout's order (links,
-    /// pins, holds, joints, 2D locks): the next step's warm start.
+    /// pins, holds, joints, 2D locks), as the next step's `prepare` will leave them
+    /// (`World::rows_at_next_prepare`): the next step's warm start.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
     pub rows: Vec<f32>,
@@ -137,8 +138,8 @@ pub fn capture(w: &World) -> StateSpec {
 
 /// The full build's part of [`capture`].
 fn capture_full(w: &World, s: &mut StateSpec) {
-    let (rows, contacts) = w.scratch.impulse.warm_state();
-    s.rows = rows;
+    let (_, contacts) = w.scratch.impulse.warm_state();
+    s.rows = w.rows_at_next_prepare();
     s.point_contacts = contacts.iter().map(|&(k, a)| ((k >> 32) as u32, k as u32, a)).collect();
     s.joints = (0..w.joints.len())
         .filter(|&k| !w.joints.transient[k])
