@@ -84,6 +84,12 @@ pub struct StateSpec {
     /// The exact solver's chains' multipliers, when the last step ran it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact: Option<crate::solver::exact::ExactWarm>,
+    /// The exact solver's body forest: each joint it solves directly, its multiplier of
+    /// the last substep (N·s², in the forest's slot order), which the next step's first
+    /// pass reads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "ignore", skip_serializing))]
+    pub body_tree: Vec<[f32; 3]>,
     /// The bodies' and the joints' id pools (`ids::IdState`): the ids the API names them
     /// by, which also order the contacts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -168,6 +174,7 @@ fn capture_full(w: &World, s: &mut StateSpec) {
         Vec::new()
     };
     s.attachments = w.attachments.iter().map(|a| a.local).collect();
+    s.body_tree = w.scratch.body_tree.warm_state(&w.joints, &w.bodies);
     s.body_ids = (!w.bodies.is_empty()).then(|| w.bodies.ids_state());
     s.joint_ids = (!w.joints.is_empty() && !w.joints.transient.iter().any(|&t| t)).then(|| w.joints.ids_state());
     s.contacts = Some(w.scratch.contacts.warm_state()).filter(|c| *c != Default::default());
@@ -241,6 +248,16 @@ fn restore_full(w: &mut World, s: &StateSpec) -> Result<()> {
             return Err(scene_err(format!("state.point_contacts[{i}]"), "names no particle, or is not finite"));
         }
     }
+    if let Some(i) = s.body_tree.iter().position(|l| !finite(l)) {
+        return Err(scene_err(format!("state.body_tree[{i}]"), "must be finite"));
+    }
+    if s.body_tree.len() > w.joints.len() {
+        return Err(scene_err(
+            "state.body_tree",
+            format!("{} multipliers for {} joints", s.body_tree.len(), w.joints.len()),
+        ));
+    }
+    w.scratch.body_tree.set_warm_state(s.body_tree.clone());
     fits("state.joints", "joints' impulses", s.joints.len(), w.joints.len())?;
     for (k, a) in s.joints.iter().enumerate() {
         if a.len() > crate::joints::MAX_ROWS || !finite(a) {

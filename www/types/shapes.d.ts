@@ -593,6 +593,8 @@ export interface SceneState {
   distance?: ([number, number, number] | null)[];
   attachments?: Vec3[];
   exact?: { step: number; lambda: number[]; converged: boolean[] };
+  /** The exact solver's body forest: per directly solved joint, its last multiplier. */
+  body_tree?: [number, number, number][];
   body_ids?: IdState;
   joint_ids?: IdState;
   contacts?: ContactsState;

@@ -218,6 +218,8 @@ pub struct BodyTree {
     z: Vec<Vec3A>,
     /// The last substep's length (s), for the reaction forces.
     h: f32,
+    /// Multipliers per slot from a loaded export, put into `work` when the forest is built.
+    pending: Vec<[f32; 3]>,
     /// Passes run since the counter was reset (tests, tuning).
     pub passes: u64,
 }
@@ -228,11 +230,30 @@ impl BodyTree {
         !self.slots.is_empty()
     }
 
+    /// What the next step carries over: each direct joint's multiplier of the last
+    /// substep (the first pass of the next one reads it for the geometric stiffness), in
+    /// slot order; empty when the next step builds the forest anew (and starts from zero).
+    pub fn warm_state(&self, joints: &Joints, bodies: &Bodies) -> Vec<[f32; 3]> {
+        if self.key != Some(Self::key(joints, bodies)) {
+            return Vec::new();
+        }
+        self.work.iter().map(|w| w.lambda.to_array()).collect()
+    }
+
+    /// Puts [`BodyTree::warm_state`]'s values into a fresh forest: the next build takes
+    /// them when it lays out as many slots (otherwise it starts from zero).
+    pub fn set_warm_state(&mut self, lambda: Vec<[f32; 3]>) {
+        self.pending = lambda;
+    }
+
+    fn key(joints: &Joints, bodies: &Bodies) -> Key {
+        Key { joints: joints.version, bodies: bodies.version, n_joints: joints.len(), n_bodies: bodies.len() }
+    }
+
     /// Brings the forest up to date with the joints and bodies (rebuilds, and may allocate,
     /// only when either changed).
     pub fn refresh(&mut self, joints: &mut Joints, bodies: &Bodies) {
-        let key =
-            Key { joints: joints.version, bodies: bodies.version, n_joints: joints.len(), n_bodies: bodies.len() };
+        let key = Self::key(joints, bodies);
         if self.key == Some(key) {
             return;
         }
@@ -383,6 +404,12 @@ impl BodyTree {
         self.pure = self.direct.iter().all(|&d| d) && !bodies.planar.iter().any(|&p| p);
         self.work.clear();
         self.work.resize(self.slots.len(), Work::default());
+        let pending = std::mem::take(&mut self.pending);
+        if pending.len() == self.work.len() {
+            for (w, l) in self.work.iter_mut().zip(pending) {
+                w.lambda = Vec3A::from_array(l);
+            }
+        }
         self.inv_m.resize(nb, 0.0);
         self.inv_i.resize(nb, Mat3A::ZERO);
         self.iso.resize(nb, -1.0);
