@@ -8,6 +8,8 @@
 //!    path character comes before it (so URLs and `../x/src/…` are not read as ours); globs and
 //!    placeholders (`*`, `…`, `<`, `{`) are skipped, and so are names of what a build writes,
 //!    listed in `GENERATED` with the reason. Module paths (`solver::impulse`) are not paths.
+//!    Markdown links (`[text](file.md#anchor)`, relative to the linking file) name files that
+//!    exist and headings that are there.
 //! 3. No tracked file points outside the repo at the shared folder: what the project needs is in
 //!    the project (docs/toolchain.md, docs/benchmarks.md).
 
@@ -212,6 +214,65 @@ fn every_path_the_docs_and_comments_name_exists() {
     assert!(missing.is_empty(), "{} named path(s) do not exist:\n  {}", missing.len(), missing.join("\n  "));
 }
 
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings (outside code blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(slug(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+#[test]
+fn markdown_links_name_files_and_headings_that_exist() {
+    let root = root();
+    let mut files = vec![root.join("README.md"), root.join("CHANGELOG.md")];
+    walk(&root.join("docs"), &mut files);
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "md")) {
+        let text = fs::read_to_string(f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(k) = rest.find("](") {
+            rest = &rest[k + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = &rest[..end];
+            if target.contains("://") || target.starts_with("mailto:") || target.contains(' ') {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() { f.clone() } else { f.parent().unwrap().join(file) };
+            checked += 1;
+            if !path.exists() {
+                broken.push(format!("{}: ({target}): no file {}", rel(f), file));
+            } else if !anchor.is_empty() {
+                let there = fs::read_to_string(&path).unwrap_or_default();
+                if !anchors(&there).iter().any(|a| a == anchor) {
+                    broken.push(format!("{}: ({target}): no heading #{anchor} in {file}", rel(f)));
+                }
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} links found");
+    assert!(broken.is_empty(), "broken links:\n  {}", broken.join("\n  "));
+}
+
 #[test]
 fn nothing_points_at_the_shared_folder() {
     let root = root();
@@ -250,4 +311,6 @@ fn the_scanner_reads_paths_as_meant() {
     assert_eq!(p("[export](docs/export.md#state) (src/wasm/stepping.rs:12)"), ["docs/export.md", "src/wasm/stepping.rs"]);
     assert!(p("https://example.com/www/rope-lab.js ../x/src/a.rs www/scenes/*.json <www/{a,b}.js>").is_empty());
     assert!(p("solver::impulse and crate::json").is_empty());
+    assert_eq!(slug("## `pbd`, `jacobi`, `xpbd`".trim_start_matches('#')), "pbd-jacobi-xpbd");
+    assert_eq!(slug("The lite build's JSON reader"), "the-lite-builds-json-reader");
 }
