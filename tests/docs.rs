@@ -10,7 +10,8 @@
 //!    listed in `GENERATED` with the reason. Module paths (`solver::impulse`) are not paths.
 //!    Markdown links (`[text](file.md#anchor)`, relative to the linking file) name files that
 //!    exist and headings that are there.
-//! 3. No tracked file points outside the repo at the shared folder: what the project needs is in
+//! 3. docs/js-api.md names every member of `Sim` (www/types/ropelab.d.ts).
+//! 4. No tracked file points outside the repo at the shared folder: what the project needs is in
 //!    the project (docs/toolchain.md, docs/benchmarks.md).
 
 use std::fs;
@@ -271,6 +272,37 @@ fn markdown_links_name_files_and_headings_that_exist() {
     }
     assert!(checked > 20, "only {checked} links found");
     assert!(broken.is_empty(), "broken links:\n  {}", broken.join("\n  "));
+}
+
+/// docs/js-api.md names every method, getter and static of `Sim` that wasm-bindgen declares
+/// (www/types/ropelab.d.ts, which `make test-types` keeps equal to the build's), so a new
+/// method cannot go undocumented.
+#[test]
+fn the_js_api_doc_names_every_method_of_sim() {
+    let dts = fs::read_to_string(root().join("www/types/ropelab.d.ts")).unwrap();
+    let doc = fs::read_to_string(root().join("docs/js-api.md")).unwrap();
+    let start = dts.find("export class Sim {").expect("www/types/ropelab.d.ts declares class Sim");
+    let end = start + dts[start..].find("\n}").unwrap();
+    let mut missing = Vec::new();
+    let mut names = 0;
+    for line in dts[start..end].lines().skip(1) {
+        let t = line.trim();
+        if t.starts_with('*') || t.starts_with("/*") || t.is_empty() {
+            continue;
+        }
+        let t = t.trim_start_matches("static ").trim_start_matches("readonly ").trim_start_matches("get ").trim_start_matches("set ");
+        let name: String = t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        if name.is_empty() || name == "constructor" {
+            continue;
+        }
+        names += 1;
+        if !doc.contains(&format!("`{name}")) && !doc.contains(&format!("Sim.{name}")) {
+            missing.push(name);
+        }
+    }
+    assert!(names > 50, "only {names} members of Sim found in www/types/ropelab.d.ts");
+    missing.dedup();
+    assert!(missing.is_empty(), "docs/js-api.md does not name these members of Sim: {}", missing.join(", "));
 }
 
 #[test]
