@@ -1,5 +1,5 @@
 # ropelab — two commands: `make serve` and `make test`. Both install what is missing.
-# Only the package registries are reachable: see ../shared/TOOLCHAIN.md for why each tool
+# Only the package registries are reachable: see docs/toolchain.md for why each tool
 # comes from where it does (trunk and wasm-bindgen-cli from crates.io, wasm-opt from npm's
 # binaryen, Chromium from Debian).
 SHELL := /bin/bash

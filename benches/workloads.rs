@@ -1,7 +1,7 @@
-//! `cargo bench`: the BENCHMARKS.md workloads for every solver.
+//! `cargo bench`: the docs/benchmarks.md workloads for every solver.
 //!
 //! Two outputs: criterion's statistics for `world.step(1/60)` on each workload (after the
-//! protocol's warm-up), then one line per (solver, workload) in the exact BENCHMARKS.md
+//! protocol's warm-up), then one line per (solver, workload) in the exact docs/benchmarks.md
 //! format, from the protocol itself (100 warm-up steps, 1,000 timed steps in chunks of 10,
 //! median of 5 fresh runs), so the figures sit beside the peers' lines.
 
@@ -71,7 +71,7 @@ fn braid(c: &mut Criterion) {
 
 criterion_group!(benches, steps, leash, braid);
 
-/// Prints the BENCHMARKS.md lines (skipped in `cargo test`'s quick test mode). With a
+/// Prints the docs/benchmarks.md lines (skipped in `cargo test`'s quick test mode). With a
 /// criterion filter (`cargo bench --bench workloads -- W6`), only the workloads whose name
 /// (`W6`) or line label (`pyramid20`) contains it, and the leash line only for `leash`.
 fn protocol_lines(filter: Option<&str>) {

@@ -1,4 +1,4 @@
-//! The measurement protocol of `shared/BENCHMARKS.md`, shared by `cargo bench`, the native
+//! The measurement protocol of `docs/benchmarks.md`, shared by `cargo bench`, the native
 //! runner (`ropelab bench W1 --solver xpbd`) and the browser harness, so every figure is
 //! taken the same way:
 //!
@@ -69,7 +69,7 @@ pub fn median(results: &[BenchResult]) -> BenchResult {
     }
 }
 
-/// `x.xxxe±n`, the number format of BENCHMARKS.md (sign of the exponent always shown).
+/// `x.xxxe±n`, the number format of docs/benchmarks.md (sign of the exponent always shown).
 pub fn sci(x: f32) -> String {
     let s = format!("{:.3e}", x);
     match s.split_once('e') {
@@ -78,13 +78,13 @@ pub fn sci(x: f32) -> String {
     }
 }
 
-/// One line in the exact output format of BENCHMARKS.md.
+/// One line in the exact output format of docs/benchmarks.md.
 pub fn format_line(engine: &str, workload: &str, r: &BenchResult) -> String {
     format_line_as(engine, workload, r, ("stretch", "peak_stretch"))
 }
 
 /// [`format_line`] with the quality figures named `names` (W6 `pyramid20`: `drift`,
-/// `peak_drift`, as WORKLOADS.md's line for it).
+/// `peak_drift`, as docs/benchmarks.md's line for it).
 pub fn format_line_as(engine: &str, workload: &str, r: &BenchResult, names: (&str, &str)) -> String {
     format!(
         "{engine} {workload} us_per_step={:.3} {}={} {}={}",

@@ -16,7 +16,7 @@
 //! headless Chromium against the same table. To re-record it (only when a trajectory is
 //! meant to change): `DETERMINISM_RECORD=1 cargo test --release --test determinism`.
 //!
-//! What keeps the two platforms equal (see the README's "Determinism"): Rust never contracts
+//! What keeps the two platforms equal (see docs/architecture.md, "Floating point and determinism"): Rust never contracts
 //! `a * b + c` into an FMA or reassociates floating-point sums unless asked (`mul_add`; none in
 //! `src/`); `sqrt` and the four operations are exactly rounded everywhere; float-to-int `as`
 //! saturates the same way on both; and every transcendental function goes through the `libm`

@@ -59,7 +59,7 @@ pub mod wrap;
 /// world refuses bodies, joints and attachments, the scene format refuses `bodies`,
 /// `joints` and `attachments`, `impulse` cannot run a scene, and the wasm `Sim` lacks the
 /// body methods and the playground's reports (`src/wasm/`). A rope scene steps through the
-/// same arithmetic in both builds, so the same bits (`tests/web.rs`, `tests/lite.rs`).
+/// same arithmetic in both builds, so the same bits (`tests/web.rs`, `tests/e2e/lite.test.mjs`).
 pub const FULL: bool = cfg!(feature = "full");
 
 /// The error of a lite build asked for something only the full build has.

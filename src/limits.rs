@@ -1,7 +1,7 @@
 //! Limits that protect the page (issue 13 §4): every count a user or a scene file can set
 //! has an upper bound, chosen so that one `step` stays under [`MAX_STEP_MS`] on the 2-core
 //! development machine (measured at the caps: `cargo test --release --test limits --
-//! --nocapture`, figures in the README's limits table). Beyond a bound, the call or the
+//! --nocapture`, figures in docs/benchmarks.md, "Steps at the caps"). Beyond a bound, the call or the
 //! scene file is rejected with a clear error and nothing changes.
 //!
 //! A step's cost grows with the counts *and* with substeps × iterations, so besides the
@@ -45,7 +45,7 @@ pub const MIN_REST: f32 = 1e-6;
 /// 2 iterations): rigid welds, hinges and ball-sockets held at 100 m; at 300 m the hinge and
 /// at 1,000 m the weld still diverged, as rounding in f32 velocities times the lever feeds
 /// the rope rows. (A *soft* joint on that plank diverges from a 10 m lever on: not fixed,
-/// see the README's fuzzing notes.) No preset comes near: their levers are under 3 m.
+/// see docs/js-api.md, "Known limit: soft joints on long levers".) No preset comes near: their levers are under 3 m.
 pub const MAX_JOINT_LEVER: f32 = 100.0;
 /// Iterations and substeps, each (the settings table's range).
 pub const MAX_ITERATIONS: u32 = 1000;

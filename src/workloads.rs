@@ -1,4 +1,4 @@
-//! The benchmark workloads of `shared/BENCHMARKS.md`, built exactly as written, shared by
+//! The benchmark workloads of `docs/benchmarks.md`, built exactly as written, shared by
 //! `cargo bench`, the native runner and the tests.
 //!
 //! Common setup: 2D (z = 0), y up, g = 9.81 m/s² down; a rope of 100 points of 1 kg,
@@ -65,7 +65,7 @@ impl Workload {
         }
     }
 
-    /// The workload's BENCHMARKS.md line for `engine` (`ropelab-<config>`).
+    /// The workload's docs/benchmarks.md line for `engine` (`ropelab-<config>`).
     pub fn line(self, engine: &str, r: &crate::benchmark::BenchResult) -> String {
         crate::benchmark::format_line_as(engine, self.label(), r, self.quality_names())
     }
@@ -75,7 +75,7 @@ impl Workload {
         Self::ALL.into_iter().find(|w| w.name().eq_ignore_ascii_case(s) || w.label().eq_ignore_ascii_case(s))
     }
 
-    /// Builds the workload's world for `solver` with the per-step budget of BENCHMARKS.md
+    /// Builds the workload's world for `solver` with the per-step budget of docs/benchmarks.md
     /// ([`Workload::settings`]).
     pub fn build(self, solver: SolverKind) -> World {
         let mut w = World::new(self.settings(solver));
@@ -99,7 +99,7 @@ impl Workload {
                         ..Default::default()
                     })
                     .expect("valid workload body");
-                // Attached at the ball's centre (BENCHMARKS.md lets us choose the centre or
+                // Attached at the ball's centre (docs/benchmarks.md lets us choose the centre or
                 // the nearest surface point): the rope's last point *is* the centre, so the
                 // last link runs from point 98 to the centre, 0.1 m at rest.
                 w.attach(99, ball).expect("valid attachment");
@@ -109,7 +109,7 @@ impl Workload {
         w
     }
 
-    /// The per-step budget of BENCHMARKS.md for this workload under `solver`:
+    /// The per-step budget of docs/benchmarks.md for this workload under `solver`:
     /// [`settings_for`], except W4: 5 substeps × 1 iteration under every solver but
     /// `exact`, and 1 substep × up to 5 Newton passes under `exact`.
     ///
@@ -118,7 +118,7 @@ impl Workload {
     /// pass, `joints::row`), which are built for substeps: at 1 substep × 5 iterations (the
     /// budget pbd and jacobi use for W1–W3) the chain blows up within a second (stretch > 1
     /// from step 53, ≈ 1,000 after 1,100 steps; 1 × 20: from step 55). So W4 is "5
-    /// substeps × 1" for them, which BENCHMARKS.md allows, and those lines measure the same
+    /// substeps × 1" for them, which docs/benchmarks.md allows, and those lines measure the same
     /// rows.
     ///
     /// Under `exact` the ball-sockets are a tree of bodies solved directly
@@ -176,9 +176,9 @@ impl Workload {
     }
 }
 
-/// A benchmarked configuration: a solver at the per-step budget of BENCHMARKS.md
+/// A benchmarked configuration: a solver at the per-step budget of docs/benchmarks.md
 /// ([`settings_for`]), optionally with tethers (long-range attachments to the pin, which
-/// BENCHMARKS.md allows for the XPBD row). Named `xpbd`, `xpbd+tethers`, …, and printed as
+/// docs/benchmarks.md allows for the XPBD row). Named `xpbd`, `xpbd+tethers`, …, and printed as
 /// `ropelab-<name>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BenchConfig {
@@ -259,7 +259,7 @@ pub fn settings_for(solver: SolverKind) -> Settings {
 
 /// The leash scene preset (`www/scenes/leash.json`: three leashes of 20 points, dogs,
 /// rope–rope contacts, tangles and the braid every step) — ropelab's own workload beside
-/// BENCHMARKS.md's (the 000 seed's table: 0.7 ms per step for its 60-particle version).
+/// docs/benchmarks.md's (the 000 seed's table: 0.7 ms per step for its 60-particle version).
 pub fn leash_world() -> World {
     crate::scene::Scene::from_json(LEASH_JSON).and_then(|s| s.build()).expect("the leash preset is valid")
 }
@@ -284,7 +284,7 @@ pub fn w3(solver: SolverKind) -> World {
 
 /// W4: 100 spheres (radius 0.04 m, 1 kg), centres 0.1 m apart on y = 0 from x = 0, each
 /// joined to the next by a ball-socket at its own centre ((−0.1, 0) in the next one's
-/// frame), the first static. 3D bodies, not planar-locked (BENCHMARKS.md would allow the 2D
+/// frame), the first static. 3D bodies, not planar-locked (docs/benchmarks.md would allow the 2D
 /// lock, but it adds three rows per body): gravity, the anchors and every impulse lie in
 /// z = 0 and the spheres' inertia is isotropic, so the chain stays in the plane exactly
 /// (every centre's z is 0.0 after 1,100 steps under every solver) and the bodies turn
@@ -297,7 +297,7 @@ fn add_body_chain(w: &mut World) {
             shape: Shape::Sphere { radius: 0.04 },
             mass: 1.0,
             pos: Vec3::new(0.1 * i as f32, 0.0, 0.0),
-            // WORKLOADS.md: no collisions (the peers' collision groups match nothing).
+            // docs/benchmarks.md: no collisions (the peers' collision groups match nothing).
             filter: crate::bodies::Filter { group: 0, mask: 0 },
             ..Default::default()
         };
@@ -328,9 +328,9 @@ pub fn pyramid_box_centre(rows: usize, k: usize) -> Vec3 {
     panic!("box {k} beyond a {rows}-row pyramid")
 }
 
-/// W6 `pyramid20` (shared/peers/WORKLOADS.md): a static ground box spanning x = −40..40,
+/// W6 `pyramid20` (docs/benchmarks.md): a static ground box spanning x = −40..40,
 /// y = −1..0 (body 0), then rows·(rows+1)/2 unit boxes of 1 kg, μ 0.6, restitution 0,
-/// exactly touching, at rest, unrotated. The boxes are planar (2D, as WORKLOADS.md
+/// exactly touching, at rest, unrotated. The boxes are planar (2D, as docs/benchmarks.md
 /// specifies: 1 m cubes held in z = 0 by the 2D lock, ground 80 m deep), so their contacts
 /// are the 2D ones (`contacts::planar`).
 pub fn add_pyramid(w: &mut World, rows: usize) {

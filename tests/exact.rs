@@ -1,4 +1,4 @@
-//! The exact solver on the benchmark workloads of `shared/BENCHMARKS.md`, run by the
+//! The exact solver on the benchmark workloads of `docs/benchmarks.md`, run by the
 //! protocol (100 warm-up steps, 1,000 steps sampled every 10): the stretch targets hold
 //! (≤ 1e-4 at the end and at every sample on W1 and on the 100:1 heavy end W3), and a
 //! forest of many ropes converges rope by rope to the same figures.

@@ -1,7 +1,7 @@
 //! Limits that protect the page (issue 13 §4): every count has a cap and beyond it a clear
 //! error; at the caps, one step stays under `limits::MAX_STEP_MS`.
 //!
-//! `cargo test --release --test limits -- --nocapture` prints the README's limits table: the
+//! `cargo test --release --test limits -- --nocapture` prints the table of docs/benchmarks.md, "Steps at the caps": the
 //! worst cases at the caps (the most points, links, bodies, joints or obstacles, with as
 //! many substeps × iterations as the work budget then allows), each solver, the fastest of
 //! five steps after five warm-up steps (the fastest, because the 2-core machine is shared and

@@ -312,7 +312,7 @@ fn module_graph_has_no_cycle() {
     assert!(g.contains_key("world") && g.contains_key("solver"), "modules not found: {:?}", g.keys());
     assert!(g["world"].contains("solver"), "the parser missed world → solver");
     let c = cycles(&g);
-    // Print the graph in layers (each module after all it uses), for the README.
+    // Print the graph in layers (each module after all it uses), for docs/architecture.md.
     let mut placed: BTreeSet<String> = BTreeSet::new();
     let mut layer = 0;
     while placed.len() < g.len() && c.is_empty() {

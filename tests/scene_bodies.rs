@@ -74,7 +74,7 @@ fn the_body_presets_load_and_play_600_steps_under_their_solver_and_impulse() {
         assert!(gap < 0.02, "{name}: a joint opened {gap:.3} m");
         // The impulse solver (8 substeps, 2 iterations) runs every one of them too. (It cannot
         // hold the heavy bodies on the light ropes of wrecking-ball, ragdoll and crane: its
-        // mass-ratio limit, README; so those presets pick the exact solver.)
+        // mass-ratio limit, docs/solvers.md; so those presets pick the exact solver.)
         let mut scene = load(name);
         (scene.settings.solver, scene.settings.substeps, scene.settings.iterations) = (SolverKind::Impulse, 8, 2);
         let mut w = scene.build().unwrap();

@@ -84,7 +84,7 @@ fn a_held_point_does_not_drift() {
 /// below 1e-6 J (its 38.4 kg would then move at most ~0.2 mm/s) and it gains no energy.
 /// The preset used to hang from its two top corners, exactly as far apart as its top row
 /// is long: an inextensible row under a load with no equilibrium, where the passes kept
-/// the net 0.1–0.7 J from rest for ever (README, "Determinism and soak").
+/// the net 0.1–0.7 J from rest for ever (docs/solvers.md, `exact`, "Ill-posed scenes").
 #[test]
 fn the_net_under_exact_comes_to_rest() {
     let mut w = preset("net");

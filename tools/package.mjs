@@ -20,7 +20,7 @@
 // The JavaScript an embed loads (the component and both glues) is minified by esbuild (a dev
 // dependency of the repository, `npm ci`): comments and white space dropped, local names
 // shortened; exported names, property names and strings are kept. It is what keeps the embed
-// within its 15 KiB gzipped budget (tests/e2e/embed.test.mjs; README, "Budgets"). The result
+// within its 15 KiB gzipped budget (tests/e2e/embed.test.mjs; docs/embedding.md, "Budgets"). The result
 // is then parsed by node (`--check`) and the package refuses to build if it fails.
 
 import { spawnSync } from 'node:child_process';

@@ -2,11 +2,11 @@
 // loads this file.
 //
 // - `Sim` itself comes from www/types/ropelab.d.ts, the declarations wasm-bindgen emits for
-//   src/wasm.rs (trunk's `data-typescript`). That file is generated: `make types` refreshes
+//   src/wasm/ (trunk's `data-typescript`). That file is generated: `make types` refreshes
 //   it and `make test-types` fails while it differs from a fresh build. Never edit it by hand.
 // - This file and www/types/shapes.d.ts describe what that one cannot: the JSON the `Sim`
-//   methods return as strings (schemas from the doc comments of src/wasm.rs and
-//   src/report.rs) and the scene file format (src/scene.rs, www/scenes/*.json), both in
+//   methods return as strings (schemas from the doc comments of src/wasm/ and
+//   src/report.rs) and the scene file format (src/scene/, www/scenes/*.json), both in
 //   shapes.d.ts (which the npm package ships too), and here the page's globals
 //   (`window.wasmBindings`, `window.ropelab`). `make test-types` checks the JSON and scene types against what the
 //   built wasm returns and the preset files (tests/types/json-shapes.mjs): an extra, missing
@@ -26,7 +26,7 @@ import type { Compare } from './compare.js';
 
 /** The wasm-bindgen module's exports, as trunk publishes them on `window.wasmBindings`. */
 export type WasmBindings = typeof Bindings;
-/** One simulation world (src/wasm.rs). */
+/** One simulation world (src/wasm/). */
 export type Sim = Bindings.Sim;
 /** The `Sim` class itself (constructor and statics: `solvers()`, `solverInfo()`, …). */
 export type SimClass = typeof Bindings.Sim;

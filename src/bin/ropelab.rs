@@ -42,7 +42,7 @@
 //! readers of the old format keep working. `--every K` adds `frames`: the state before the
 //! first step and after every K-th step, a trajectory to check outside the browser.
 //! `--solver` goes through the same check as the page's `setSolver` (a solver that cannot
-//! run the scene, like `classic` on bodies, is an error naming why). `bench` prints the BENCHMARKS.md line (median of `--runs` fresh runs).
+//! run the scene, like `classic` on bodies, is an error naming why). `bench` prints the docs/benchmarks.md line (median of `--runs` fresh runs).
 //! Same scene and inputs give the same trajectory on every run.
 
 use std::process::ExitCode;

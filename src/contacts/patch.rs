@@ -68,7 +68,7 @@ pub const MAX_POINTS: usize = 4;
 /// A resting stack sinks F/(m_eff ω²) per contact, so the stiffest spring that every stack
 /// stands on is wanted; ropelab's is 54 Hz and ζ = 5, found by a grid over frequency and
 /// damping on W6 `pyramid20`, 3D and planar 10-box towers (of 1 kg boxes, and of alternating
-/// 10 kg and 1 kg) and the 10-row 3D `pyramid` preset (README, "W6 under a centimetre",
+/// 10 kg and 1 kg) and the 10-row 3D `pyramid` preset (docs/benchmarks.md, the W6 drift table,
 /// and "W6's drift" for the grids before it). What lets it
 /// be this stiff:
 /// - the sweeps alternate direction every substep (`Contacts::sweep`): with every biased

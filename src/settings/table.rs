@@ -712,8 +712,8 @@ pub fn schema_json() -> crate::json_value::Value {
     crate::json_value::Value::Array(SETTINGS.iter().map(Setting::schema_json).collect())
 }
 
-/// The table as Markdown (README's settings section is this text; `ropelab settings`
-/// prints it and a test keeps the README in step).
+/// The table as Markdown (docs/settings.md holds this text; `ropelab settings` prints it
+/// and a test keeps docs/settings.md in step).
 pub fn markdown() -> String {
     let mut out =
         String::from("| setting (scene key · JS name) | unit | accepts | default | what |\n|---|---|---|---|---|\n");

@@ -148,7 +148,7 @@ impl Sim {
     /// x, y, z per point: a view of wasm memory, valid until the next call into the sim.
     pub fn positions(&self) -> js_sys::Float32Array {
         let flat: &[f32] = bytemuck_vec3(&self.world.particles.pos);
-        // SAFETY: the view is handed to JS, which is told (docs, README) to use it before
+        // SAFETY: the view is handed to JS, which is told (docs/js-api.md) to use it before
         // calling into the sim again; no Rust code runs while JS reads it.
         unsafe { js_sys::Float32Array::view(flat) }
     }
@@ -250,7 +250,7 @@ impl Sim {
     }
 }
 
-/// Runs a BENCHMARKS.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
+/// Runs a docs/benchmarks.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
 /// line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
 /// with collisions, tangles and the braid) with `solver` (a solver name, or
 /// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,

@@ -1,6 +1,6 @@
 // The lite embed wasm against the full one on rope scenes (issue 12 §5; they measured equal
 // while both were at opt-level 3; since 2026-11-27 the lite build is at "z" and up to 2.4x
-// slower by choice, README "Download size", tests/bench/embed-speed.mjs): the same JS loop times `sim.step(1/60)` in node (V8, as Chromium) on preset
+// slower by choice, docs/benchmarks.md "The lite build's speed at each opt-level", tests/bench/embed-speed.mjs): the same JS loop times `sim.step(1/60)` in node (V8, as Chromium) on preset
 // scenes under a few solvers, the two builds alternated round by round. Not part of `make
 // test` (timings); `make web` first, then `node tests/bench/lite-bench.mjs`.
 //

@@ -1,4 +1,4 @@
-// The BENCHMARKS.md workloads (W1–W6) for every solver, in Chromium wasm (issue 3 §6).
+// The docs/benchmarks.md workloads (W1–W6) for every solver, in Chromium wasm (issue 3 §6).
 // W4 (a chain of 100 sphere bodies) and W5 (W1's rope holding a 100 kg ball) have rigid bodies,
 // which the classic solver refuses: they run under every other solver. W6 `pyramid20` (210
 // boxes on the ground, contacts) runs under `impulse` only, the body contact solver; its line
@@ -10,7 +10,7 @@
 // opens it in the system Chromium through playwright-core (the e2e launch arguments), and calls
 // the wasm export `benchmarkLine(workload, solver, now)` — reachable as
 // `window.wasmBindings.benchmarkLine`, which trunk's injected module script sets — that runs
-// the BENCHMARKS.md protocol (build, 100 warm-up steps, 1,000 timed steps in 100 chunks of 10)
+// the docs/benchmarks.md protocol (build, 100 warm-up steps, 1,000 timed steps in 100 chunks of 10)
 // inside wasm and returns the result line (W4's stretch over the body centres, W5's over the
 // rope's links up to the ball's centre). Per (workload, solver): 5 fresh calls, the median
 // line by us_per_step is printed with the engine renamed `ropelab-<solver>-wasm`.
@@ -20,7 +20,7 @@
 //   cross-origin isolated; a 10-step chunk of W1 takes ~50 µs, so the server here sends
 //   COOP/COEP headers (the page then has 5 µs resolution). The script checks it.
 // - Tiering. V8 first runs wasm as baseline (Liftoff) code and tiers hot functions up to
-//   TurboFan in the background; BENCHMARKS.md asks a browser harness to warm up longer. Here:
+//   TurboFan in the background; docs/benchmarks.md asks a browser harness to warm up longer. Here:
 //   WARMUP_W1 untimed W1 runs per solver up front, then untimed runs of every (workload,
 //   solver) pair right before its timed runs (3 for W1, W3, W4 and W5, which take ~5–200 ms
 //   each; 1 for W2 and W6, which take ~0.5–4 s).

@@ -3,7 +3,7 @@
 // trunk build `make serve` serves: cargo --release, then wasm-opt -Oz).
 //
 // The issue asked for 150 KB; the engine does not fit in that without dropping features (see
-// README, "Download size"): at 2026-11-26 the wasm is 1,087,792 bytes, 421,123 gzipped as
+// docs/benchmarks.md, "Wasm size"): at 2026-11-26 the wasm is 1,087,792 bytes, 421,123 gzipped as
 // measured here (419,028 by `gzip -9`). The budget was that plus a 2 % margin. A change that
 // breaks it either cuts elsewhere or raises BUDGET here, its commit saying what the bytes bought.
 //
@@ -38,10 +38,10 @@
 // serde_path_to_error's tracking deserializer, which had doubled the scene parser's code (full
 // 1,052,560 bytes, 418,067 gzipped here; lite at opt-level 3 624,257 / 254,460), and the lite
 // build's cargo profile `embed` is at opt-level "z" (its steps 1.0-2.4x as long in Chromium,
-// README "Download size"): lite 474,702 bytes, 208,413 gzipped. BUDGET is the full figure plus
+// docs/benchmarks.md "Wasm size"): lite 474,702 bytes, 208,413 gzipped. BUDGET is the full figure plus
 // 2 % (426,000), LITE_BUDGET the lite one plus 3.6 KB (212,000). The issue's 150 KB is still
 // not reached: with scene parsing replaced by nothing at all the lite wasm at "z" would be
-// 171 KB (README, "Download size", says where the bytes are).
+// 171 KB (docs/benchmarks.md, "Wasm size", says where the bytes are).
 //
 // Lowered, both, 2026-11-27 (branch size): error messages print numbers through
 // `crate::num` (zmij's digits) instead of core::fmt's float formatting, JSON values are built
@@ -55,7 +55,7 @@
 // Raised, the full one, 2026-11-27: merged with W6's speed work — the 2D contacts' graph
 // colouring and 4-wide solve (`contacts::planar` generic over f32 and Vec4 lanes, so each
 // pass is compiled twice) and the collide-stage cuts (persistent body pairs, the 2D lock's
-// own build and solve; estimated +3.0 KB gzipped before the merge) — W6 from 438 us to 245.5 us (README, W6). `make
+// own build and solve; estimated +3.0 KB gzipped before the merge) — W6 from 438 us to 245.5 us (docs/benchmarks.md, W6). `make
 // web` of the merge, measured here: full 1,046,115 bytes, 420,470 gzipped (+10.4 KB over the
 // size work alone; the wide solve about 7 KB of it); lite 440,898 / 190,138, within its
 // budget. BUDGET is the full figure plus 2 %.
@@ -64,7 +64,7 @@
 // `crate::json` (serde's Deserializer and Serializer over a small parsed tree, its own small
 // `Value`) instead of serde_json, reads an obstacle's shape without serde's `Content` buffer,
 // and links neither core's float formatting nor std's Unicode printable tables any more; its
-// wasm goes through wasm-opt's -Oz twice (README, "Download size"). `make web`, measured here:
+// wasm goes through wasm-opt's -Oz twice (docs/benchmarks.md, "Wasm size"). `make web`, measured here:
 // lite 334,483 bytes, 149,232 gzipped, under the issue's 150 KB; LITE_BUDGET is that plus 2 %.
 // The full one is 1,047,375 / 421,324 (+0.8 KB: the obstacle messages' numbers through
 // `crate::num`), within BUDGET.
@@ -106,7 +106,7 @@ test(`the page's wasm is at most ${BUDGET.toLocaleString('en')} bytes gzipped`, 
     + `(budget ${BUDGET.toLocaleString('en')}, ${((100 * gz) / BUDGET).toFixed(1)} % of it)`;
   console.log(line);
   assert.ok(gz <= BUDGET, `wasm over its size budget: ${line}. Measure what grew with twiggy `
-    + '(README, "Download size") and cut it, or raise BUDGET in tests/e2e/budget.test.mjs saying why.');
+    + '(docs/benchmarks.md, "Wasm size") and cut it, or raise BUDGET in tests/e2e/budget.test.mjs saying why.');
 });
 
 test(`the lite embed wasm is at most ${LITE_BUDGET.toLocaleString('en')} bytes gzipped`, () => {
@@ -116,5 +116,5 @@ test(`the lite embed wasm is at most ${LITE_BUDGET.toLocaleString('en')} bytes g
     + `(budget ${LITE_BUDGET.toLocaleString('en')}, ${((100 * gz) / LITE_BUDGET).toFixed(1)} % of it)`;
   console.log(line);
   assert.ok(gz <= LITE_BUDGET, `lite wasm over its size budget: ${line}. Measure what grew with twiggy `
-    + '(README, "Download size") and cut it, or raise LITE_BUDGET in tests/e2e/budget.test.mjs saying why.');
+    + '(docs/benchmarks.md, "Wasm size") and cut it, or raise LITE_BUDGET in tests/e2e/budget.test.mjs saying why.');
 });

@@ -492,7 +492,7 @@ export class Sim {
 }
 
 /**
- * Runs a BENCHMARKS.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
+ * Runs a docs/benchmarks.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
  * line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
  * with collisions, tangles and the braid) with `solver` (a solver name, or
  * `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,

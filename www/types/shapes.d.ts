@@ -381,7 +381,7 @@ export interface JointInfo {
   twist?: [lo: number, hi: number];
 }
 
-// ---- scene files (src/scene.rs; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
+// ---- scene files (src/scene/; `sim.exportScene()`, `loadScene(text)`, www/scenes/) -----
 //
 // What a file may hold; optional fields have defaults. `exportScene()` always writes
 // `version`, `name` and every setting except the optional ones, and lists the world's points
@@ -397,7 +397,7 @@ export interface Walls {
   max: Vec2;
 }
 
-/** `settings` (src/settings.rs); every field defaults. */
+/** `settings` (src/settings/table.rs); every field defaults. */
 export interface SceneSettings {
   /** m/s² (default [0, −9.81, 0]). */
   gravity?: Vec3;
