@@ -11,7 +11,7 @@ CARGO_BIN := $(HOME)/.cargo/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 
-.PHONY: serve test setup-rust setup-trunk setup-node setup-chromium web package types \
+.PHONY: serve test goldens setup-rust setup-trunk setup-node setup-chromium web package types \
         test-native test-wasm test-types test-e2e bench bench-wasm clean
 
 serve: setup-rust setup-trunk setup-node
@@ -110,6 +110,12 @@ test-e2e: setup-node setup-chromium
 
 bench:
 	cargo bench --bench workloads
+
+# Re-records the determinism table and the golden trajectories (examples/goldens.rs): only
+# when a trajectory is meant to change; the commit says which lines changed and why. The
+# tests compare against the files and never write them.
+goldens: setup-rust
+	cargo run --release --example goldens
 
 # The API fuzzers (issue 13 §1) with a large budget: the native one (tests/fuzz.rs; random
 # call sequences, then mutated scene files) in release, the wasm one in node against dist/

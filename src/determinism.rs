@@ -13,8 +13,8 @@
 //!
 //! `tests/determinism.rs` compares the native build against the table (and two runs in one
 //! process, and two processes: `ropelab hash`); `tests/web.rs` compares the wasm build in
-//! headless Chromium against the same table. To re-record it (only when a trajectory is
-//! meant to change): `DETERMINISM_RECORD=1 cargo test --release --test determinism`.
+//! headless Chromium against the same table. `make goldens` re-records it (only when a
+//! trajectory is meant to change; `examples/goldens.rs`); no test writes it.
 //!
 //! What keeps the two platforms equal (see docs/architecture.md, "Floating point and determinism"): Rust never contracts
 //! `a * b + c` into an FMA or reassociates floating-point sums unless asked (`mul_add`; none in
@@ -262,11 +262,44 @@ pub fn compute() -> Vec<(String, u64)> {
     cases().iter().map(|c| (c.name(), hash(&run(c)))).collect()
 }
 
+/// The golden trajectories' presets: the ones that existed when the solvers were last
+/// restructured (the determinism table holds every preset).
+const GOLDEN_PRESETS: [&str; 10] =
+    ["rope", "bridge", "net", "leash", "capstan", "wrecking-ball", "hinge-chain", "door", "ragdoll", "crane"];
+
+/// The golden trajectories (`tests/golden.rs`, `tests/golden_hashes.txt`): those presets
+/// under every solver that runs them, the W1 and W3 workloads under every solver and the
+/// leash workload, each stepped [`STEPS`] times at [`DT`]; name and [`hash`] in order.
+pub fn golden() -> Vec<(String, u64)> {
+    let run = |mut w: World| {
+        for _ in 0..STEPS {
+            w.step(DT).expect("a valid step");
+        }
+        hash(&w)
+    };
+    let mut out = Vec::new();
+    for name in GOLDEN_PRESETS {
+        for &kind in SolverKind::ALL {
+            let mut w = preset(name);
+            w.settings.solver = kind;
+            if kind.supports(&w).is_ok() {
+                out.push((format!("{name}/{}", kind.name()), run(w)));
+            }
+        }
+    }
+    for &kind in SolverKind::ALL {
+        out.push((format!("W1/{}", kind.name()), run(crate::workloads::w1(kind))));
+        out.push((format!("W3/{}", kind.name()), run(crate::workloads::w3(kind))));
+    }
+    out.push(("leash-workload".into(), run(crate::workloads::leash_world())));
+    out
+}
+
 /// The table's text: one `name hash` line per case (hash as 16 hex digits).
 pub fn format_table(rows: &[(String, u64)]) -> String {
     let mut s = String::from(
-        "# issue 13 §2: FNV-1a of every position and body pose after 600 steps, native = wasm.\n\
-         # Re-record: DETERMINISM_RECORD=1 cargo test --release --test determinism\n",
+        "# FNV-1a of every position and body pose after 600 steps (`determinism::hash`), native = wasm.\n\
+         # Re-record with `make goldens`, only when a trajectory is meant to change (say why in the commit).\n",
     );
     for (name, h) in rows {
         s.push_str(&format!("{name} {h:016x}\n"));

@@ -3,32 +3,17 @@
 //! checks the wasm build against in headless Chromium, so native ≡ wasm. Also: two runs in
 //! one process, and two processes (`ropelab hash`), give the same hashes.
 //!
-//! Re-record (only when a trajectory is meant to change, and say why in the commit):
-//! `DETERMINISM_RECORD=1 cargo test --release --test determinism`.
+//! Re-record (only when a trajectory is meant to change, and say why in the commit) with
+//! `make goldens`; this test never writes the table.
 use ropelab::determinism::{self, compare, format_table, parse_table};
 
 const TABLE: &str = include_str!("determinism_hashes.txt");
-
-fn recording() -> bool {
-    std::env::var_os("DETERMINISM_RECORD").is_some()
-}
-
-#[test]
-fn record_when_asked() {
-    if !recording() {
-        return;
-    }
-    let got = determinism::compute();
-    let path = format!("{}/tests/determinism_hashes.txt", env!("CARGO_MANIFEST_DIR"));
-    std::fs::write(&path, format_table(&got)).unwrap();
-    println!("recorded {} cases in {path}", got.len());
-}
 
 #[test]
 fn the_table_has_every_case() {
     let names: Vec<String> = determinism::cases().iter().map(|c| c.name()).collect();
     let table: Vec<String> = parse_table(TABLE).into_iter().map(|(n, _)| n).collect();
-    assert_eq!(names, table, "re-record: DETERMINISM_RECORD=1 cargo test --release --test determinism");
+    assert_eq!(names, table, "re-record with `make goldens`");
 }
 
 /// The cases are split four ways (every fourth), so the test harness runs them on every core
@@ -36,9 +21,6 @@ fn the_table_has_every_case() {
 const SHARDS: usize = 4;
 
 fn shard(k: usize) {
-    if recording() {
-        return;
-    }
     let got: Vec<(String, u64)> = determinism::cases()
         .iter()
         .skip(k)
