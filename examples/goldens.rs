@@ -9,11 +9,8 @@ fn main() {
     for (file, rows) in [("determinism_hashes.txt", compute()), ("golden_hashes.txt", golden())] {
         let path = format!("{dir}/{file}");
         let old = std::fs::read_to_string(&path).map(|t| parse_table(&t)).unwrap_or_default();
-        let changed: Vec<&str> = rows
-            .iter()
-            .filter(|(n, h)| !old.iter().any(|(m, g)| m == n && g == h))
-            .map(|(n, _)| n.as_str())
-            .collect();
+        let changed: Vec<&str> =
+            rows.iter().filter(|(n, h)| !old.iter().any(|(m, g)| m == n && g == h)).map(|(n, _)| n.as_str()).collect();
         std::fs::write(&path, format_table(&rows)).unwrap_or_else(|e| panic!("{path}: {e}"));
         println!("{path}: {} cases, {} new or changed {:?}", rows.len(), changed.len(), changed);
     }

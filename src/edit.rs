@@ -206,6 +206,9 @@ impl World {
             }
         }
         self.particles.remove(i);
+        if crate::FULL {
+            self.scratch.impulse.remove_particle(iu);
+        }
         // An attached point goes with its attachment; later attachments shift down.
         self.attachments.retain(|a| a.particle != iu);
         for a in &mut self.attachments {

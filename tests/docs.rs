@@ -290,7 +290,11 @@ fn the_js_api_doc_names_every_method_of_sim() {
         if t.starts_with('*') || t.starts_with("/*") || t.is_empty() {
             continue;
         }
-        let t = t.trim_start_matches("static ").trim_start_matches("readonly ").trim_start_matches("get ").trim_start_matches("set ");
+        let t = t
+            .trim_start_matches("static ")
+            .trim_start_matches("readonly ")
+            .trim_start_matches("get ")
+            .trim_start_matches("set ");
         let name: String = t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         if name.is_empty() || name == "constructor" {
             continue;
@@ -321,9 +325,8 @@ fn nothing_points_at_the_shared_folder() {
         }
         let Ok(text) = fs::read_to_string(&f) else { continue };
         for (n, line) in text.lines().enumerate() {
-            let cites_bare = line.match_indices(&bare).any(|(i, _)| {
-                !line[..i].chars().next_back().is_some_and(is_path_char)
-            });
+            let cites_bare =
+                line.match_indices(&bare).any(|(i, _)| !line[..i].chars().next_back().is_some_and(is_path_char));
             if line.contains(&up) || line.contains(&work) || cites_bare {
                 found.push(format!("{}:{}: {}", rel(&f), n + 1, line.trim()));
             }
@@ -340,7 +343,10 @@ fn nothing_points_at_the_shared_folder() {
 fn the_scanner_reads_paths_as_meant() {
     let p = |s: &str| paths_in(s);
     assert_eq!(p("see `src/step.rs`, and tests/e2e/ too."), ["src/step.rs", "tests/e2e/"]);
-    assert_eq!(p("[export](docs/export.md#state) (src/wasm/stepping.rs:12)"), ["docs/export.md", "src/wasm/stepping.rs"]);
+    assert_eq!(
+        p("[export](docs/export.md#state) (src/wasm/stepping.rs:12)"),
+        ["docs/export.md", "src/wasm/stepping.rs"]
+    );
     assert!(p("https://example.com/www/rope-lab.js ../x/src/a.rs www/scenes/*.json <www/{a,b}.js>").is_empty());
     assert!(p("solver::impulse and crate::json").is_empty());
     assert_eq!(slug("## `pbd`, `jacobi`, `xpbd`".trim_start_matches('#')), "pbd-jacobi-xpbd");

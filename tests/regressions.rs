@@ -734,3 +734,37 @@ fn an_export_lost_the_body_forests_multipliers() {
         ],
     );
 }
+
+/// The pyramid with walls and a point that touched one: removing point 0 left the impulse
+/// solver's particle contacts under the old indices, so the export named a particle that no
+/// longer existed and did not load (and the next step warm started the wrong particles).
+/// Removing a point now drops its contacts and shifts the later ones.
+#[test]
+fn removing_a_point_left_its_contacts_under_the_old_indices() {
+    replay(
+        "pyramid",
+        &[
+            Op::SetWalls(-4.0331, -1.8107295, 0.06915324, 0.18409768),
+            Op::AddPoint(2.9267187, 1.5226502, false),
+            Op::Step(H),
+            Op::RemovePoint(0.0),
+            Op::ExportReload,
+        ],
+    );
+}
+
+/// The crane with a point pinned and its winch paying in: a winch stalls at its maximum
+/// force, which it reads from the links' tensions of the last substep before the next solve;
+/// the export did not carry them, so the loaded copy's winch ran on where the original's
+/// stalled.
+#[test]
+fn an_export_lost_the_tensions_a_winch_reads() {
+    replay(
+        "crane",
+        &[
+            Op::Pin(8.0, 1.5411847, 3.7772183, 0.00060739677),
+            Op::SetWinchSpeed(0.0, -0.9113146406067785),
+            Op::ExportReload,
+        ],
+    );
+}

@@ -49,6 +49,10 @@ pub struct StateSpec {
     /// solvers' velocities come from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prev: Vec<Vec3>,
+    /// Per link: its tension in the last substep (N). A winch reads it before the next
+    /// solve (it stalls at its maximum force), and the read-outs show it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub link_force: Vec<f32>,
     /// The impulse solver's rows' accumulated impulses (N·s), in its layout's order (links,
     /// pins, holds, joints, 2D locks), as the next step's `prepare` will leave them
     /// (`World::rows_at_next_prepare`): the next step's warm start.
@@ -132,6 +136,7 @@ pub fn capture(w: &World) -> StateSpec {
         rng: if leash.is_some() { format!("{:016x}", w.wander.rng.0) } else { String::new() },
         dogs: leash.iter().flat_map(|l| l.dogs.iter().map(|d| DogState { home: d.home, walk: d.walk })).collect(),
         prev: w.particles.prev.clone(),
+        link_force: w.link_forces().to_vec(),
         exact: w.scratch.exact.warm_state(w.steps),
         ..Default::default()
     };
@@ -208,6 +213,10 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
     if let Some(i) = s.prev.iter().position(|p| !p.is_finite()) {
         return Err(scene_err(format!("state.prev[{i}]"), "must be finite"));
     }
+    fits("state.link_force", "links' tensions", s.link_force.len(), w.links.len())?;
+    if let Some(i) = s.link_force.iter().position(|f| !f.is_finite()) {
+        return Err(scene_err(format!("state.link_force[{i}]"), "must be finite"));
+    }
     if let Some(e) = &s.exact {
         if !e.lambda.iter().all(|l| l.is_finite()) {
             return Err(scene_err("state.exact.lambda", "must be finite"));
@@ -217,6 +226,7 @@ pub fn restore(w: &mut World, s: &StateSpec) -> Result<()> {
     if !s.prev.is_empty() {
         w.particles.prev.copy_from_slice(&s.prev);
     }
+    w.outputs.link_force.clone_from(&s.link_force);
     w.steps = s.steps;
     w.time = s.time;
     if s.last_h > 0.0 {

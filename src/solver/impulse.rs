@@ -119,6 +119,17 @@ impl ImpulseScratch {
         (rows, contacts)
     }
 
+    /// Particle `i` was removed: its contacts go, and those of the particles after it follow
+    /// their new indices (the next step warm starts each contact from its own particle's).
+    pub fn remove_particle(&mut self, i: u32) {
+        self.contacts.retain(|c| (c.key >> 32) as u32 != i);
+        for c in &mut self.contacts {
+            if (c.key >> 32) as u32 > i {
+                c.key -= 1 << 32;
+            }
+        }
+    }
+
     /// Puts [`ImpulseScratch::warm_state`]'s values into a fresh scratch: the particle
     /// contacts now, the rows when the first step lays them out.
     pub fn set_warm_state(&mut self, rows: Vec<f32>, contacts: &[(u64, [f32; 3])]) {

@@ -584,6 +584,8 @@ export interface SceneState {
   rng?: string;
   dogs?: { home: Vec3; walk: Vec3 }[];
   prev?: Vec3[];
+  /** Per link, its tension in the last substep (N). */
+  link_force?: number[];
   rows?: number[];
   /** [particle, shape, [normal, tangent, tangent impulses]]. */
   point_contacts?: [number, number, [number, number, number]][];
