@@ -1,5 +1,5 @@
 // @ts-check
-// Canvas drawing: the camera (world metres ↔ CSS pixels) and one draw per frame.
+// Canvas drawing: one draw per frame through a camera (camera.js: world metres ↔ CSS pixels).
 //
 // World coordinates are the sim's *view plane* in metres, y up: (x, y) for side-on scenes,
 // (x, z) for scenes seen from above (`sim.view === "top"`). Screen coordinates are CSS pixels
@@ -17,8 +17,9 @@
 // Held points are drawn where they are now (they follow the pointer without a step's lag).
 
 /** @import { CapstanReport, DrawOptions, Overlay, Rect, Sim, Trail } from './types.js' */
+/** @import { Camera } from './camera.js' */
 
-import { drawLeashTop } from './leash.js';
+import { LEASH_EXTRAS, drawLeashTop } from './leash.js';
 import { drawObstacles, obstaclesOf } from './obstacles.js';
 import { drawBodies } from './bodies.js';
 
@@ -58,136 +59,6 @@ function bucketOf(s) {
   if (!(Math.abs(s) >= 0.01)) return 0; // also NaN → neutral
   if (s < 0) return s > -0.05 ? 1 : 2;
   return s < 0.03 ? 3 : s < 0.08 ? 4 : 5;
-}
-
-/** World (view-plane metres, y up) ↔ CSS pixels (y down). */
-export class Camera {
-  constructor() {
-    this.frame = { cx: 0, cy: 0, height: 10, minWidth: 10 };
-    this.viewport = { x: 0, y: 0, w: 1, h: 1 };
-    this.zoom = 1;
-    this.cx = 0;
-    this.cy = 0;
-    this.scale = 1; // CSS px per metre
-    this.ox = 0;
-    this.oy = 0;
-    // Top view (x–z seen from above): +z points DOWN on screen, so that "clockwise seen from
-    // above" looks clockwise on the page (y up, looking down −y, x to the right ⇒ z down).
-    // `ys` is the sign of the view's vertical axis on screen: 1 = up (side view), −1 = down.
-    this.ys = 1;
-  }
-
-  /**
-   * The top view flips the vertical axis (+z down on screen); the side view keeps y up.
-   * @param {boolean} flip
-   */
-  setFlip(flip) {
-    this.ys = flip ? -1 : 1;
-    this.update();
-  }
-
-  /**
-   * What to show: centre, height (m) and the least width (m) that must stay visible.
-   * @param {number} cx
-   * @param {number} cy
-   * @param {number} height
-   * @param {number} minWidth
-   */
-  setFrame(cx, cy, height, minWidth) {
-    this.frame = { cx, cy, height: Math.max(height, 1e-3), minWidth: Math.max(minWidth, 0) };
-    this.resetView();
-  }
-
-  /** The frame again, without zoom or pan. */
-  resetView() {
-    this.zoom = 1;
-    this.cx = this.frame.cx;
-    this.cy = this.frame.cy;
-    this.update();
-  }
-
-  /**
-   * The CSS-pixel rectangle the frame is fitted into (the canvas minus a side panel).
-   * @param {number} x
-   * @param {number} y
-   * @param {number} w
-   * @param {number} h
-   */
-  setViewport(x, y, w, h) {
-    this.viewport = { x, y, w: Math.max(w, 1), h: Math.max(h, 1) };
-    this.update();
-  }
-
-  update() {
-    const { w, h } = this.viewport;
-    const f = this.frame;
-    // A portrait screen (a phone) fitting the whole width would use a quarter of its height
-    // for a 10 × 6 m scene: there only the middle three quarters of the width have to fit (the walls
-    // are a pinch away; 0 refits).
-    const minWidth = h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth;
-    const fit = Math.min(h / f.height, minWidth > 0 ? w / minWidth : Infinity);
-    this.scale = fit * this.zoom;
-    this.ox = this.viewport.x + w / 2 - this.cx * this.scale;
-    this.oy = this.viewport.y + h / 2 + this.ys * this.cy * this.scale;
-  }
-
-  /**
-   * @param {number} x
-   * @param {number} y
-   * @returns {[number, number]}
-   */
-  toScreen(x, y) {
-    return [this.ox + x * this.scale, this.oy - this.ys * y * this.scale];
-  }
-
-  /**
-   * @param {number} px
-   * @param {number} py
-   * @returns {[number, number]}
-   */
-  toWorld(px, py) {
-    return [(px - this.ox) / this.scale, (this.ys * (this.oy - py)) / this.scale];
-  }
-
-  /**
-   * Zooms by `factor`, keeping the world point under (px, py) in place.
-   * @param {number} px
-   * @param {number} py
-   * @param {number} factor
-   */
-  zoomAt(px, py, factor) {
-    const [wx, wy] = this.toWorld(px, py);
-    this.zoom = Math.min(Math.max(this.zoom * factor, 0.05), 40);
-    this.update();
-    const [ax, ay] = this.toWorld(px, py);
-    this.cx += wx - ax;
-    this.cy += wy - ay;
-    this.update();
-  }
-
-  /**
-   * Takes `other`'s frame, zoom and centre, keeping this viewport (a shared camera).
-   * @param {Camera} other
-   */
-  follow(other) {
-    this.frame = { ...other.frame };
-    this.ys = other.ys;
-    this.zoom = other.zoom;
-    this.cx = other.cx;
-    this.cy = other.cy;
-    this.update();
-  }
-
-  /**
-   * Moves the view by (dx, dy) CSS pixels.
-   * @param {number} dx
-   * @param {number} dy
-   */
-  panBy(dx, dy) {
-    this.cx -= dx / this.scale;
-    this.cy += (this.ys * dy) / this.scale;
-    this.update();
-  }
 }
 
 export class Renderer {
@@ -339,7 +210,7 @@ export class Renderer {
     };
     if (top && !o.color && sim.ropeCount > 0 && sim.leash() !== 'null') {
       begin();
-      drawLeashTop(this, sim, cam, o, R);
+      drawLeashTop(this, sim, cam, o, R, LEASH_EXTRAS);
       ctx.restore();
       return;
     }
