@@ -6,7 +6,9 @@
 
 /** @import { RopeLab, View } from './rope-lab.js' */
 
-import { FLAG_HELD, FLAG_LOCKED } from './flags.js';
+import { FLAG_HELD } from './flags.js';
+import { drawObstacles } from './obstacles.js';
+import { linkPaths, pointPaths } from './points.js';
 
 /** @type {Promise<unknown> | undefined} */
 let leashLoad;
@@ -52,40 +54,7 @@ export function drawView(el, v, frac) {
     const x0 = X(walls[0]), y0 = Y(walls[3]);
     ctx.strokeRect(x0, y0, X(walls[2]) - x0, Y(walls[1]) - y0);
   }
-  ctx.lineWidth = 2;
-  ctx.strokeStyle = '#8fa3b8';
-  ctx.fillStyle = 'rgba(120,140,160,0.22)';
-  for (const o of v.obstacles) {
-    const s = o?.shape;
-    ctx.beginPath();
-    if (s?.type === 'circle' || s?.type === 'sphere') ctx.arc(X(s.center[0]), Y(s.center[k]), s.radius * c.scale, 0, 7);
-    else if (s?.type === 'capsule') {
-      // The stadium as a thick round-capped stroke, then its rim.
-      ctx.save();
-      ctx.lineWidth = 2 * s.radius * c.scale;
-      ctx.strokeStyle = 'rgba(120,140,160,0.35)';
-      ctx.moveTo(X(s.a[0]), Y(s.a[k]));
-      ctx.lineTo(X(s.b[0]) + 0.01, Y(s.b[k]));
-      ctx.stroke();
-      ctx.restore();
-      continue;
-    } else if (s?.type === 'box') {
-      const hx = s.half[0] * c.scale, hy = s.half[k] * c.scale;
-      ctx.save();
-      ctx.translate(X(s.center[0]), Y(s.center[k]));
-      if (k === 1) ctx.rotate(-(s.angle ?? 0));
-      ctx.rect(-hx, -hy, 2 * hx, 2 * hy);
-      ctx.restore();
-    } else if (s?.type === 'plane' && Math.abs(s.normal[k]) > 1e-6 && k === 1) {
-      const y = Y(s.point[1] - (s.normal[0] * (0 - s.point[0])) / s.normal[1]);
-      ctx.moveTo(rx, y);
-      ctx.lineTo(rx + rw, y);
-      ctx.stroke();
-      continue;
-    } else continue;
-    ctx.fill();
-    ctx.stroke();
-  }
+  drawObstacles(ctx, v.obstacles, c, v.rect, k > 1); // (the page's, obstacles.js)
 
   if (leash && !leashDrawing) loadLeash().then(() => { el.dirty = true; el.schedule(); });
   // (until it has loaded, the leash is drawn as any other scene)
@@ -110,11 +79,8 @@ export function drawView(el, v, frac) {
 export function drawWorld(el, v, frac) {
   const ctx = el.ctx;
   const sim = v.sim;
-  const { x: rx, y: ry, w: rw, h: rh } = v.rect;
   const c = v.cam;
   const k = c.ys < 0 ? 2 : 1;
-  const X = (/** @type {number} */ x) => c.ox + x * c.scale;
-  const Y = (/** @type {number} */ y) => c.oy - c.ys * y * c.scale;
   // Every sim call before the views of wasm memory are built.
   const nb = sim.bodyCount;
   const bodies = nb ? JSON.parse(sim.bodiesJson()) : [];
@@ -129,23 +95,19 @@ export function drawWorld(el, v, frac) {
   const pos = v.prev && v.prev.length === now.length && frac < 1 ? v.prev.map((p, i) => p + (now[i] - p) * frac) : now;
   if (pos !== now) for (let i = 0; i < flags.length; i++) if (flags[i] & FLAG_HELD) for (let c = 0; c < 3; c++) pos[3 * i + c] = now[3 * i + c];
 
-  // Links: neutral, stretched (≥ 3 %), compressed (≤ −3 %): one path each.
+  // Links (points.js): neutral, stretched (≥ 3 %), compressed (≤ −3 %): one path each.
   const n = flags.length;
-  const paths = [new Path2D(), new Path2D(), new Path2D()];
-  for (let j = 0; 2 * j + 1 < links.length; j++) {
-    const a = links[2 * j], b = links[2 * j + 1];
-    if (a >= n || b >= n) continue;
+  const paths = linkPaths(c, pos, links, k, (j) => {
     const s = strain[j] ?? 0;
-    const p = paths[s >= 0.03 ? 1 : s <= -0.03 ? 2 : 0];
-    p.moveTo(X(pos[3 * a]), Y(pos[3 * a + k]));
-    p.lineTo(X(pos[3 * b]), Y(pos[3 * b + k]));
-  }
+    return s >= 0.03 ? 1 : s <= -0.03 ? 2 : 0;
+  });
   ctx.lineCap = 'round';
   ctx.lineJoin = 'round';
   ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(c.zoom), 1), 4);
   ['#999', '#e39a2e', '#4f7bea'].forEach((c, i) => {
     ctx.strokeStyle = c;
-    ctx.stroke(paths[i]);
+    const p = paths[i];
+    if (p) ctx.stroke(p);
   });
 
   // Joints and bodies: embed-bodies.js, loaded with the full build (it has the bodies).
@@ -158,20 +120,9 @@ export function drawWorld(el, v, frac) {
   let typical = 12;
   if (links.length >= 2 && links[0] < n && links[1] < n) typical = Math.hypot(pos[3 * links[0]] - pos[3 * links[1]], pos[3 * links[0] + k] - pos[3 * links[1] + k]) * c.scale;
   const r = Math.min(Math.max(Math.min(3.5 * Math.sqrt(c.zoom), typical / 3), 1.5), 7);
-  const dots = [new Path2D(), new Path2D(), new Path2D()];
-  for (let i = 0; i < n; i++) {
-    const x = X(pos[3 * i]), y = Y(pos[3 * i + k]);
-    if (x < rx - 20 || x > rx + rw + 20 || y < ry - 20 || y > ry + rh + 20) continue;
-    if (flags[i] & FLAG_HELD) {
-      dots[2].moveTo(x + 16, y);
-      dots[2].arc(x, y, 16, 0, 7);
-    }
-    const d = dots[flags[i] & FLAG_LOCKED ? 1 : 0];
-    d.moveTo(x + r, y);
-    d.arc(x, y, r, 0, 7);
-  }
-  ['#fff', '#f55', 'rgba(255,255,255,0.15)'].forEach((c, i) => {
-    ctx.fillStyle = c;
-    ctx.fill(dots[i]);
+  const dots = pointPaths(c, pos, flags, k, v.rect, r, 16, 20);
+  [[dots.free, '#fff'], [dots.locked, '#f55'], [dots.halo, 'rgba(255,255,255,0.15)']].forEach(([p, color]) => {
+    ctx.fillStyle = /** @type {string} */ (color);
+    ctx.fill(/** @type {Path2D} */ (p));
   });
 }

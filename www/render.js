@@ -22,6 +22,7 @@
 import { LEASH_EXTRAS, drawLeashTop } from './leash.js';
 import { drawObstacles, obstaclesOf } from './obstacles.js';
 import { drawBodies } from './bodies.js';
+import { linkPaths, pointPaths } from './points.js';
 
 export { FLAG_HELD, FLAG_LOCKED } from './flags.js';
 import { FLAG_HELD, FLAG_LOCKED } from './flags.js';
@@ -231,18 +232,9 @@ export class Renderer {
     const sx = (/** @type {number} */ i) => cam.ox + pos[3 * i] * scale;
     const sy = (/** @type {number} */ i) => cam.oy - cam.ys * pos[3 * i + yOff] * scale;
 
-    // Links: one path per style.
-    const paths = STRAIN_BUCKETS.map(() => /** @type {Path2D | null} */ (null));
+    // Links: one path per style (points.js).
     const m = (links.length / 2) | 0;
-    for (let k = 0; k < m; k++) {
-      const a = links[2 * k];
-      const b = links[2 * k + 1];
-      if (a >= n || b >= n) continue;
-      const s = strain && k < strain.length ? bucketOf(strain[k]) : 0;
-      const p = paths[s] || (paths[s] = new Path2D());
-      p.moveTo(sx(a), sy(a));
-      p.lineTo(sx(b), sy(b));
-    }
+    const paths = linkPaths(cam, pos, links, yOff, (k) => (strain && k < strain.length ? bucketOf(strain[k]) : 0));
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(cam.zoom), 1), 4);
@@ -281,24 +273,7 @@ export class Renderer {
     }
     let r = Math.min(Math.max(Math.min(4 * Math.sqrt(cam.zoom), typical / 3), 1.5), 8);
     if (o.color) r = Math.max(r * 0.75 * (o.pointScale ?? 1), 1.2); // overlaid: smaller dots, each solver smaller than the one under it
-    const halo = new Path2D();
-    const free = new Path2D();
-    const locked = new Path2D();
-    let held = 0;
-    for (let i = 0; i < n; i++) {
-      const x = sx(i);
-      const y = sy(i);
-      if (x < R.x - 30 || y < R.y - 30 || x > R.x + R.w + 30 || y > R.y + R.h + 30) continue;
-      const f = i < flags.length ? flags[i] : 0;
-      if (f & FLAG_HELD) {
-        halo.moveTo(x + 20, y);
-        halo.arc(x, y, 20, 0, 2 * Math.PI);
-        held++;
-      }
-      const p = f & FLAG_LOCKED ? locked : free;
-      p.moveTo(x + r, y);
-      p.arc(x, y, r, 0, 2 * Math.PI);
-    }
+    const { halo, free, locked, held } = pointPaths(cam, pos, flags, yOff, R, r, 20, 30);
     if (held) {
       ctx.fillStyle = COLORS.halo;
       ctx.fill(halo);

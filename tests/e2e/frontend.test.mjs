@@ -1,6 +1,7 @@
 // The browser code's shape (issue 30 §4), read from www/ (no build, no browser): the page and
 // <rope-lab> share their constants (each defined in one module and imported everywhere), their
-// clock (clock.js) and camera (camera.js); no www file is over 600 lines.
+// clock (clock.js), camera (camera.js) and drawing (points.js, obstacles.js, leash.js); no www
+// file is over 600 lines.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,12 +33,16 @@ test('H, MAX_STEPS, the point flags and the dogs\' hues are each defined once', 
   assert.deepEqual(copies(/\[\s*18\s*,\s*200\s*,\s*100\s*,\s*280/), ['leash.js'], 'the hue list is written in leash.js only');
 });
 
-test('the page and <rope-lab> share the clock, the camera and the leash drawing', () => {
+test('the page and <rope-lab> share the clock, the camera and the drawing of links, points, obstacles and the leash', () => {
   for (const f of ['main.js', 'rope-lab.js']) assert.match(text[f], /from '\.\/clock\.js'/, `${f} uses clock.js`);
   for (const f of ['main.js', 'rope-lab.js', 'compare.js']) assert.match(text[f], /from '\.\/camera\.js'/, `${f} uses camera.js`);
   assert.match(text['render.js'], /drawLeashTop/);
   assert.match(text['embed-draw.js'], /import\('\.\/leash\.js'\)/, '<rope-lab> draws the leash with leash.js');
   assert.match(text['embed-draw.js'], /\.drawLeashTop\(/);
+  for (const f of ['render.js', 'embed-draw.js']) {
+    assert.match(text[f], /from '\.\/points\.js'/, `${f} draws links and points with points.js`);
+  }
+  assert.match(text['embed-draw.js'], /from '\.\/obstacles\.js'/, '<rope-lab> draws obstacles with obstacles.js');
   for (const f of files.filter((n) => /^(rope-lab|embed-)/.test(n))) {
     assert.doesNotMatch(text[f], /class \w*(Camera|Clock)\b|\bdrawLeash\b|ys\s*\*\s*\(\s*\w+\.oy/, `${f}: no second camera, clock or leash drawing in the component`);
   }
