@@ -8,8 +8,11 @@
 // (default: dist/ → dist/pkg).
 //
 // What goes in (names stable, so the component finds its files next to `import.meta.url`):
-//   rope-lab.js, sharelink.js   the component (with the codec inline) and the share-string codec
-//                               (www/), minified
+//   rope-lab.js, sharelink.js   the component (bundled with the www/ modules it imports) and the
+//                               share-string codec (www/), minified
+//   leash.js, embed-bodies.js   the leash's drawing (www/leash.js) and the bodies' outlines
+//                               (www/embed-bodies.js), loaded by the component for a leash scene
+//                               and with the full build only
 //   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), minified
 //   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
 //   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
@@ -18,9 +21,10 @@
 //   scenes/*.json, embed.html, README.md, package.json (version from Cargo.toml)
 //
 // The JavaScript an embed loads (the component and both glues) is minified by esbuild (a dev
-// dependency of the repository, `npm ci`): comments and white space dropped, local names
-// shortened; exported names, property names and strings are kept. It is what keeps the embed
-// within its 15 KiB gzipped budget (tests/e2e/embed.test.mjs; docs/embedding.md, "Budgets"). The result
+// dependency of the repository, `npm ci`; the component is also bundled by it): comments and
+// white space dropped, local names shortened; exported names, property names and strings are
+// kept. It is what keeps the embed within its 15 KiB gzipped budget (tests/e2e/embed.test.mjs;
+// docs/embedding.md, "Budgets"). The result
 // is then parsed by node (`--check`) and the package refuses to build if it fails.
 
 import { spawnSync } from 'node:child_process';
@@ -28,7 +32,7 @@ import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } f
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { transformSync } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 
 const REPO = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const staging = process.env.TRUNK_STAGING_DIR;
@@ -86,21 +90,33 @@ writeFileSync(join(out, 'ropelab.js'), glueText);
 cpSync(join(from, `${base}_bg.wasm`), join(out, 'ropelab_bg.wasm'));
 const dts = join(from, `${base}.d.ts`);
 cpSync(readdirSync(from).includes(`${base}.d.ts`) ? dts : join(REPO, 'www/types/ropelab.d.ts'), join(out, 'ropelab.d.ts'));
-// The component carries the codec inline (one request and one gzip stream fewer for an embed);
-// sharelink.js is also shipped alone for pages that want the codec without the element.
+// The component is bundled by esbuild from www/rope-lab.js and the page's modules it imports
+// (the clock, the flags, the drawing of each scene kind, the share-string codec): one request
+// and one gzip stream for an embed, and only what it uses of them (esbuild drops the unused
+// exports, e.g. the codec's packScene). The wasm-bindgen glues stay separate files (the
+// component imports one or the other when a scene needs it). sharelink.js is also shipped alone
+// for pages that want the codec without the element.
 const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
-const IMPORT = "import { isPacked, unpackScene } from './sharelink.js';";
-const component = readFileSync(join(REPO, 'www/rope-lab.js'), 'utf8');
-if (!component.includes(IMPORT)) throw new Error(`package: www/rope-lab.js no longer says ${IMPORT}`);
-// Only what the component uses of the codec: packScene and fragmentScene (top-level functions,
-// each closed by a `}` in column 0) stay out of it.
-let inlined = codec;
-for (const name of ['packScene', 'fragmentScene']) {
-  const cut = new RegExp(`^export (?:async )?function ${name}\\([^]*?^}\\n`, 'm');
-  if (!cut.test(inlined)) throw new Error(`package: no top-level function ${name} in www/sharelink.js`);
-  inlined = inlined.replace(cut, '');
-}
-writeFileSync(join(out, 'rope-lab.js'), minify(component.replace(IMPORT, inlined.replace(/^export /gm, ''))));
+// The leash's knot-diagram drawing (www/leash.js, the page's) is its own file, leash.js, which
+// the component imports only when it shows a leash scene, and the bodies' outlines are
+// embed-bodies.js, imported with the full build: an embed of a rope scene loads neither
+// (tests/e2e/embed.test.mjs holds what each kind of scene loads to 15 KiB gzipped).
+const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies)\.js$/;
+/** @param {string} entry a file of www/ @param {string[]} [only] the exports to keep (default: all) */
+const bundleOf = async (entry, only) => (await build({
+  ...(only
+    ? { stdin: { contents: `export { ${only.join(', ')} } from './www/${entry}';`, resolveDir: REPO, loader: 'js' } }
+    : { entryPoints: [join(REPO, 'www', entry)] }),
+  bundle: true, write: false, minify: true, format: 'esm', target: 'es2022', legalComments: 'none',
+  plugins: [{
+    name: 'separate',
+    setup(b) { b.onResolve({ filter: SEPARATE }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)); },
+  }],
+})).outputFiles[0].text;
+writeFileSync(join(out, 'rope-lab.js'), await bundleOf('rope-lab.js'));
+// (only what the component calls: not the page's braid marks and side inset, LEASH_EXTRAS)
+writeFileSync(join(out, 'leash.js'), await bundleOf('leash.js', ['drawLeashTop']));
+writeFileSync(join(out, 'embed-bodies.js'), await bundleOf('embed-bodies.js'));
 writeFileSync(join(out, 'sharelink.js'), minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
 for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));
@@ -117,7 +133,7 @@ writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
 mkdirSync(check, { recursive: true });
 try {
-  for (const f of ['ropelab.js', 'rope-lab.js', 'sharelink.js', 'ropelab-lite.js']) {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'sharelink.js', 'ropelab-lite.js']) {
     const file = join(check, f.replace(/\.js$/, '.mjs'));
     writeFileSync(file, readFileSync(join(out, f)));
     const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });

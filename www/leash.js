@@ -19,7 +19,7 @@
 // Zero-copy rule as in render.js: every sim call first, then the wasm-memory views.
 
 /** @import { BraidCrossing, LeashInfo, Overlay, Rect, Sim, Tangle, TopCrossing } from './types.js' */
-/** @import { Camera, Renderer } from './render.js' */
+/** @import { Camera } from './camera.js' */
 
 import { FLAG_HELD } from './flags.js';
 
@@ -119,32 +119,72 @@ function merge(iv) {
 }
 
 /**
+ * The top-view crossings of the ropes' segments, as `sim.crossings()` finds them, from the
+ * positions: for the lite build (<rope-lab>), which has no `crossings()`. Segments that share
+ * a point do not cross; `over` is the strand that is higher there (`link` is not known: -1).
+ * @param {ArrayLike<number>} pos
+ * @param {ArrayLike<number>[]} ropes
+ * @param {number} n the point count
+ * @returns {TopCrossing[]}
+ */
+export function findCrossings(pos, ropes, n) {
+  const P = (/** @type {number} */ i, /** @type {number} */ c) => pos[3 * i + c];
+  /** @type {number[][]} [rope, segment, a, b] */
+  const segs = [];
+  ropes.forEach((p, r) => {
+    for (let j = 1; j < p.length; j++) if (p[j - 1] < n && p[j] < n) segs.push([r, j - 1, p[j - 1], p[j]]);
+  });
+  /** @type {TopCrossing[]} */
+  const out = [];
+  segs.forEach((S, i) => {
+    for (const T of segs.slice(i + 1)) {
+      const [, , a, b] = S, [, , c, d] = T;
+      if (a === c || a === d || b === c || b === d) continue;
+      const dx = P(b, 0) - P(a, 0), dz = P(b, 2) - P(a, 2), ex = P(d, 0) - P(c, 0), ez = P(d, 2) - P(c, 2);
+      const wx = P(c, 0) - P(a, 0), wz = P(c, 2) - P(a, 2), den = dx * ez - dz * ex;
+      const f = (wx * ez - wz * ex) / den, g = (wx * dz - wz * dx) / den;
+      if (!(f >= 0 && f < 1 && g >= 0 && g < 1)) continue;
+      const s = { rope: S[0], segment: S[1], link: -1, t: f, y: P(a, 1) + (P(b, 1) - P(a, 1)) * f };
+      const t = { rope: T[0], segment: T[1], link: -1, t: g, y: P(c, 1) + (P(d, 1) - P(c, 1)) * g };
+      out.push({ top: [P(a, 0) + dx * f, P(a, 2) + dz * f], over: s.y >= t.y ? s : t, under: s.y >= t.y ? t : s });
+    }
+  });
+  return out;
+}
+
+/**
  * Draws the leash scene from above into `renderer`'s context through `cam`, clipped to `R`
- * (the grid is already drawn). `o`: render.js overlay (hover). Returns false (drawing
- * nothing) if the world has no leash, so the caller can fall back to the plain drawing.
- * @param {Renderer} renderer
+ * (the grid is already drawn): the page's single and compared views and <rope-lab>'s. `o`:
+ * the hover (render.js overlay) and the twist to mark at the hand. `extras`: the page's
+ * braid marks and side inset (LEASH_EXTRAS; <rope-lab> leaves them out, and so its bundle
+ * carries none of their code). In the lite build (no `crossings()`) the crossings are found
+ * here (`findCrossings`). Returns the crossings drawn, or false (drawing nothing) if the world
+ * has no leash, so the caller can fall back to the plain drawing.
+ * @param {{ ctx: CanvasRenderingContext2D }} renderer
  * @param {Sim} sim
  * @param {Camera} cam
- * @param {Overlay} o
+ * @param {{ hover: number, handTwist?: string | null }} o
  * @param {Rect} R
+ * @param {typeof LEASH_EXTRAS | null} [extras]
  */
-export function drawLeashTop(renderer, sim, cam, o, R) {
+export function drawLeashTop(renderer, sim, cam, o, R, extras = null) {
   const ctx = renderer.ctx;
   // ---- every call into the sim first --------------------------------------------------
   /** @type {LeashInfo | null} */
   const leash = parse(sim.leash(), null);
   if (!leash) return false;
   const ropes = ropesOf(sim);
-  /** @type {TopCrossing[]} */
-  const crossings = parse(sim.crossings(), []);
+  /** @type {TopCrossing[] | null} */
+  const found = sim.crossings ? parse(sim.crossings(), []) : null;
   /** @type {BraidCrossing[]} */
-  const braidCrossings = parse(sim.braidCrossings(), []);
+  const braidCrossings = extras && sim.braidCrossings ? parse(sim.braidCrossings(), []) : [];
   /** @type {Tangle[]} */
   const tangles = parse(sim.tangles(), []);
   sim.refreshRender();
   const pos = sim.positions();
   const flags = sim.pointFlags();
   const n = (pos.length / 3) | 0;
+  const crossings = found ?? findCrossings(pos, ropes, n);
 
   const dogOf = dogOfRope(leash, ropes.length);
   const { scale } = cam;
@@ -292,23 +332,6 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
     ctx.fillText('hand', hx, hy - 11);
-    if (o.handTwist && !braidCrossings.some((c) => c.letters?.length)) {
-      // The braid is tangled but no crossing shows (this frame): the twist is bunched at the hand.
-      ctx.strokeStyle = '#ffb02e';
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      for (let k = 0; k <= 48; k++) {
-        const t = (k / 48) * 4 * Math.PI;
-        const rr = 12 + k * 0.25;
-        const px = hx + rr * Math.cos(t), py = hy + rr * Math.sin(t);
-        if (k) ctx.lineTo(px, py);
-        else ctx.moveTo(px, py);
-      }
-      ctx.stroke();
-      ctx.fillStyle = '#ffb02e';
-      ctx.textBaseline = 'top';
-      ctx.fillText(`twist at hand: ${o.handTwist}`, hx, hy + 26);
-    }
   }
   ctx.textBaseline = 'middle';
   leash.dogs.forEach((d, k) => {
@@ -332,26 +355,8 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
     ctx.textAlign = 'center';
     ctx.fillText(String(k + 1), x, y + 1);
   });
-  // ---- braid generators at the reading's crossings ------------------------------------
-  ctx.font = '600 11px system-ui, sans-serif';
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'middle';
-  for (const c of braidCrossings) {
-    if (!c.letters?.length || !c.top) continue;
-    const [px, py] = cam.toScreen(c.top[0], c.top[1]);
-    if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
-    ctx.strokeStyle = 'rgba(255,255,255,0.55)';
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    ctx.arc(px, py, base * 1.6 + 3, 0, 2 * Math.PI);
-    ctx.stroke();
-    const label = c.letters.map(letterText).join('');
-    ctx.fillStyle = 'rgba(20,20,20,0.75)';
-    const w = ctx.measureText(label).width;
-    ctx.fillRect(px + base * 1.6 + 5, py - 8, w + 6, 16);
-    ctx.fillStyle = '#e8e8e8';
-    ctx.fillText(label, px + base * 1.6 + 8, py);
-  }
+  // ---- the page's braid marks (leash.js LEASH_EXTRAS; not in <rope-lab>) -----------
+  extras?.marks(ctx, cam, braidCrossings, o.handTwist && hand >= 0 && hand < n ? [sx(hand), sy(hand), o.handTwist] : null, base);
 
   // ---- tangles -----------------------------------------------------------------------
   for (const t of tangles) {
@@ -380,9 +385,9 @@ export function drawLeashTop(renderer, sim, cam, o, R) {
     ctx.stroke();
   }
 
-  drawSideInset(ctx, pos, n, ropes, leash, dogOf, crossings, cam.viewport);
+  extras?.inset(ctx, pos, n, ropes, leash, dogOf, crossings, cam.viewport);
   ctx.restore();
-  return true;
+  return crossings;
 }
 
 /**
@@ -488,3 +493,57 @@ function drawSideInset(ctx, pos, n, ropes, leash, dogOf, crossings, vp) {
   }
   ctx.restore();
 }
+
+/**
+ * The braid reading's marks: the twist bunched at the hand (the braid is tangled but no
+ * crossing shows this frame) and the generators σᵢ^±1 at the reading's crossings.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {Camera} cam
+ * @param {BraidCrossing[]} braidCrossings
+ * @param {[number, number, string] | null} twist the hand on screen and the word, or null
+ * @param {number} base the leash stroke width (px) at 0 m
+ */
+function drawBraidMarks(ctx, cam, braidCrossings, twist, base) {
+  if (twist && !braidCrossings.some((c) => c.letters?.length)) {
+    const [hx, hy, word] = twist;
+    // The braid is tangled but no crossing shows (this frame): the twist is bunched at the hand.
+    ctx.strokeStyle = '#ffb02e';
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (let k = 0; k <= 48; k++) {
+      const t = (k / 48) * 4 * Math.PI;
+      const rr = 12 + k * 0.25;
+      const px = hx + rr * Math.cos(t), py = hy + rr * Math.sin(t);
+      if (k) ctx.lineTo(px, py);
+      else ctx.moveTo(px, py);
+    }
+    ctx.stroke();
+    ctx.fillStyle = '#ffb02e';
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    ctx.fillText(`twist at hand: ${word}`, hx, hy + 26);
+  }
+  ctx.font = '600 11px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  for (const c of braidCrossings) {
+    if (!c.letters?.length || !c.top) continue;
+    const [px, py] = cam.toScreen(c.top[0], c.top[1]);
+    if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
+    ctx.strokeStyle = 'rgba(255,255,255,0.55)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.arc(px, py, base * 1.6 + 3, 0, 2 * Math.PI);
+    ctx.stroke();
+    const label = c.letters.map(letterText).join('');
+    ctx.fillStyle = 'rgba(20,20,20,0.75)';
+    const w = ctx.measureText(label).width;
+    ctx.fillRect(px + base * 1.6 + 5, py - 8, w + 6, 16);
+    ctx.fillStyle = '#e8e8e8';
+    ctx.fillText(label, px + base * 1.6 + 8, py);
+  }
+}
+
+/** What the page adds to the knot diagram (render.js passes it; <rope-lab> does not). */
+export const LEASH_EXTRAS = { marks: drawBraidMarks, inset: drawSideInset };

@@ -7,11 +7,11 @@
 // already be set when this module runs), create one `Sim`, load the first preset and start
 // the loop.
 //
-// Loop: requestAnimationFrame with an accumulator of real elapsed time, advanced in fixed
-// steps of H = 1/60 s by `sim.step(H)`. At most MAX_STEPS per frame: a frame that owes more
-// (a background tab, a debugger pause) drops the rest instead of spiralling. In the comparison
-// view (compare.js) the same step count goes to every sim of the comparison instead.
-// Drawing interpolates: what is left in the accumulator after the steps, over H
+// Loop: requestAnimationFrame with the fixed-step clock of clock.js (shared with <rope-lab>):
+// the real elapsed time is run in fixed steps of H (1/60 s) by `sim.step(H)`, at most
+// MAX_STEPS per frame. In the comparison view (compare.js) the same step count goes to every
+// sim of the comparison instead.
+// Drawing interpolates: what is left in the clock's accumulator after the steps, over H
 // (`stepFraction`), says how far between the last two steps the frame falls, and points
 // (render.js, from a copy of the positions taken before the frame's last step) and bodies
 // (`refillBodyPoses(alpha)`) are drawn there, so a 120 or 144 Hz display, which steps on
@@ -22,17 +22,19 @@
 // paste, drop: see sceneio.js); a bad scene throws and the current world stays.
 
 /** @import { AppStats, InputSim, LoadedScene, Ropelab, SimClass, WasmBindings } from './types.js' */
-/** @import { CompareSpec } from './compare.js' */
+/** @import { CompareSpec } from './compare-spec.js' */
 
-import { Camera, Renderer } from './render.js';
+import { Renderer } from './render.js';
+import { Camera, frameScene } from './camera.js';
 import { Ui } from './ui.js';
-import { Compare, bindComparePanel, formatCompare, parseCompare } from './compare.js';
+import { Compare } from './compare.js';
+import { bindComparePanel } from './compare-panel.js';
+import { formatCompare, parseCompare } from './compare-spec.js';
 import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneDescription, sceneName } from './sceneio.js';
 import { isPacked, packScene, unpackScene } from './sharelink.js';
 import { TanglePanel } from './tanglepanel.js';
+import { FixedClock, H, MAX_STEPS } from './clock.js';
 
-export const H = 1 / 60;
-export const MAX_STEPS = 5;
 /** The preset menu (www/scenes/<name>.json), by group; the first preset loads by default. */
 export const PRESET_GROUPS = [
   { label: 'ropes', names: ['rope', 'bridge', 'net', 'leash', 'capstan'] },
@@ -81,9 +83,8 @@ export class App {
     this.renderer = new Renderer(this.canvas, this.camera);
     this.paused = false;
     this.pendingSteps = 0;
-    this.acc = 0;
-    /** @type {number | null} */
-    this.last = null;
+    /** The fixed-step clock (clock.js). */
+    this.clock = new FixedClock(H, MAX_STEPS);
     /** @type {string | null} */
     this.preset = null;
     /** @type {LoadedScene | null} */
@@ -179,29 +180,7 @@ export class App {
 
   /** Frames the scene: its camera, else its walls, else the bounding box of its points. */
   frameScene() {
-    const sim = this.sim;
-    this.camera.setFlip(sim.view === 'top'); // seen from above: +z down on screen (render.js)
-    const cam = sim.camera();
-    const walls = sim.walls();
-    const wallW = walls.length === 4 ? walls[2] - walls[0] : 0;
-    if (cam.length === 3) {
-      this.camera.setFrame(cam[0], cam[1], cam[2], wallW ? Math.min(wallW * 1.02, cam[2] * 2.5) : 0);
-      return;
-    }
-    if (walls.length === 4) {
-      const h = walls[3] - walls[1];
-      this.camera.setFrame((walls[0] + walls[2]) / 2, (walls[1] + walls[3]) / 2, h * 1.08, wallW * 1.04);
-      return;
-    }
-    const yOff = sim.view === 'top' ? 2 : 1; // (sim calls before the view is built)
-    const pos = sim.positions();
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (let i = 0; i + 2 < pos.length; i += 3) {
-      x0 = Math.min(x0, pos[i]); x1 = Math.max(x1, pos[i]);
-      y0 = Math.min(y0, pos[i + yOff]); y1 = Math.max(y1, pos[i + yOff]);
-    }
-    if (!Number.isFinite(x0)) this.camera.setFrame(0, 0, 10, 10);
-    else this.camera.setFrame((x0 + x1) / 2, (y0 + y1) / 2, Math.max(y1 - y0, 1) * 1.6, Math.max(x1 - x0, 1) * 1.3);
+    frameScene(this.camera, this.sim);
   }
 
   /**
@@ -264,7 +243,7 @@ export class App {
     this.pristine = preset ? this.signature() : null; // "Copy link" shares a preset by name while this holds
     this.sceneWalls = this.sim.walls();
     this.renderer.forgetPrevious(this.sim); // a new world: nothing to interpolate from
-    this.acc = 0;
+    this.clock.clear();
     if (keepSettings) this.ui.applyControls();
     else this.ui.syncFromSim();
     this.frameScene();
@@ -321,7 +300,7 @@ export class App {
       next.frame();
     }
     document.body.classList.toggle('comparing', !!this.compare);
-    this.acc = 0;
+    this.clock.clear();
     this.layout();
     this.comparePanel.sync();
     this.updateUrl();
@@ -400,13 +379,13 @@ export class App {
    */
   stepFraction() {
     if (this.paused) return 1;
-    return Math.min(Math.max(this.acc / H, 0), 1);
+    return this.clock.alpha;
   }
 
   /** @param {boolean} p */
   setPaused(p) {
     this.paused = !!p;
-    this.acc = 0;
+    this.clock.clear();
     this.ui.pausedChanged();
   }
 
@@ -428,8 +407,7 @@ export class App {
       if (v === this.visible) return;
       /** @type {boolean | undefined} undefined until this runs; the loop runs while not false */
       this.visible = v;
-      this.last = null; // the first frame back measures no elapsed time
-      this.acc = 0;
+      this.clock.restart(); // the first frame back measures no elapsed time
       this.stats.hiddenChanges = (this.stats.hiddenChanges ?? 0) + 1;
     };
     this.visible = true;
@@ -449,8 +427,7 @@ export class App {
     const t0 = performance.now();
     const st = this.stats;
     if ((window.devicePixelRatio || 1) !== this.renderer.dpr) this.layout(); // moved to another screen
-    const dt = this.last == null ? 0 : (now - this.last) / 1000;
-    this.last = now;
+    const dt = this.clock.elapsed(now);
     if (dt > 0) st.frameMs += (dt * 1000 - st.frameMs) * 0.1;
 
     // Fixed steps with capped catch-up.
@@ -459,17 +436,8 @@ export class App {
       n = Math.min(this.pendingSteps, 600);
       this.pendingSteps = 0;
     } else {
-      this.acc += Math.min(dt, 1);
-      // The 5 % slack lets a 60 Hz display's jittery ~16.7 ms frames take one step each rather
-      // than alternating 0 and 2; the accumulator keeps the small debt, so time stays exact.
-      n = Math.floor(this.acc / H + 0.05);
-      if (n > MAX_STEPS) {
-        st.droppedSteps += n - MAX_STEPS;
-        n = MAX_STEPS;
-        this.acc = 0;
-      } else {
-        this.acc -= n * H;
-      }
+      n = this.clock.advance(dt);
+      st.droppedSteps = this.clock.dropped;
     }
     if (n > 0 && this.compare) {
       st.steps += this.compare.step(n, H);

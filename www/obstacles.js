@@ -7,7 +7,7 @@
 // the grid already stands for it). Boxes are rotated about z (side view).
 
 /** @import { Obstacle, Rect, Sim, Vec3 } from './types.js' */
-/** @import { Camera } from './render.js' */
+/** @import { Camera } from './camera.js' */
 
 const FILL = 'rgba(120,140,160,0.22)';
 const RIM = '#8fa3b8';

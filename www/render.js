@@ -1,5 +1,5 @@
 // @ts-check
-// Canvas drawing: the camera (world metres ↔ CSS pixels) and one draw per frame.
+// Canvas drawing: one draw per frame through a camera (camera.js: world metres ↔ CSS pixels).
 //
 // World coordinates are the sim's *view plane* in metres, y up: (x, y) for side-on scenes,
 // (x, z) for scenes seen from above (`sim.view === "top"`). Screen coordinates are CSS pixels
@@ -17,10 +17,12 @@
 // Held points are drawn where they are now (they follow the pointer without a step's lag).
 
 /** @import { CapstanReport, DrawOptions, Overlay, Rect, Sim, Trail } from './types.js' */
+/** @import { Camera } from './camera.js' */
 
-import { drawLeashTop } from './leash.js';
+import { LEASH_EXTRAS, drawLeashTop } from './leash.js';
 import { drawObstacles, obstaclesOf } from './obstacles.js';
 import { drawBodies } from './bodies.js';
+import { linkPaths, pointPaths } from './points.js';
 
 export { FLAG_HELD, FLAG_LOCKED } from './flags.js';
 import { FLAG_HELD, FLAG_LOCKED } from './flags.js';
@@ -58,136 +60,6 @@ function bucketOf(s) {
   if (!(Math.abs(s) >= 0.01)) return 0; // also NaN → neutral
   if (s < 0) return s > -0.05 ? 1 : 2;
   return s < 0.03 ? 3 : s < 0.08 ? 4 : 5;
-}
-
-/** World (view-plane metres, y up) ↔ CSS pixels (y down). */
-export class Camera {
-  constructor() {
-    this.frame = { cx: 0, cy: 0, height: 10, minWidth: 10 };
-    this.viewport = { x: 0, y: 0, w: 1, h: 1 };
-    this.zoom = 1;
-    this.cx = 0;
-    this.cy = 0;
-    this.scale = 1; // CSS px per metre
-    this.ox = 0;
-    this.oy = 0;
-    // Top view (x–z seen from above): +z points DOWN on screen, so that "clockwise seen from
-    // above" looks clockwise on the page (y up, looking down −y, x to the right ⇒ z down).
-    // `ys` is the sign of the view's vertical axis on screen: 1 = up (side view), −1 = down.
-    this.ys = 1;
-  }
-
-  /**
-   * The top view flips the vertical axis (+z down on screen); the side view keeps y up.
-   * @param {boolean} flip
-   */
-  setFlip(flip) {
-    this.ys = flip ? -1 : 1;
-    this.update();
-  }
-
-  /**
-   * What to show: centre, height (m) and the least width (m) that must stay visible.
-   * @param {number} cx
-   * @param {number} cy
-   * @param {number} height
-   * @param {number} minWidth
-   */
-  setFrame(cx, cy, height, minWidth) {
-    this.frame = { cx, cy, height: Math.max(height, 1e-3), minWidth: Math.max(minWidth, 0) };
-    this.resetView();
-  }
-
-  /** The frame again, without zoom or pan. */
-  resetView() {
-    this.zoom = 1;
-    this.cx = this.frame.cx;
-    this.cy = this.frame.cy;
-    this.update();
-  }
-
-  /**
-   * The CSS-pixel rectangle the frame is fitted into (the canvas minus a side panel).
-   * @param {number} x
-   * @param {number} y
-   * @param {number} w
-   * @param {number} h
-   */
-  setViewport(x, y, w, h) {
-    this.viewport = { x, y, w: Math.max(w, 1), h: Math.max(h, 1) };
-    this.update();
-  }
-
-  update() {
-    const { w, h } = this.viewport;
-    const f = this.frame;
-    // A portrait screen (a phone) fitting the whole width would use a quarter of its height
-    // for a 10 × 6 m scene: there only the middle three quarters of the width have to fit (the walls
-    // are a pinch away; 0 refits).
-    const minWidth = h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth;
-    const fit = Math.min(h / f.height, minWidth > 0 ? w / minWidth : Infinity);
-    this.scale = fit * this.zoom;
-    this.ox = this.viewport.x + w / 2 - this.cx * this.scale;
-    this.oy = this.viewport.y + h / 2 + this.ys * this.cy * this.scale;
-  }
-
-  /**
-   * @param {number} x
-   * @param {number} y
-   * @returns {[number, number]}
-   */
-  toScreen(x, y) {
-    return [this.ox + x * this.scale, this.oy - this.ys * y * this.scale];
-  }
-
-  /**
-   * @param {number} px
-   * @param {number} py
-   * @returns {[number, number]}
-   */
-  toWorld(px, py) {
-    return [(px - this.ox) / this.scale, (this.ys * (this.oy - py)) / this.scale];
-  }
-
-  /**
-   * Zooms by `factor`, keeping the world point under (px, py) in place.
-   * @param {number} px
-   * @param {number} py
-   * @param {number} factor
-   */
-  zoomAt(px, py, factor) {
-    const [wx, wy] = this.toWorld(px, py);
-    this.zoom = Math.min(Math.max(this.zoom * factor, 0.05), 40);
-    this.update();
-    const [ax, ay] = this.toWorld(px, py);
-    this.cx += wx - ax;
-    this.cy += wy - ay;
-    this.update();
-  }
-
-  /**
-   * Takes `other`'s frame, zoom and centre, keeping this viewport (a shared camera).
-   * @param {Camera} other
-   */
-  follow(other) {
-    this.frame = { ...other.frame };
-    this.ys = other.ys;
-    this.zoom = other.zoom;
-    this.cx = other.cx;
-    this.cy = other.cy;
-    this.update();
-  }
-
-  /**
-   * Moves the view by (dx, dy) CSS pixels.
-   * @param {number} dx
-   * @param {number} dy
-   */
-  panBy(dx, dy) {
-    this.cx -= dx / this.scale;
-    this.cy += (this.ys * dy) / this.scale;
-    this.update();
-  }
 }
 
 export class Renderer {
@@ -339,7 +211,7 @@ export class Renderer {
     };
     if (top && !o.color && sim.ropeCount > 0 && sim.leash() !== 'null') {
       begin();
-      drawLeashTop(this, sim, cam, o, R);
+      drawLeashTop(this, sim, cam, o, R, LEASH_EXTRAS);
       ctx.restore();
       return;
     }
@@ -360,18 +232,9 @@ export class Renderer {
     const sx = (/** @type {number} */ i) => cam.ox + pos[3 * i] * scale;
     const sy = (/** @type {number} */ i) => cam.oy - cam.ys * pos[3 * i + yOff] * scale;
 
-    // Links: one path per style.
-    const paths = STRAIN_BUCKETS.map(() => /** @type {Path2D | null} */ (null));
+    // Links: one path per style (points.js).
     const m = (links.length / 2) | 0;
-    for (let k = 0; k < m; k++) {
-      const a = links[2 * k];
-      const b = links[2 * k + 1];
-      if (a >= n || b >= n) continue;
-      const s = strain && k < strain.length ? bucketOf(strain[k]) : 0;
-      const p = paths[s] || (paths[s] = new Path2D());
-      p.moveTo(sx(a), sy(a));
-      p.lineTo(sx(b), sy(b));
-    }
+    const paths = linkPaths(cam, pos, links, yOff, (k) => (strain && k < strain.length ? bucketOf(strain[k]) : 0));
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
     ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(cam.zoom), 1), 4);
@@ -410,24 +273,7 @@ export class Renderer {
     }
     let r = Math.min(Math.max(Math.min(4 * Math.sqrt(cam.zoom), typical / 3), 1.5), 8);
     if (o.color) r = Math.max(r * 0.75 * (o.pointScale ?? 1), 1.2); // overlaid: smaller dots, each solver smaller than the one under it
-    const halo = new Path2D();
-    const free = new Path2D();
-    const locked = new Path2D();
-    let held = 0;
-    for (let i = 0; i < n; i++) {
-      const x = sx(i);
-      const y = sy(i);
-      if (x < R.x - 30 || y < R.y - 30 || x > R.x + R.w + 30 || y > R.y + R.h + 30) continue;
-      const f = i < flags.length ? flags[i] : 0;
-      if (f & FLAG_HELD) {
-        halo.moveTo(x + 20, y);
-        halo.arc(x, y, 20, 0, 2 * Math.PI);
-        held++;
-      }
-      const p = f & FLAG_LOCKED ? locked : free;
-      p.moveTo(x + r, y);
-      p.arc(x, y, r, 0, 2 * Math.PI);
-    }
+    const { halo, free, locked, held } = pointPaths(cam, pos, flags, yOff, R, r, 20, 30);
     if (held) {
       ctx.fillStyle = COLORS.halo;
       ctx.fill(halo);

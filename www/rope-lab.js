@@ -31,82 +31,17 @@
 // JSON object as `detail`), `ready` after the first frame of a scene, `error` (detail: message).
 
 /** @typedef {import('./ropelab.js').Sim} Sim */
-import { isPacked, unpackScene } from './sharelink.js';
+import { FixedClock } from './clock.js';
+import { Camera, frameScene } from './camera.js';
+import { drawView, loadBodies, loadLeash } from './embed-draw.js';
+import { at, bindInput } from './embed-input.js';
+import { DEFAULT_SCENE, aspectOf, hasBodies, loadWasm, needsFull, parseScene, presetText, sceneText } from './embed-scenes.js';
 
-const H = 1 / 60;
-const MAX_STEPS = 5;
-const PRESET = /^[A-Za-z0-9_-]+$/;
-export const DEFAULT_SCENE = 'rope';
-const PICK_PX = 16;
-const FLAG_LOCKED = 1;
-const FLAG_HELD = 2;
+export { DEFAULT_SCENE, loadWasm, sceneText };
+/** @typedef {import('./embed-scenes.js').SimClass} SimClass */
+
 const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
-
-/** @typedef {typeof import('./ropelab.js').Sim} SimClass */
-/** @type {Promise<SimClass>[]} */
-const wasm = [];
-/**
- * A wasm build, loaded once for every instance on the page: 0 the lite one (ropes only, a
- * third of the size), 1 the full one (rigid bodies, joints, the impulse solver). The wasm's
- * download starts together with the glue's (a dynamic import), not after it.
- * @param {number} full
- */
-export const loadWasm = (full = 0) => (wasm[full] ??= Promise.all(full
-  ? [import('./ropelab.js'), fetch(new URL('./ropelab_bg.wasm', import.meta.url))]
-  : [import('./ropelab-lite.js'), fetch(new URL('./ropelab-lite_bg.wasm', import.meta.url))])
-  .then(async ([glue, res]) => (await glue.default({ module_or_path: res }), glue.Sim)));
-/**
- * Whether a scene needs the full build (the lite one refuses it, naming what it lacks).
- * @param {string} text @param {string[]} solvers
- */
-const needsFull = (text, solvers) => {
-  try {
-    const s = JSON.parse(text);
-    return ['bodies', 'joints', 'attachments'].some((k) => s[k]?.length) || [s.settings?.solver, ...solvers].includes('impulse');
-  } catch {
-    return false;
-  }
-};
-
-/** @type {Map<string, Promise<string>>} */
-const presetTexts = new Map();
-/** @param {string} url */
-async function fetchText(url) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${res.statusText}`);
-  return res.text();
-}
-/** @param {string} name */
-function presetText(name) {
-  let p = presetTexts.get(name);
-  if (!p) {
-    p = fetchText(new URL(`./scenes/${name}.json`, import.meta.url).href).catch((e) => {
-      presetTexts.delete(name);
-      throw new Error(`no preset "${name}" (${errText(e)})`);
-    });
-    presetTexts.set(name, p);
-  }
-  return p;
-}
-
-/**
- * Scene text for a `scene` value: a preset name, a packed share string or a URL.
- * @param {string} ref
- */
-export function sceneText(ref) {
-  if (PRESET.test(ref)) return presetText(ref);
-  if (isPacked(ref)) return unpackScene(ref);
-  return fetchText(new URL(ref, document.baseURI).href);
-}
-
-/** @param {string} v aspect attribute: "16/9", "4:3", "1.5" → "16 / 9", or null if invalid */
-function aspectOf(v) {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:[/:]\s*(\d+(?:\.\d+)?)\s*)?$/.exec(v);
-  if (!m) return null;
-  const w = +m[1], h = m[2] ? +m[2] : 1;
-  return w > 0 && h > 0 && w / h < 100 && h / w < 100 ? `${w} / ${h}` : null;
-}
 
 // ---- the shared loop and observers ----------------------------------------------------
 
@@ -145,47 +80,9 @@ document.addEventListener('visibilitychange', () => {
   for (const el of document.querySelectorAll('rope-lab')) if (el instanceof RopeLab) el.schedule();
 });
 
-// ---- drawing helpers ---------------------------------------------------------------------
-
 /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
-/** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, home: number[],
- *   frame: number[], scale: number, ox: number, oy: number, ys: number, prev: Float32Array | null, cross?: any[] }} View */
-
-/**
- * Rotates v by the unit quaternion q = [x, y, z, w] (q at offset `o`).
- * @param {ArrayLike<number>} q
- * @param {number} o
- * @param {number[]} v
- */
-function rotate(q, o, v) {
-  const x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
-  const cx = y * v[2] - z * v[1], cy = z * v[0] - x * v[2], cz = x * v[1] - y * v[0];
-  return [
-    v[0] + 2 * (w * cx + y * cz - z * cy),
-    v[1] + 2 * (w * cy + z * cx - x * cz),
-    v[2] + 2 * (w * cz + x * cy - y * cx),
-  ];
-}
-
-/**
- * Convex hull (monotone chain) of screen points.
- * @param {number[][]} pts
- */
-function hull(pts) {
-  const p = pts.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (/** @type {number[]} */ o, /** @type {number[]} */ a, /** @type {number[]} */ b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  /** @type {number[][]} */
-  const out = [];
-  for (const pass of [p, p.slice().reverse()]) {
-    const start = out.length;
-    for (const q of pass) {
-      while (out.length >= start + 2 && cross(out[out.length - 2], out[out.length - 1], q) <= 0) out.pop();
-      out.push(q);
-    }
-    out.pop();
-  }
-  return out;
-}
+/** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, cam: Camera,
+ *   prev: Float32Array | null, cross?: any[] }} View */
 
 const CSS = `
 :host{display:block;position:relative;aspect-ratio:var(--aspect);min-height:120px;background:#141414;color:#ccc;
@@ -232,13 +129,11 @@ export class RopeLab extends HTMLElement {
     /** Set by the first connectedCallback: attributes set before it load nothing twice. */
     this.started = false;
     this.dirty = true;
-    this.acc = 0;
-    /** @type {number | null} */
-    this.last = null;
+    /** The fixed-step clock (clock.js, the page's too); every view steps together. */
+    this.clock = new FixedClock();
     this.cssW = 1;
     this.cssH = 1;
     this.dpr = 1;
-    this.zoom = 1;
     /** Fixed steps taken (every view steps together), frames drawn. */
     this.steps = 0;
     this.frames = 0;
@@ -255,7 +150,7 @@ export class RopeLab extends HTMLElement {
     /** A scene was (re)loaded: the next frame announces it (`ready`). */
     this.announce = false;
     this.setAspect();
-    this.bindInput();
+    bindInput(this);
   }
 
   // ---- reflected attributes ----
@@ -275,6 +170,8 @@ export class RopeLab extends HTMLElement {
   /** The first view's `Sim` (null before the first scene is loaded). */
   get sim() { return this.views[0]?.sim ?? null; }
   get sims() { return this.views.map((v) => v.sim); }
+  /** The views' zoom (they zoom together). */
+  get zoom() { return this.views[0]?.cam.zoom ?? 1; }
   get paused() { return this.isPaused; }
   set paused(p) { p ? this.pause() : this.play(); }
 
@@ -360,7 +257,9 @@ export class RopeLab extends HTMLElement {
     try {
       const full = +(this.getAttribute('wasm') === 'full');
       [{ text }] = await Promise.all([this.sceneSource(), loadWasm(full)]);
-      this.Sim = await loadWasm(full || +needsFull(text, this.solverList()));
+      const scene = parseScene(text);
+      // (the drawing a scene kind needs comes with it: the leash's, the bodies')
+      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), scene?.leash && loadLeash(), hasBodies(scene) && loadBodies()]);
       if (token !== this.loadToken) return;
       this.build(text);
     } catch (e) {
@@ -418,8 +317,7 @@ export class RopeLab extends HTMLElement {
     } catch {
       this.sceneName = '';
     }
-    this.acc = 0;
-    this.zoom = 1;
+    this.clock.clear();
     this.announce = true;
     this.layout();
     this.dirty = true;
@@ -431,7 +329,8 @@ export class RopeLab extends HTMLElement {
    * @returns {View}
    */
   makeView(sim, solver) {
-    return { sim, solver, note: '', obstacles: [], rect: { x: 0, y: 0, w: 1, h: 1 }, home: [], frame: [0, 0, 10, 10], scale: 1, ox: 0, oy: 0, ys: 1, prev: null };
+    // (an embed fits the whole frame, also in a portrait box, and zooms 0.2–20×)
+    return { sim, solver, note: '', obstacles: [], rect: { x: 0, y: 0, w: 1, h: 1 }, cam: new Camera({ portrait: false, minZoom: 0.2, maxZoom: 20 }), prev: null };
   }
 
   /**
@@ -455,23 +354,7 @@ export class RopeLab extends HTMLElement {
       v.obstacles = [];
     }
     v.prev = null;
-    v.ys = sim.view === 'top' ? -1 : 1;
-    const cam = sim.camera();
-    const walls = sim.walls();
-    const wallW = walls.length === 4 ? walls[2] - walls[0] : 0;
-    if (cam.length === 3) v.frame = [cam[0], cam[1], cam[2], wallW ? Math.min(wallW * 1.02, cam[2] * 2.5) : 0];
-    else if (walls.length === 4) v.frame = [(walls[0] + walls[2]) / 2, (walls[1] + walls[3]) / 2, (walls[3] - walls[1]) * 1.08, wallW * 1.04];
-    else {
-      const pos = sim.positions();
-      const k = v.ys < 0 ? 2 : 1;
-      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      for (let i = 0; i + 2 < pos.length; i += 3) {
-        x0 = Math.min(x0, pos[i]); x1 = Math.max(x1, pos[i]);
-        y0 = Math.min(y0, pos[i + k]); y1 = Math.max(y1, pos[i + k]);
-      }
-      v.frame = Number.isFinite(x0) ? [(x0 + x1) / 2, (y0 + y1) / 2, Math.max(y1 - y0, 1) * 1.6, Math.max(x1 - x0, 1) * 1.3] : [0, 0, 10, 10];
-    }
-    v.home = v.frame.slice();
+    frameScene(v.cam, sim);
   }
 
   /** Applies the `solver` attribute to the first view (a refusal is shown, the solver stays). */
@@ -502,8 +385,7 @@ export class RopeLab extends HTMLElement {
       this.prepare(v);
     }
     this.steps = 0;
-    this.acc = 0;
-    this.zoom = 1;
+    this.clock.clear();
     this.dirty = true;
     this.layout();
     this.schedule();
@@ -519,7 +401,7 @@ export class RopeLab extends HTMLElement {
   play() {
     this.isPaused = false;
     this.playBtn.hidden = true;
-    this.last = null;
+    this.clock.last = null;
     this.syncPlayButton();
     this.schedule();
   }
@@ -571,7 +453,7 @@ export class RopeLab extends HTMLElement {
     const wants = visible && this.views.length > 0 && (!this.isPaused || this.dirty || this.gestures.size > 0 || this.trails.length > 0);
     if (wants) {
       if (!live.has(this)) {
-        this.last = null; // the first frame back measures no time: no catch-up jump
+        this.clock.last = null; // the first frame back measures no time: no catch-up jump
         live.add(this);
       }
       wake();
@@ -583,23 +465,14 @@ export class RopeLab extends HTMLElement {
   /** @param {number} now */
   frame(now) {
     if ((window.devicePixelRatio || 1) !== this.dpr) this.resize(); // moved to another screen
-    const dt = this.last == null ? 0 : (now - this.last) / 1000;
-    this.last = now;
-    let n = 0;
-    if (!this.isPaused) {
-      this.acc += Math.min(dt, 1);
-      n = Math.floor(this.acc / H + 0.05);
-      if (n > MAX_STEPS) {
-        n = MAX_STEPS;
-        this.acc = 0;
-      } else this.acc -= n * H;
-    }
+    const dt = this.clock.elapsed(now);
+    const n = this.isPaused ? 0 : this.clock.advance(dt);
     if (n > 0) {
       try {
         for (let k = 0; k < n; k++) {
           for (const v of this.views) {
             if (k === n - 1) v.prev = Float32Array.from(v.sim.positions());
-            v.sim.step(H);
+            v.sim.step(this.clock.h);
           }
         }
         this.steps += n;
@@ -609,7 +482,7 @@ export class RopeLab extends HTMLElement {
         this.say(`step failed, paused: ${errText(e)}`);
       }
     }
-    if (n > 0 || this.dirty || this.gestures.size || this.trails.length) this.draw(this.isPaused ? 1 : Math.min(Math.max(this.acc / H, 0), 1));
+    if (n > 0 || this.dirty || this.gestures.size || this.trails.length) this.draw(this.isPaused ? 1 : this.clock.alpha);
     this.dirty = false;
     this.schedule();
   }
@@ -648,52 +521,25 @@ export class RopeLab extends HTMLElement {
     const w = this.cssW / cols, h = this.cssH / rows;
     this.views.forEach((v, k) => {
       v.rect = { x: (k % cols) * w, y: Math.floor(k / cols) * h, w, h };
-      this.fit(v);
+      v.cam.setViewport(v.rect.x, v.rect.y, w, h);
     });
   }
 
-  /** @param {View} v */
-  fit(v) {
-    const [cx, cy, fh, fw] = v.frame;
-    const { x, y, w, h } = v.rect;
-    v.scale = Math.min(h / fh, fw > 0 ? w / fw : Infinity) * this.zoom;
-    v.ox = x + w / 2 - cx * v.scale;
-    v.oy = y + h / 2 + v.ys * cy * v.scale;
-  }
-
   /**
-   * Zooms every view by `f` about the CSS point (px, py) of the view under it.
+   * Zooms every view by `f` (0: back to the scene's frame) about the CSS point (px, py) of the
+   * view under it: the same spot of every view stays put (the pointer's, else the centre).
    * @param {number} f
    * @param {number} [px]
    * @param {number} [py]
    */
   zoomBy(f, px, py) {
-    if (!this.views.length) return;
-    if (f === 0) {
-      this.zoom = 1;
-      for (const v of this.views) v.frame = v.home.slice();
-    } else {
-      const z = Math.min(Math.max(this.zoom * f, 0.2), 20);
-      const g = z / this.zoom;
-      this.zoom = z;
-      const under = px == null || py == null ? null : this.at(px, py).v;
-      for (const v of this.views) {
-        // The same spot of every view stays put (the pointer's, else the centre).
-        const ax = v.rect.x + (under && px != null ? px - under.rect.x : v.rect.w / 2);
-        const ay = v.rect.y + (under && py != null ? py - under.rect.y : v.rect.h / 2);
-        const [wx, wy] = this.toWorld(v, ax, ay);
-        v.frame[0] = wx + (v.frame[0] - wx) / g;
-        v.frame[1] = wy + (v.frame[1] - wy) / g;
-      }
+    const under = px == null || py == null ? null : at(this, px, py).v;
+    for (const v of this.views) {
+      if (f === 0) v.cam.resetView();
+      else v.cam.zoomAt(v.rect.x + (under && px != null ? px - under.rect.x : v.rect.w / 2), v.rect.y + (under && py != null ? py - under.rect.y : v.rect.h / 2), f);
     }
-    for (const v of this.views) this.fit(v);
     this.dirty = true;
     this.schedule();
-  }
-
-  /** @param {View} v @param {number} px @param {number} py */
-  toWorld(v, px, py) {
-    return [(px - v.ox) / v.scale, (v.ys * (v.oy - py)) / v.scale];
   }
 
   /** @param {number} frac how far between the last two steps this frame falls */
@@ -702,7 +548,7 @@ export class RopeLab extends HTMLElement {
     ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
     ctx.fillStyle = '#141414';
     ctx.fillRect(0, 0, this.cssW, this.cssH);
-    for (const v of this.views) this.drawView(v, frac);
+    for (const v of this.views) drawView(this, v, frac);
     ctx.lineCap = 'round';
     ctx.lineWidth = 3;
     const t = performance.now();
@@ -720,459 +566,6 @@ export class RopeLab extends HTMLElement {
       this.announce = false;
       this.dispatchEvent(new CustomEvent('ready', { detail: { scene: this.sceneName } }));
     }
-  }
-
-  /**
-   * @param {View} v
-   * @param {number} frac
-   */
-  drawView(v, frac) {
-    const ctx = this.ctx;
-    const sim = v.sim;
-    const { x: rx, y: ry, w: rw, h: rh } = v.rect;
-    const k = v.ys < 0 ? 2 : 1;
-    const X = (/** @type {number} */ x) => v.ox + x * v.scale;
-    const Y = (/** @type {number} */ y) => v.oy - v.ys * y * v.scale;
-    // Every sim call before the views of wasm memory are built.
-    const walls = sim.walls();
-    const nb = sim.bodyCount;
-    const bodies = nb ? JSON.parse(sim.bodiesJson()) : [];
-    const joints = nb ? JSON.parse(sim.jointsJson()) : [];
-    if (nb) sim.refillBodyPoses(frac);
-    sim.refreshRender();
-    const poses = nb ? Float32Array.from(sim.bodyPoses()) : null;
-    // The leash scene (seen from above): its hand, dogs, leashes (ropes) and tangles.
-    const leash = k > 1 && sim.ropeCount ? JSON.parse(sim.leash()) : null;
-    const ropes = leash ? Array.from({ length: sim.ropeCount }, (_, i) => sim.ropePoints(i)) : [];
-    const tangles = leash ? JSON.parse(sim.tangles()) : [];
-    const now = sim.positions();
-    const flags = sim.pointFlags();
-    const links = sim.links();
-    const strain = sim.linkStrain();
-    const pos = v.prev && v.prev.length === now.length && frac < 1 ? v.prev.map((p, i) => p + (now[i] - p) * frac) : now;
-    if (pos !== now) for (let i = 0; i < flags.length; i++) if (flags[i] & FLAG_HELD) for (let c = 0; c < 3; c++) pos[3 * i + c] = now[3 * i + c];
-
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(rx, ry, rw, rh);
-    ctx.clip();
-    if (walls.length === 4) {
-      ctx.strokeStyle = '#4a4a4a';
-      ctx.lineWidth = 2;
-      const x0 = X(walls[0]), y0 = Y(walls[3]);
-      ctx.strokeRect(x0, y0, X(walls[2]) - x0, Y(walls[1]) - y0);
-    }
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = '#8fa3b8';
-    ctx.fillStyle = 'rgba(120,140,160,0.22)';
-    for (const o of v.obstacles) {
-      const s = o?.shape;
-      ctx.beginPath();
-      if (s?.type === 'circle' || s?.type === 'sphere') ctx.arc(X(s.center[0]), Y(s.center[k]), s.radius * v.scale, 0, 7);
-      else if (s?.type === 'capsule') {
-        // The stadium as a thick round-capped stroke, then its rim.
-        ctx.save();
-        ctx.lineWidth = 2 * s.radius * v.scale;
-        ctx.strokeStyle = 'rgba(120,140,160,0.35)';
-        ctx.moveTo(X(s.a[0]), Y(s.a[k]));
-        ctx.lineTo(X(s.b[0]) + 0.01, Y(s.b[k]));
-        ctx.stroke();
-        ctx.restore();
-        continue;
-      } else if (s?.type === 'box') {
-        const hx = s.half[0] * v.scale, hy = s.half[k] * v.scale;
-        ctx.save();
-        ctx.translate(X(s.center[0]), Y(s.center[k]));
-        if (k === 1) ctx.rotate(-(s.angle ?? 0));
-        ctx.rect(-hx, -hy, 2 * hx, 2 * hy);
-        ctx.restore();
-      } else if (s?.type === 'plane' && Math.abs(s.normal[k]) > 1e-6 && k === 1) {
-        const y = Y(s.point[1] - (s.normal[0] * (0 - s.point[0])) / s.normal[1]);
-        ctx.moveTo(rx, y);
-        ctx.lineTo(rx + rw, y);
-        ctx.stroke();
-        continue;
-      } else continue;
-      ctx.fill();
-      ctx.stroke();
-    }
-
-    // Links: neutral, stretched (≥ 3 %), compressed (≤ −3 %): one path each.
-    const n = flags.length;
-    const paths = [new Path2D(), new Path2D(), new Path2D()];
-    for (let j = 0; 2 * j + 1 < links.length; j++) {
-      const a = links[2 * j], b = links[2 * j + 1];
-      if (a >= n || b >= n) continue;
-      const s = strain[j] ?? 0;
-      const p = paths[s >= 0.03 ? 1 : s <= -0.03 ? 2 : 0];
-      p.moveTo(X(pos[3 * a]), Y(pos[3 * a + k]));
-      p.lineTo(X(pos[3 * b]), Y(pos[3 * b + k]));
-    }
-    ctx.lineCap = 'round';
-    ctx.lineJoin = 'round';
-    ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(this.zoom), 1), 4);
-    if (!leash) {
-      ['#999', '#e39a2e', '#4f7bea'].forEach((c, i) => {
-        ctx.strokeStyle = c;
-        ctx.stroke(paths[i]);
-      });
-    } else this.drawLeash(v, leash, ropes, tangles, pos, flags);
-
-    // Joints: a line where the two anchors are apart (distance and rope joints, a drag).
-    ctx.strokeStyle = '#7ad0ff';
-    ctx.lineWidth = 1;
-    ctx.beginPath();
-    for (const j of joints) {
-      ctx.moveTo(X(j.anchorA[0]), Y(j.anchorA[k]));
-      ctx.lineTo(X(j.anchorB[0]), Y(j.anchorB[k]));
-    }
-    ctx.stroke();
-
-    // Bodies: outlines of their shapes (the hull of a box's corners, a capsule's stadium).
-    if (poses) {
-      for (let i = 0; i < bodies.length && 7 * i + 6 < poses.length; i++) {
-        const b = bodies[i], s = b.shape, o = 7 * i;
-        const px = X(poses[o]), py = Y(poses[o + k]);
-        ctx.strokeStyle = b.kind === 'static' ? '#8a8a8a' : '#e8c872';
-        ctx.fillStyle = b.kind === 'static' ? 'rgba(138,138,138,0.12)' : 'rgba(232,200,114,0.12)';
-        ctx.lineWidth = 1.5;
-        ctx.beginPath();
-        if (s.type === 'sphere') {
-          const r = s.radius * v.scale;
-          const e = rotate(poses, o + 3, [s.radius, 0, 0]);
-          ctx.arc(px, py, r, 0, 7);
-          ctx.moveTo(px, py);
-          ctx.lineTo(px + e[0] * v.scale, py - v.ys * e[k] * v.scale);
-        } else {
-          /** @type {number[][]} */
-          const pts = [];
-          const corners = s.type === 'box' ? [s.half[0], s.half[1], s.half[2]] : [s.halfLength, 0, 0];
-          const ring = s.type === 'box' ? [[1, 1], [1, -1], [-1, -1], [-1, 1]] : [];
-          for (const sx of [-1, 1]) {
-            if (s.type === 'box') {
-              for (const [sy, sz] of ring) {
-                const q = rotate(poses, o + 3, [sx * corners[0], sy * corners[1], sz * corners[2]]);
-                pts.push([px + q[0] * v.scale, py - v.ys * q[k] * v.scale]);
-              }
-            } else {
-              const q = rotate(poses, o + 3, [sx * corners[0], 0, 0]);
-              for (let a = 0; a < 12; a++) {
-                const t = (a / 12) * 2 * Math.PI;
-                pts.push([px + q[0] * v.scale + Math.cos(t) * s.radius * v.scale, py - v.ys * q[k] * v.scale + Math.sin(t) * s.radius * v.scale]);
-              }
-            }
-          }
-          hull(pts).forEach(([x, y], j) => (j ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
-          ctx.closePath();
-        }
-        ctx.fill();
-        ctx.stroke();
-      }
-    }
-
-    // Points: free white, locked red, a halo around held ones.
-    let typical = 12;
-    if (links.length >= 2 && links[0] < n && links[1] < n) typical = Math.hypot(pos[3 * links[0]] - pos[3 * links[1]], pos[3 * links[0] + k] - pos[3 * links[1] + k]) * v.scale;
-    const r = Math.min(Math.max(Math.min(3.5 * Math.sqrt(this.zoom), typical / 3), 1.5), 7);
-    const dots = [new Path2D(), new Path2D(), new Path2D()];
-    for (let i = 0; i < n; i++) {
-      const x = X(pos[3 * i]), y = Y(pos[3 * i + k]);
-      if (x < rx - 20 || x > rx + rw + 20 || y < ry - 20 || y > ry + rh + 20) continue;
-      if (flags[i] & FLAG_HELD) {
-        dots[2].moveTo(x + 16, y);
-        dots[2].arc(x, y, 16, 0, 7);
-      }
-      const d = dots[flags[i] & FLAG_LOCKED ? 1 : 0];
-      d.moveTo(x + r, y);
-      d.arc(x, y, r, 0, 7);
-    }
-    ['#fff', '#f55', 'rgba(255,255,255,0.15)'].forEach((c, i) => {
-      ctx.fillStyle = c;
-      if (!leash || i > 1) ctx.fill(dots[i]);
-    });
-    if (this.views.length > 1) {
-      ctx.fillStyle = '#aaa';
-      ctx.fillText(v.solver + (v.note ? ' (cannot run this scene)' : ''), rx + 8, ry + 16);
-      ctx.fillStyle = '#333';
-      if (rx > 0) ctx.fillRect(rx, ry, 1, rh);
-      if (ry > 0) ctx.fillRect(rx, ry, rw, 1);
-    }
-    ctx.restore();
-  }
-
-  /**
-   * The leash scene from above as the playground draws it (www/leash.js), smaller: each leash
-   * in its dog's colour, wider and lighter the higher it is, lowest segment first; where two
-   * strands cross in the top view the lower one is broken around the higher one (a knot
-   * diagram: the crossings are found here from the positions, as `crossings()` finds them in
-   * the full build, which the lite one leaves out); the hand, the dogs 1, 2, 3 and the tangles
-   * as rings (amber tight, dashed; magenta locked) with their ids. Not drawn: the braid's σ
-   * labels (the lite build has no braid) and the side inset.
-   * @param {View} v @param {any} leash @param {Uint32Array[]} ropes @param {any[]} tangles
-   * @param {Float32Array} pos @param {Uint8Array} flags
-   */
-  drawLeash(v, leash, ropes, tangles, pos, flags) {
-    const ctx = this.ctx, s = v.scale;
-    const P = (/** @type {number} */ i, /** @type {number} */ c) => pos[3 * i + c];
-    const X = (/** @type {number} */ i) => v.ox + P(i, 0) * s;
-    const Y = (/** @type {number} */ i) => v.oy + P(i, 2) * s;
-    const up = (/** @type {number} */ y) => Math.min(Math.max(y, 0), 1); // height (m; the hand is at 1)
-    const base = Math.min(Math.max(0.022 * s, 3), 9);
-    const width = (/** @type {number} */ y) => base * (0.75 + 0.6 * y);
-    const hue = (/** @type {number} */ d, /** @type {number} */ l) => `hsl(${[18, 200, 100, 280, 50, 330][d % 6]} 85% ${l}%)`;
-    /** @type {number[]} */
-    const dogOf = [];
-    leash.dogs.forEach((/** @type {any} */ d, /** @type {number} */ i) => (dogOf[d.rope] = i));
-    /** Segments [height, a, b, dog], and the crossings [height, x, y, the segment on top]. */
-    /** @type {number[][]} */
-    const segs = [];
-    ropes.forEach((p, r) => p.forEach((b, j) => j && segs.push([up((P(p[j - 1], 1) + P(b, 1)) / 2), p[j - 1], b, dogOf[r] ?? r])));
-    /** @type {[number, number, number, number[]][]} */
-    const cross = [];
-    segs.forEach((S, i) => {
-      for (const T of segs.slice(i + 1)) {
-        const [, a, b] = S, [, c, d] = T;
-        if (a === c || a === d || b === c || b === d) continue;
-        const dx = P(b, 0) - P(a, 0), dz = P(b, 2) - P(a, 2), ex = P(d, 0) - P(c, 0), ez = P(d, 2) - P(c, 2);
-        const wx = P(c, 0) - P(a, 0), wz = P(c, 2) - P(a, 2), den = dx * ez - dz * ex;
-        const f = (wx * ez - wz * ex) / den, g = (wx * dz - wz * dx) / den;
-        if (!(f >= 0 && f < 1 && g >= 0 && g < 1)) continue;
-        const ya = P(a, 1) + (P(b, 1) - P(a, 1)) * f, yc = P(c, 1) + (P(d, 1) - P(c, 1)) * g;
-        cross.push([Math.max(ya, yc), v.ox + (P(a, 0) + dx * f) * s, v.oy + (P(a, 2) + dz * f) * s, ya >= yc ? S : T]);
-      }
-    });
-    segs.sort((p, q) => p[0] - q[0]);
-    cross.sort((p, q) => p[0] - q[0]);
-    v.cross = cross; // (for the tests)
-    // A thin dark rim under every strand, then the strands, then each crossing's upper strand
-    // again over a band of the background that breaks the lower one.
-    ctx.strokeStyle = '#0a0a0ad9';
-    for (const [y, a, b] of segs) {
-      ctx.lineWidth = width(y) + 2;
-      ctx.beginPath();
-      ctx.moveTo(X(a), Y(a));
-      ctx.lineTo(X(b), Y(b));
-      ctx.stroke();
-    }
-    for (const [y, a, b, d] of segs) {
-      ctx.strokeStyle = hue(d, 38 + 30 * y);
-      ctx.lineWidth = width(y);
-      ctx.beginPath();
-      ctx.moveTo(X(a), Y(a));
-      ctx.lineTo(X(b), Y(b));
-      ctx.stroke();
-    }
-    ctx.lineCap = 'butt';
-    for (const [, x, y, [h, a, b, d]] of cross) {
-      const w = width(h), ux = X(b) - X(a), uy = Y(b) - Y(a), l = (2 * w + 4) / Math.hypot(ux, uy);
-      ctx.beginPath();
-      ctx.moveTo(x - ux * l, y - uy * l);
-      ctx.lineTo(x + ux * l, y + uy * l);
-      ctx.lineWidth = w + 6;
-      ctx.strokeStyle = '#141414';
-      ctx.stroke();
-      ctx.lineWidth = w;
-      ctx.strokeStyle = hue(d, 38 + 30 * h);
-      ctx.stroke();
-    }
-    ctx.lineCap = 'round';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.lineWidth = 2;
-    const disc = (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ r, /** @type {string} */ fill, /** @type {string} */ rim, a = 1) => {
-      ctx.beginPath();
-      ctx.arc(x, y, r, 0, 7);
-      ctx.fillStyle = fill;
-      ctx.globalAlpha = a;
-      ctx.fill();
-      ctx.globalAlpha = 1;
-      ctx.strokeStyle = rim;
-      ctx.stroke();
-    };
-    const h = leash.hand;
-    if (h >= 0 && h < flags.length) {
-      disc(X(h), Y(h), 8, '#f55', '#fff');
-      ctx.fillStyle = '#bbb';
-      ctx.font = '11px system-ui';
-      ctx.fillText('hand', X(h), Y(h) - 16);
-    }
-    leash.dogs.forEach((/** @type {any} */ d, /** @type {number} */ i) => {
-      if (d.point < 0 || d.point >= flags.length) return;
-      const x = X(d.point), y = Y(d.point), r = Math.max(d.bodyRadius * s, 11);
-      // See-through: the leashes under a dog stay visible.
-      disc(x, y, r, hue(i, 55), '#111', 0.72);
-      ctx.fillStyle = '#111';
-      ctx.font = `700 ${Math.round(Math.min(r * 1.1, 22))}px system-ui`;
-      ctx.fillText(String(i + 1), x, y + 1);
-    });
-    ctx.font = '600 11px system-ui';
-    ctx.textAlign = 'right';
-    for (const t of tangles) {
-      const x = v.ox + t.top[0] * s, y = v.oy + t.top[1] * s, r = base * 2.4 + 6;
-      ctx.strokeStyle = ctx.fillStyle = t.state === 'locked' ? '#ff4fd8' : '#ffb02e';
-      ctx.lineWidth = 2.5;
-      ctx.setLineDash(t.state === 'locked' ? [] : [4, 3]);
-      ctx.beginPath();
-      ctx.arc(x, y, r, 0, 7);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      ctx.fillText(`#${t.id & 65535}${t.id >>> 16 ? `′${t.id >>> 16}` : ''}`, x - r - 3, y);
-    }
-  }
-
-  // ---- input ----
-
-  /**
-   * The view under CSS point (px, py) and the world point there.
-   * @param {number} px
-   * @param {number} py
-   */
-  at(px, py) {
-    const v = this.views.find((w) => px >= w.rect.x && px < w.rect.x + w.rect.w && py >= w.rect.y && py < w.rect.y + w.rect.h) ?? this.views[0];
-    const [x, y] = this.toWorld(v, px, py);
-    return { v, x, y };
-  }
-
-  /**
-   * What a press at (px, py) would take: a point (index), a body (id), or nothing.
-   * @param {number} px
-   * @param {number} py
-   * @returns {{ kind: 'point' | 'body' | 'cut', index: number, v: View, x: number, y: number }}
-   */
-  hit(px, py) {
-    const { v, x, y } = this.at(px, py);
-    const i = v.sim.pick(x, y, PICK_PX / v.scale);
-    if (i >= 0) return { kind: 'point', index: i, v, x, y };
-    const b = v.sim.bodyCount ? v.sim.pickBody(x, y, 6 / v.scale) : -1;
-    return { kind: b >= 0 ? 'body' : 'cut', index: b, v, x, y };
-  }
-
-  bindInput() {
-    const c = this.canvas;
-    const local = (/** @type {PointerEvent | WheelEvent} */ e) => {
-      const r = c.getBoundingClientRect();
-      return [e.clientX - r.left, e.clientY - r.top];
-    };
-    let touchOnTarget = false;
-    /** Fingers on an activated embed (CSS px), and the pinch: [distance, midpoint x, y]. */
-    /** @type {Map<number, number[]>} */
-    const fingers = new Map();
-    /** @type {number[]} */
-    let pinch = [];
-    const span = () => {
-      const [[ax, ay], [bx, by]] = fingers.values();
-      return [Math.max(Math.hypot(bx - ax, by - ay), 1), (ax + bx) / 2, (ay + by) / 2];
-    };
-    c.addEventListener('pointerdown', (e) => {
-      if (!this.views.length || e.button > 0 || this.gestures.has(e.pointerId)) return;
-      const [px, py] = local(e);
-      const h = this.hit(px, py);
-      const touch = e.pointerType === 'touch';
-      // A second finger on an activated embed: a pinch (zoom and pan), not a drag or a cut.
-      if (touch && this.active && fingers.set(e.pointerId, [px, py]).size > 1) {
-        this.releaseAll();
-        pinch = span();
-        return;
-      }
-      touchOnTarget = h.kind !== 'cut';
-      // A finger on empty space scrolls the page, unless the user clicked into the embed.
-      if (h.kind === 'cut' && touch && !this.active) return;
-      const g = { kind: h.kind, index: h.index, view: h.v, x: h.x, y: h.y, sx: px, sy: py, moved: false };
-      this.guard(() => {
-        for (const v of this.views) {
-          if (h.kind === 'point') v.sim.grab(e.pointerId, h.index);
-          else if (h.kind === 'body') v.sim.grabBody(e.pointerId, h.index, h.x, h.y);
-        }
-      });
-      this.gestures.set(e.pointerId, g);
-      c.setPointerCapture(e.pointerId);
-      if (h.kind !== 'cut') e.preventDefault();
-      this.schedule();
-    });
-    // Touch: a finger that lands on a point or body drags it instead of scrolling the page.
-    c.addEventListener('touchstart', (e) => { if (touchOnTarget || this.active) e.preventDefault(); }, { passive: false });
-    c.addEventListener('pointermove', (e) => {
-      const [px, py] = local(e);
-      if (fingers.has(e.pointerId) && fingers.set(e.pointerId, [px, py]).size > 1) {
-        // Zoom about the last midpoint, then move with the midpoint: the world point between
-        // the fingers stays between them.
-        const [d, mx, my] = span();
-        this.zoomBy(d / pinch[0], pinch[1], pinch[2]);
-        for (const v of this.views) {
-          v.frame[0] -= (mx - pinch[1]) / v.scale;
-          v.frame[1] += (v.ys * (my - pinch[2])) / v.scale;
-          this.fit(v);
-        }
-        pinch = [d, mx, my];
-        return;
-      }
-      const g = this.gestures.get(e.pointerId);
-      if (!g) return;
-      const [x, y] = this.toWorld(g.view, px, py);
-      if (Math.hypot(px - g.sx, py - g.sy) > 4) g.moved = true;
-      this.guard(() => {
-        if (g.kind === 'cut') {
-          if (!g.moved) return;
-          for (const v of this.views) v.sim.cut(g.x, g.y, x, y);
-          const [ax, ay] = [g.view.ox + g.x * g.view.scale, g.view.oy - g.view.ys * g.y * g.view.scale];
-          this.trails.push({ x0: ax, y0: ay, x1: px, y1: py, t: performance.now() });
-          g.x = x;
-          g.y = y;
-        } else {
-          for (const v of this.views) g.kind === 'point' ? v.sim.dragTo(e.pointerId, x, y) : v.sim.dragBody(e.pointerId, x, y);
-        }
-      });
-      this.dirty = true;
-      this.schedule();
-    });
-    const end = (/** @type {PointerEvent} */ e) => {
-      fingers.delete(e.pointerId);
-      const g = this.gestures.get(e.pointerId);
-      if (!g) return;
-      this.gestures.delete(e.pointerId);
-      this.dragged = g.moved; // a drag is not the click that lets the wheel zoom
-      this.guard(() => {
-        for (const v of this.views) {
-          if (g.kind === 'point') v.sim.release(e.pointerId);
-          if (g.kind === 'body') v.sim.releaseBody(e.pointerId);
-        }
-        // A click on a point (no drag) locks or unlocks it.
-        if (g.kind === 'point' && !g.moved && e.type === 'pointerup') for (const v of this.views) v.sim.toggleLock(g.index);
-      });
-      this.dirty = true;
-      this.schedule();
-    };
-    c.addEventListener('pointerup', end);
-    c.addEventListener('pointercancel', end);
-    // A click (not a scroll) into the embed: the wheel zooms and one finger cuts until Esc or focus leaves.
-    c.addEventListener('click', () => this.dragged || this.setActive(true));
-    this.addEventListener('focusout', () => setTimeout(() => {
-      if (/** @type {Document | ShadowRoot} */ (this.getRootNode()).activeElement !== this) this.setActive(false);
-    }));
-    c.addEventListener('wheel', (e) => {
-      if (!(e.ctrlKey || this.active) || !this.views.length) return; // the page scrolls
-      e.preventDefault();
-      const [px, py] = local(e);
-      this.zoomBy(Math.exp(-Math.max(Math.min(e.deltaY, 100), -100) * (e.ctrlKey ? 0.01 : 0.002)), px, py);
-    }, { passive: false });
-    this.addEventListener('keydown', (e) => {
-      if (e.composedPath()[0] !== this || e.ctrlKey || e.metaKey || e.altKey) return;
-      /** @type {Record<string, () => void>} */
-      const keys = {
-        ' ': () => (this.isPaused ? this.play() : this.pause()),
-        r: () => this.reset(),
-        '+': () => this.zoomBy(1.25),
-        '=': () => this.zoomBy(1.25),
-        '-': () => this.zoomBy(0.8),
-        0: () => this.zoomBy(0),
-        Escape: () => this.setActive(false),
-      };
-      const act = keys[e.key];
-      if (act) {
-        act();
-        e.preventDefault();
-      }
-    });
   }
 
   /** @param {boolean} on */

@@ -19,7 +19,7 @@
 
 import type * as Bindings from './types/ropelab.js';
 import type { App } from './main.js';
-import type { Camera } from './render.js';
+import type { Camera } from './camera.js';
 import type { Compare } from './compare.js';
 
 // ---- the wasm module --------------------------------------------------------------------

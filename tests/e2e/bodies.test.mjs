@@ -127,7 +127,7 @@ test('a new user drags the wrecking ball at the point grabbed, and lets go', asy
   const at = await bodyOnScreen(page, 0);
   const grab = { x: at.x, y: at.y + 20 };
   await page.mouse.move(grab.x, grab.y);
-  await page.waitForFunction(() => window.ropelab.app.ui.hoverBody >= 0);
+  await page.waitForFunction(() => window.ropelab.app.ui.gestures.hoverBody >= 0);
   assert.equal(await page.evaluate(() => document.getElementById('view').classList.contains('over-point')), true, 'the cursor says grab');
   await page.evaluate(() => window.ropelab.pause(false));
   await page.mouse.down();

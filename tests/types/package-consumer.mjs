@@ -33,6 +33,7 @@ const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', 
 const files = new Set(packed.files.map((f) => f.path));
 const need = ['package.json', 'README.md', 'rope-lab.js', 'rope-lab.d.ts', 'ropelab.js', 'ropelab.d.ts', 'ropelab_bg.wasm',
   'ropelab-lite.js', 'ropelab-lite.d.ts', 'ropelab-lite_bg.wasm',
+  'leash.js', 'embed-bodies.js', // (rope-lab.js imports them for a leash scene, a scene with bodies)
   'sharelink.js', 'sharelink.d.ts', 'shapes.d.ts', 'embed.html', 'scenes/bridge.json', 'scenes/rope.json'];
 const missing = need.filter((f) => !files.has(f));
 if (missing.length) throw new Error(`package-consumer: npm pack would leave out ${missing.join(', ')}`);

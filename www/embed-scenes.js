@@ -1,0 +1,79 @@
+// @ts-check
+// Where <rope-lab>'s scenes and wasm come from (rope-lab.js): the wasm builds (lite, full),
+// loaded once per page; scene texts for a `scene` value (a preset beside the package, a packed
+// share string, a URL); whether a scene needs the full build; the `aspect` attribute.
+
+import { isPacked, unpackScene } from './sharelink.js';
+
+/** @typedef {typeof import('./ropelab.js').Sim} SimClass */
+
+const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
+const PRESET = /^[A-Za-z0-9_-]+$/;
+export const DEFAULT_SCENE = 'rope';
+
+/** @type {Promise<SimClass>[]} */
+const wasm = [];
+/**
+ * A wasm build, loaded once for every instance on the page: 0 the lite one (ropes only, a
+ * third of the size), 1 the full one (rigid bodies, joints, the impulse solver). The wasm's
+ * download starts together with the glue's (a dynamic import), not after it.
+ * @param {number} full
+ */
+export const loadWasm = (full = 0) => (wasm[full] ??= Promise.all(full
+  ? [import('./ropelab.js'), fetch(new URL('./ropelab_bg.wasm', import.meta.url))]
+  : [import('./ropelab-lite.js'), fetch(new URL('./ropelab-lite_bg.wasm', import.meta.url))])
+  .then(async ([glue, res]) => (await glue.default({ module_or_path: res }), glue.Sim)));
+/** Whether a (parsed) scene has rigid bodies, joints or attachments. @param {any} s */
+export const hasBodies = (s) => ['bodies', 'joints', 'attachments'].some((k) => s?.[k]?.length);
+/**
+ * Whether a scene needs the full build (the lite one refuses it, naming what it lacks).
+ * @param {any} s the parsed scene @param {string[]} solvers
+ */
+export const needsFull = (s, solvers) => hasBodies(s) || [s?.settings?.solver, ...solvers].includes('impulse');
+/** @param {string} text */
+export const parseScene = (text) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
+
+/** @type {Map<string, Promise<string>>} */
+const presetTexts = new Map();
+/** @param {string} url */
+async function fetchText(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${res.statusText}`);
+  return res.text();
+}
+/** @param {string} name */
+export function presetText(name) {
+  let p = presetTexts.get(name);
+  if (!p) {
+    p = fetchText(new URL(`./scenes/${name}.json`, import.meta.url).href).catch((e) => {
+      presetTexts.delete(name);
+      throw new Error(`no preset "${name}" (${errText(e)})`);
+    });
+    presetTexts.set(name, p);
+  }
+  return p;
+}
+
+/**
+ * Scene text for a `scene` value: a preset name, a packed share string or a URL.
+ * @param {string} ref
+ */
+export function sceneText(ref) {
+  if (PRESET.test(ref)) return presetText(ref);
+  if (isPacked(ref)) return unpackScene(ref);
+  return fetchText(new URL(ref, document.baseURI).href);
+}
+
+/** @param {string} v aspect attribute: "16/9", "4:3", "1.5" → "16 / 9", or null if invalid */
+export function aspectOf(v) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:[/:]\s*(\d+(?:\.\d+)?)\s*)?$/.exec(v);
+  if (!m) return null;
+  const w = +m[1], h = m[2] ? +m[2] : 1;
+  return w > 0 && h > 0 && w / h < 100 && h / w < 100 ? `${w} / ${h}` : null;
+}
