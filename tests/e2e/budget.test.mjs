@@ -91,9 +91,16 @@ import { DIST, checkDist } from './serve.mjs';
 // parts, grew 26 KB before they were gated off): a flat encoding of it is the next cut. Each
 // budget is the measured size plus about 0.1 %.
 
+// Raised, both, 2026-11-28 (evening): the full one 471,547 -> 473,736 gzipped (+2.2 KB,
+// 0.46 %), the lite one 159,769 -> 160,220 (+451 B), for the fuzzer's last cases of an
+// export that does not continue: the impulse rows as the next step lays them out (a copy of
+// the world stepped to `prepare`), the exact solver's body-forest multipliers, the links'
+// tensions a winch reads (the lite build's share), planar bodies kept off their plane, a
+// removed point's contacts. Each budget is the measured size plus about 0.1 %.
+
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 472_000;
-export const LITE_BUDGET = 160_000;
+export const BUDGET = 474_200;
+export const LITE_BUDGET = 160_400;
 
 checkDist();
 
