@@ -36,6 +36,7 @@
 //!   impulse (N·s) the pair took over the whole step, summed over the substeps.
 
 pub mod impact;
+mod lanes;
 pub mod patch;
 pub mod planar;
 

@@ -462,4 +462,3 @@ fn restitution(contacts: &mut [PointContact], sb: &mut SolverBodies, threshold: 
 pub fn velocities(c: &mut StepContext) {
     c.velocities_now();
 }
-

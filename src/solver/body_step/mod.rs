@@ -30,13 +30,13 @@ mod tests;
 
 use glam::{Quat, Vec3};
 
-use crate::joints::row::{self, Phase, Row, SolverBodies};
 use crate::joints::planar;
+use crate::joints::row::{self, Phase, Row, SolverBodies};
 use crate::settings::SolverKind;
 use crate::solver::exact;
 use crate::solver::StepContext;
-pub(crate) use rows::{prepare_body_rows, relax_rows};
 use rows::direct_joints;
+pub(crate) use rows::{prepare_body_rows, relax_rows};
 
 /// Relax sweeps per substep (Box2D v3 uses one).
 pub const RELAX_ITERATIONS: u32 = 1;
@@ -506,4 +506,3 @@ pub fn store_impulses(c: &mut StepContext) {
         c.sc.body_tree.store_forces(c.joints);
     }
 }
-

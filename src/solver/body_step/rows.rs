@@ -22,10 +22,10 @@ use glam::{Quat, Vec3};
 
 use super::RowScratch;
 use crate::bodies::Bodies;
+use crate::joints::planar;
 use crate::joints::row::{self, Phase, Row, Soft, Spring};
 use crate::joints::setup::{Setup, JOINT_MAX_CORRECTION};
 use crate::joints::MAX_ROWS;
-use crate::joints::planar;
 use crate::settings::SolverKind;
 use crate::solver::StepContext;
 
@@ -255,4 +255,3 @@ fn body_rows(
         }
     }
 }
-
