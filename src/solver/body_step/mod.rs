@@ -68,8 +68,8 @@ pub struct RowScratch {
     pub(crate) keep_locks: bool,
     /// What the layout was built from; `None` = rebuild.
     key: Option<LayoutKey>,
-    /// Bodies and particles solved this substep are written back (position-based family:
-    /// bodies only).
+    /// The rows carry the impulse solver's particles (links, pins, holds; laid out by
+    /// `impulse::prepare`), else the bodies' alone.
     pub(crate) with_particles: bool,
     /// Row impulses a loaded export carries (`scene::state`), put into the rows when the
     /// first layout is built, if it has as many rows.
@@ -284,7 +284,7 @@ fn solve(c: &mut StepContext) {
     write_back(c);
 }
 
-/// Body-only version for the position-based family: run in their `integrate` stage, so
+/// The bodies' step under the position-based family: run in their `integrate` stage, so
 /// the bodies have moved (by their joints) before the particles are solved against them.
 ///
 /// Body joints need short steps (as Box2D, which defaults to 4 substeps at 60 Hz: at one
@@ -293,7 +293,7 @@ fn solve(c: &mut StepContext) {
 /// the bodies here take as many sub-substeps as keep each at most 1/240 s.
 ///
 /// Under the exact solver, ball-socket joints that form a tree of bodies are solved
-/// directly instead (`exact::bodies`), and only the other joints stay rows.
+/// directly instead (`exact::bodies`), and only the other joints stay rows (`solve_tree`).
 pub fn solve_bodies(c: &mut StepContext) {
     if c.bodies.is_empty() {
         return;
