@@ -3,8 +3,8 @@
 //! Nodes are the crate's top-level modules (`src/world.rs`, the `src/solver/` folder, …);
 //! an edge `a → b` is any path `crate::b…` written in a file of `a` (a `use`, a grouped
 //! `use crate::{b, …}`, or a path in an expression or a type). Comments, string literals
-//! and `#[cfg(test)]` items (and files, `#![cfg(test)]`) are ignored: unit tests may build a whole `World` to test a
-//! solver without making the solver depend on the world. `lib.rs` (the crate root that
+//! and `#[cfg(test)]` items (and files, `#![cfg(test)]`) are ignored: unit tests may build
+//! a whole `World` to test a solver without making the solver depend on the world. `lib.rs` (the crate root that
 //! re-exports) and `src/bin/` are not nodes.
 //!
 //! Run alone: `cargo test --test module_graph -- --nocapture` prints the graph in

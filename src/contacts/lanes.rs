@@ -1,7 +1,8 @@
 //! The 2D rows' arithmetic, for one contact (`f32`) or four side by side (`Vec4`, [`Lane`]):
 //! a row ([`Row2`]), in-plane vectors ([`V2`]), the two bodies' in-plane velocities
-//! ([`Vel`]) and motions since the manifold was made ([`Motion2`]). Shared by the 2D patches' hot copies (`planar.rs`) and the 2D patches that
-//! stay `Patch`es (`Patch::prepare_planar` / `solve_planar` in `patch.rs`).
+//! ([`Vel`]) and motions since the manifold was made ([`Motion2`]). Shared by the 2D
+//! patches' hot copies (`planar.rs`) and the 2D patches that stay `Patch`es
+//! (`Patch::prepare_planar` / `solve_planar` in `patch.rs`).
 
 use core::ops::{Add, AddAssign, BitAnd, Div, Mul, Neg, Sub, SubAssign};
 

@@ -15,7 +15,7 @@
 //! | `warmStart`           | each row's accumulated impulse re-applied                      |
 //! | `solve`               | `iterations` sweeps, rigid rows soft with bias (`row.rs`)      |
 //! | `integratePositions`  | x ← x + h v, q ← q + ½ h (ω, 0) q (normalised)                  |
-//! | `prepareBodyRows`     | the joints' rows again, from the moved poses (`body_step::rows`)|
+//! | `prepareBodyRows`     | the joints' rows again, from the moved poses (`body_step`)     |
 //! | `relax`               | one sweep, rigid rows rigid and without bias (the body contact |
 //! |                       | patches against the last biased sweep's direction, which       |
 //! |                       | alternates: `Contacts::sweep`; the rest forward as in solve)   |

@@ -92,8 +92,8 @@
 //! joint (hinges, soft joints, limits, motors, ...) and the 2D locks, stay rows (the
 //! bodies' step, `body_step::solve_bodies`): the rows run first (velocity level, in
 //! sub-substeps of ≤ 1/240 s as under the other solvers), then the tree is projected
-//! (`project`) on the poses they leave, in each sub-substep. When the tree is everything (no rows left), a substep is
-//! one integration and one projection, with no sub-substeps.
+//! (`project`) on the poses they leave, in each sub-substep. When the tree is everything
+//! (no rows left), a substep is one integration and one projection, with no sub-substeps.
 //!
 //! ## Convergence
 //! Passes repeat up to `iterations` times and stop once every tree joint's |C| is below
@@ -474,8 +474,8 @@ fn skew(r: Vec3A) -> Mat3A {
 
 /// The body part of the exact solver's `integrate` stage, after the rows of each
 /// (sub-)substep (`body_step::solve_bodies`): the integration when there are no rows
-/// (`integrate`), then up to `iterations` Newton passes over the body forest (which move the velocities with the poses), and attached
-/// particles put back on their bodies.
+/// (`integrate`), then up to `iterations` Newton passes over the body forest (which move
+/// the velocities with the poses), and attached particles put back on their bodies.
 pub(crate) fn project(c: &mut StepContext, integrate: bool) {
     let h = c.h;
     let passes = c.s.iterations.max(1);
