@@ -403,7 +403,7 @@ impl World {
         for &stage in &STAGES[..=STAGES.iter().position(|&s| s == Stage::Prepare).unwrap_or(0)] {
             w.run_stage(stage, &mut st);
         }
-        w.scratch.impulse.warm_state().0
+        w.scratch.rows.warm_rows()
     }
 
     /// Runs one stage of the step.

@@ -3,7 +3,7 @@
 //! (or about to touch) pair, which becomes a [`patch::Patch`] (or, in the plane with at most
 //! two points, a [`planar::Flat`]) of rows solved with the
 //! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
-//! solvers, `solver::impulse::solve_bodies`).
+//! solvers, `solver::body_step::solve_bodies`).
 //!
 //! - One broad phase for bodies and ropes (`collide::broad`): the bodies' bounds and the
 //!   rope segments' (grown by the rope's radius and how far a point can move in the step)
@@ -36,6 +36,7 @@
 //!   impulse (N·s) the pair took over the whole step, summed over the substeps.
 
 pub mod impact;
+mod lanes;
 pub mod patch;
 pub mod planar;
 

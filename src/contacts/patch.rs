@@ -569,7 +569,7 @@ impl Patch {
         let (e, n) = (self.ends, self.normal);
         let (iza, izb) = (sb.inv_i[e.a as usize].z_axis.z, sb.inv_i[e.b as usize].z_axis.z);
         let row = |t: Vec3, ra: Vec3, rb: Vec3| {
-            let r = super::planar::Row2::new(t, ra, rb, e.wa, e.wb, iza, izb);
+            let r = super::lanes::Row2::new(t, ra, rb, e.wa, e.wb, iza, izb);
             ContactRow {
                 ang_a: Vec3::new(0.0, 0.0, r.ja),
                 ang_b: Vec3::new(0.0, 0.0, r.jb),
@@ -640,8 +640,8 @@ impl Patch {
     #[inline(always)]
     fn solve_planar(&mut self, sb: &mut SolverBodies, phase: Phase) {
         let e = self.ends;
-        let mut u = super::planar::Vel2::load(sb, e.a, e.b);
-        let n = super::planar::V2::new(self.normal.x, self.normal.y);
+        let mut u = super::lanes::Vel2::load(sb, e.a, e.b);
+        let n = super::lanes::V2::new(self.normal.x, self.normal.y);
         let mut total = 0.0;
         for k in 0..self.count {
             let r = &mut self.rows[k];
@@ -656,7 +656,7 @@ impl Patch {
         }
         // Tangent row, bounded by μΛ (`clamp` panics on a NaN bound, a trap in wasm).
         let cap = self.mix.map_or(0.0, |m| m.friction) * total;
-        let t = super::planar::V2::new(self.tangents[0].x, self.tangents[0].y);
+        let t = super::lanes::V2::new(self.tangents[0].x, self.tangents[0].y);
         let f = &mut self.friction[0];
         let mut new = f.accum - f.mass * u.cdot(t, f.ang_a.z, f.ang_b.z);
         if cap >= 0.0 {

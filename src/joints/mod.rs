@@ -1,7 +1,7 @@
 //! Joints between rigid bodies (or a body and the world), built from the 001 seed's
 //! primitives: one file per primitive (`plane`, `distance`, `orientation`, `hinge_axis`,
 //! `swing_twist`) with its derivation on top, one file per joint composed from them, and the
-//! generic [`row::Row`] every one of them fills. The impulse solver (`solver::impulse`)
+//! generic [`row::Row`] every one of them fills. The bodies' step (`solver::body_step`)
 //! sizes a flat row array, lets each joint fill its slice in `setup`, and sweeps the array
 //! with the one `row::solve`: the inner loop never dispatches on the joint type.
 //!

@@ -97,7 +97,7 @@ fn lock_rows(s: &Setup, rows: &mut [Row]) -> bool {
 }
 
 /// The biased solve's targets C/h of rows built by [`setup`] for the pose (`x`, `q`) now,
-/// Jacobians and K⁻¹ kept (the solver builds a lock once per step: `solver::impulse`).
+/// Jacobians and K⁻¹ kept (the solver builds a lock once per step: `solver::body_step::rows`).
 #[inline]
 pub fn refresh_bias(x: Vec3, q: Quat, h: f32, rows: &mut [Row]) {
     let a_b = q * Vec3::Z;

@@ -517,7 +517,7 @@ pub fn solve_block3_b(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: P
 
 /// `Row::block` of a 2D lock's block ([`make_lock_block`]), solved by [`solve_lock`].
 const LOCK_BLOCK3: u8 = 5;
-/// `Row::block` of a 2D lock left out of this step's sweeps (`solver::impulse`: a planar
+/// `Row::block` of a 2D lock left out of this step's sweeps (`solver::body_step::rows`: a planar
 /// body only 2D contacts touch, lying in the plane with no out-of-plane velocity, whose lock
 /// every sweep would find idle, [`solve_lock`]): the sweep steps over its three rows.
 pub const IDLE_LOCK: u8 = 6;

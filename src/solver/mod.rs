@@ -49,6 +49,7 @@
 //! Solver-owned scratch memory lives in [`Scratch`] and is reused from step to step: the
 //! hot path never allocates once the scratch has grown to the world's size.
 
+pub mod body_step;
 pub mod classic;
 pub mod exact;
 pub mod impulse;
@@ -124,14 +125,22 @@ pub struct Scratch {
     pack_key: Option<PackKey>,
     /// Per dog: friction correction used so far this substep (m).
     pub(crate) dog_grip_used: Vec<f32>,
-    /// The impulse solver's rows and solver bodies (also the bodies' joints under the
-    /// other solvers).
+    /// The rows and solver bodies: the bodies' joints and 2D locks under every solver, and
+    /// the impulse solver's particle rows.
+    pub(crate) rows: body_step::RowScratch,
+    /// The impulse solver's particle contacts.
     pub(crate) impulse: impulse::ImpulseScratch,
     /// The exact solver's forest of body joints (`exact::bodies`).
     pub(crate) body_tree: exact::BodyTree,
 }
 
 impl Scratch {
+    /// The impulse solver's particle contacts are its last substep's: after the bodies'
+    /// rows ran under another solver it starts them cold.
+    pub(crate) fn forget_particle_contacts(&mut self) {
+        self.impulse.forget_contacts();
+    }
+
     /// The per-particle contact records as the contact stage writes them.
     pub(crate) fn contact_record(&mut self) -> ContactRecord<'_> {
         ContactRecord {
@@ -178,9 +187,9 @@ struct PackKey {
 /// links for the chosen solver, for substeps of length `c.h`.
 pub fn prepare(c: &mut StepContext) {
     // (`crate::FULL` off: no bodies, joints or attachments, never `impulse` — every call to
-    // `impulse` here would return at once, and the lite build leaves them out.)
+    // `body_step` or `impulse` here would return at once, and the lite build leaves them out.)
     if crate::FULL {
-        impulse::proxy_masses(c);
+        body_step::proxy_masses(c);
     }
     let h = c.h;
     let StepContext { p: particles, links, s: settings, sc: scratch, holds, out, .. } = c;
@@ -191,7 +200,7 @@ pub fn prepare(c: &mut StepContext) {
         // (The classic solver refuses bodies in `supports`; should a world with bodies be
         // stepped under it anyway, their joints still run, so nothing is left unsized.)
         if crate::FULL {
-            impulse::prepare(c);
+            body_step::prepare(c);
         }
         return;
     }
@@ -278,7 +287,7 @@ pub fn prepare(c: &mut StepContext) {
     scratch.pin_lambda.resize(scratch.topo.pins.len(), Vec3::ZERO);
     scratch.hold_lambda.resize(holds.len(), Vec3::ZERO);
     if crate::FULL {
-        impulse::prepare(c);
+        body_step::prepare(c);
     }
 }
 
@@ -297,7 +306,7 @@ pub fn integrate(c: &mut StepContext) {
     // slip from them).
     c.sc.contacts.rope.begin_substep(c.bodies);
     // Bodies move by their joints' rows first; attached particles follow them.
-    impulse::solve_bodies(c);
+    body_step::solve_bodies(c);
 }
 
 /// Stage `broadPhase`: the rope–rope candidate pairs for this substep (PBD family with rope
@@ -326,13 +335,13 @@ pub fn velocities(c: &mut StepContext) {
         SolverKind::Impulse if crate::FULL => impulse::velocities(c),
         SolverKind::Classic => {
             if crate::FULL {
-                impulse::transfer_proxies(c);
+                body_step::transfer_proxies(c);
             }
             classic::velocities(c)
         }
         _ => {
             if crate::FULL {
-                impulse::transfer_proxies(c);
+                body_step::transfer_proxies(c);
             }
             c.velocities()
         }
@@ -344,7 +353,7 @@ pub fn forces(c: &mut StepContext) {
     let h = c.h;
     c.out.link_force.iter_mut().for_each(|f| *f = 0.0);
     if crate::FULL {
-        impulse::store_impulses(c);
+        body_step::store_impulses(c);
     }
     if c.s.solver == SolverKind::Classic || c.out.link_force.len() != c.links.len() {
         return;

@@ -89,11 +89,11 @@
 //! static or kinematic body, a body held kinematically) is a leaf of its own — W = 0
 //! decouples it, as a locked particle does in the particle forest — so a chain pinned at
 //! both ends is a tree. A joint that closes a loop among dynamic bodies, and every other
-//! joint (hinges, soft joints, limits, motors, ...) and the 2D locks, stay the impulse
-//! solver's rows (`solve_bodies` in `impulse.rs`): the rows run first (velocity level, in
-//! sub-substeps of ≤ 1/240 s as before), then the tree is projected on the poses they
-//! leave, in each sub-substep. When the tree is everything (no rows left), a substep is
-//! one integration and one projection, with no sub-substeps.
+//! joint (hinges, soft joints, limits, motors, ...) and the 2D locks, stay rows (the
+//! bodies' step, `body_step::solve_bodies`): the rows run first (velocity level, in
+//! sub-substeps of ≤ 1/240 s as under the other solvers), then the tree is projected
+//! (`project`) on the poses they leave, in each sub-substep. When the tree is everything
+//! (no rows left), a substep is one integration and one projection, with no sub-substeps.
 //!
 //! ## Convergence
 //! Passes repeat up to `iterations` times and stop once every tree joint's |C| is below
@@ -114,12 +114,12 @@
 //! Newton step to a rotation through q + ½ Δθ q is first order in Δθ; the next pass (or
 //! substep) corrects the rest.
 
+use super::graph::Graph;
 use glam::{Mat3A, Vec3, Vec3A};
 
 use super::TOLERANCE;
 use crate::bodies::{Bodies, BodyKind};
 use crate::joints::{JointKind, Joints};
-use crate::solver::impulse;
 use crate::solver::StepContext;
 
 const NONE: u32 = u32::MAX;
@@ -194,7 +194,7 @@ pub struct BodyTree {
     /// Per joint: solved here (its impulse rows are left empty).
     pub(crate) direct: Vec<bool>,
     /// Every joint is in the tree and no body is planar-locked: no rows at all.
-    pure: bool,
+    pub(crate) pure: bool,
     slots: Vec<Slot>,
     work: Vec<Work>,
     /// Per body: W (inverse mass, world inverse inertia), the back-substitution sums s,
@@ -440,7 +440,7 @@ impl BodyTree {
     }
 
     /// Each direct joint's reaction force and torque on B over the last substep (the
-    /// impulse rows' `store_impulses` writes the others).
+    /// rows' `body_step::store_impulses` writes the others).
     pub fn store_forces(&self, joints: &mut Joints) {
         if self.h <= 0.0 {
             return;
@@ -459,74 +459,17 @@ impl BodyTree {
     }
 }
 
-/// The dynamic bodies and their candidate joints (CSR), for the searches that find each
-/// tree's centre.
-struct Graph<'a> {
-    start: &'a [u32],
-    adj: &'a [u32],
-    ends: &'a [(u32, u32)],
-    inv_mass: &'a [f32],
-}
-
-impl Graph<'_> {
-    /// The last body a breadth-first search from `first` reaches over dynamic bodies, with
-    /// `from` leading back to `first`; `queue` ends up holding the component.
-    fn farthest(&self, first: usize, stamp: u32, queue: &mut Vec<u32>, from: &mut [u32], seen: &mut [u32]) -> usize {
-        queue.clear();
-        queue.push(first as u32);
-        seen[first] = stamp;
-        from[first] = NONE;
-        let mut head = 0;
-        while head < queue.len() {
-            let p = queue[head] as usize;
-            head += 1;
-            for &k in &self.adj[self.start[p] as usize..self.start[p + 1] as usize] {
-                let (a, b) = self.ends[k as usize];
-                let o = if a as usize == p { b } else { a };
-                if o != NONE && self.inv_mass[o as usize] > 0.0 && seen[o as usize] != stamp {
-                    seen[o as usize] = stamp;
-                    from[o as usize] = p as u32;
-                    queue.push(o);
-                }
-            }
-        }
-        queue[queue.len() - 1] as usize
-    }
-}
-
 /// The cross-product matrix [r]ₓ ([r]ₓ v = r × v).
 #[inline(always)]
 fn skew(r: Vec3A) -> Mat3A {
     Mat3A::from_cols(Vec3A::new(0.0, r.z, -r.y), Vec3A::new(-r.z, 0.0, r.x), Vec3A::new(r.y, -r.x, 0.0))
 }
 
-/// The body part of the exact solver's `integrate` stage (called from
-/// `impulse::solve_bodies` when some joint is in the tree): per (sub-)substep, the rows of
-/// every other joint (or a plain integration when there are none), then the tree's
-/// projection and the velocities it implies.
-pub fn solve_bodies(c: &mut StepContext) {
-    let h = c.h;
-    // Body contacts are rows: with any patch the step runs the impulse solver's too.
-    let pure = c.sc.body_tree.pure && c.sc.contacts.patches.is_empty() && c.sc.contacts.flat.is_empty();
-    let n = if pure { 1 } else { impulse::body_substeps(h) };
-    c.h = h / n as f32;
-    for _ in 0..n {
-        if !pure {
-            impulse::integrate_bodies(c);
-            impulse::solve(c);
-        }
-        project(c, pure);
-        // (The projection moved the tree's bodies: the separations the relax measured are
-        // stale.)
-        c.sc.contacts.poses_moved();
-    }
-    c.h = h;
-}
-
-/// The integration when there are no rows (`integrate`), then up to `iterations` Newton
-/// passes over the body forest (which move the velocities with the poses), and attached
-/// particles put back on their bodies.
-fn project(c: &mut StepContext, integrate: bool) {
+/// The body part of the exact solver's `integrate` stage, after the rows of each
+/// (sub-)substep (`body_step::solve_bodies`): the integration when there are no rows
+/// (`integrate`), then up to `iterations` Newton passes over the body forest (which move
+/// the velocities with the poses), and attached particles put back on their bodies.
+pub(crate) fn project(c: &mut StepContext, integrate: bool) {
     let h = c.h;
     let passes = c.s.iterations.max(1);
     let bt = &mut c.sc.body_tree;
@@ -536,7 +479,7 @@ fn project(c: &mut StepContext, integrate: bool) {
     for k in 0..b.len().min(bt.inv_m.len()) {
         if integrate {
             // With no rows: v ← (v + h g·scale)/(1 + h c_lin), ω ← ω/(1 + h c_ang) (as
-            // `impulse::integrate_bodies`), then x ← x + h v, q ← q + ½ h (ω,0) q (as the
+            // `body_step::integrate_bodies`), then x ← x + h v, q ← q + ½ h (ω,0) q (as the
             // impulse solver's position integration).
             if b.inv_mass[k] > 0.0 {
                 b.vel[k] += g * (b.gravity_scale[k] * h);
@@ -574,7 +517,7 @@ fn project(c: &mut StepContext, integrate: bool) {
     }
 }
 
-/// q ← normalise(q + ½ (Δθ,0) q), as `impulse::integrate_rotation` with h = 1, but for
+/// q ← normalise(q + ½ (Δθ,0) q), as `body_step::integrate_rotation` with h = 1, but for
 /// small turns (|q'|² = 1 + ε, ε = |Δθ|²/4 < 1e-3: a Newton pass's, and a substep's of
 /// ω h < 0.06 rad) normalised by one Newton step on 1/|q'| (q' (3 − |q'|²)/2, error
 /// 3ε²/8 < 4e-7) instead of a square root and a division, which were a third of a pass's
@@ -762,7 +705,7 @@ fn pass(bt: &mut BodyTree, b: &mut Bodies, first: bool, inv_h: f32) -> bool {
     // its parent joint and all its child joints are done: then Δq_b = W_b s_b is applied
     // at once (positions are not read any more in this pass) — P after its last child
     // joint, a leaf after its parent joint. The pose moves by Δq and the velocities by
-    // Δq/h (as `impulse::transfer_proxies`): v = (x − x_prev)/h stays true of the result.
+    // Δq/h (as `body_step::transfer_proxies`): v = (x − x_prev)/h stays true of the result.
     let (pos, rot, vel, ang_vel) = (&mut b.pos, &mut b.rot, &mut b.vel, &mut b.ang_vel);
     macro_rules! apply {
         ($k:expr, $sl:expr, $sa:expr) => {{

@@ -4,8 +4,7 @@
 
 use glam::{Vec3, Vec3A};
 
-use super::plan::{ChainLink, ChainPart, Stat};
-use super::warm::WARM_BOUND;
+use super::plan::{ChainLink, ChainPart, Stat, WARM_BOUND};
 use crate::constraints::distance::Packed;
 
 /// A chain's first measuring sweep of a substep: copies each link's data from its packed

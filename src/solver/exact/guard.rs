@@ -33,14 +33,6 @@ use glam::Vec3;
 use super::plan::ExactScratch;
 use crate::constraints::distance::Packed;
 
-/// What a pass may have to undo.
-#[derive(Clone, Debug, Default)]
-pub struct PassGuard {
-    pos: Vec<Vec3>,
-    lambda: Vec<f32>,
-    chain_lambda: Vec<f32>,
-}
-
 /// Σ C² over the rigid links of `packed` (rope links when taut).
 pub(super) fn violation(pos: &[Vec3], packed: &[Packed]) -> f64 {
     let mut sum = 0.0f64;

@@ -115,6 +115,7 @@
 
 pub mod bodies;
 mod chain;
+mod graph;
 mod guard;
 mod plan;
 mod tree;

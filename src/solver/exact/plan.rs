@@ -121,7 +121,7 @@ pub struct ExactScratch {
     pub(super) mu: Vec<f32>,
     pub(super) v: Vec<Vec3>,
     /// What a pass may have to undo (`guard.rs`).
-    pub(super) guard: super::guard::PassGuard,
+    pub(super) guard: PassGuard,
     /// A loaded export's warm start (`scene::state`): the chains' multipliers, which trees
     /// converged, and the step they are from; put in place once the plan is made, if it has
     /// as many links and trees.
@@ -249,3 +249,14 @@ impl ExactScratch {
         self.converged.resize(self.plan.len(), false);
     }
 }
+
+/// What a pass may have to undo (`guard.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct PassGuard {
+    pub(super) pos: Vec<Vec3>,
+    pub(super) lambda: Vec<f32>,
+    pub(super) chain_lambda: Vec<f32>,
+}
+
+/// The warm start's bound κ: β |λ'| w ≤ κ L (see `warm::warm_load_and_measure`).
+pub(super) const WARM_BOUND: f32 = 0.25;

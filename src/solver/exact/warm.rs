@@ -6,7 +6,7 @@
 use glam::{Vec3, Vec3A};
 
 use super::chain::{load_link, measure};
-use super::plan::{ChainLink, ChainPart, ExactScratch, Plan, Stat};
+use super::plan::{ChainLink, ChainPart, ExactScratch, Plan, Stat, WARM_BOUND};
 use crate::constraints::distance::{self, Packed};
 use crate::constraints::Direct;
 
@@ -26,9 +26,6 @@ fn warm_share(l: &mut ChainLink, d: Vec3A) -> Vec3A {
     l.lambda = f * 0.5 * (d.length_squared() * l.inv_rest + l.rest);
     d * f
 }
-
-/// The warm start's bound κ: β |λ'| w ≤ κ L (see [`warm_load_and_measure`]).
-pub(super) const WARM_BOUND: f32 = 0.25;
 
 /// A chain's first measuring sweep of a substep with a warm start: applies a share β of the
 /// multipliers λ' the chain ended its last (converged) substep with, Δx = β W Jᵀ λ' along

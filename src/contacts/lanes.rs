@@ -1,0 +1,342 @@
+//! The 2D rows' arithmetic, for one contact (`f32`) or four side by side (`Vec4`, [`Lane`]):
+//! a row ([`Row2`]), in-plane vectors ([`V2`]), the two bodies' in-plane velocities
+//! ([`Vel`]) and motions since the manifold was made ([`Motion2`]). Shared by the 2D
+//! patches' hot copies (`planar.rs`) and the 2D patches that stay `Patch`es
+//! (`Patch::prepare_planar` / `solve_planar` in `patch.rs`).
+
+use core::ops::{Add, AddAssign, BitAnd, Div, Mul, Neg, Sub, SubAssign};
+
+use glam::{BVec4A, Quat, Vec2, Vec3, Vec4};
+
+use crate::joints::row::SolverBodies;
+
+/// One 2D row: J = [−t, ja ẑ, t, jb ẑ] with the contact's axis t (in the plane). `L` is
+/// `f32` for one contact, `Vec4` for four side by side ([`Lane`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Row2<L = f32> {
+    pub ja: L,
+    pub jb: L,
+    /// (I⁻¹)_zz times ja, jb.
+    pub ia: L,
+    pub ib: L,
+    pub mass: L,
+    pub accum: L,
+}
+
+impl Row2 {
+    /// The 2D row along `t` (n.z = t.z = 0) with levers `ra`, `rb` (their z parts left out:
+    /// the rounding of a centre off z = 0), inverse masses and (I⁻¹)_zz of A and B:
+    /// J = [−t, (t × r_a)_z ẑ, t, (r_b × t)_z ẑ] (see `Patch::prepare_planar`).
+    #[inline]
+    pub fn new(t: Vec3, ra: Vec3, rb: Vec3, wa: f32, wb: f32, iza: f32, izb: f32) -> Row2 {
+        let ja = t.x * ra.y - t.y * ra.x;
+        let jb = rb.x * t.y - rb.y * t.x;
+        let (ia, ib) = (iza * ja, izb * jb);
+        let tt = t.x * t.x + t.y * t.y;
+        let k = wa * tt + ja * ia + wb * tt + jb * ib;
+        Row2 { ja, jb, ia, ib, mass: if k > 0.0 { 1.0 / k } else { 0.0 }, accum: 0.0 }
+    }
+}
+
+/// The arithmetic a contact's update needs, for one contact (`f32`) or four side by side
+/// (`Vec4`, one per lane: SSE2 natively, simd128 in a wasm built with it, four scalars
+/// otherwise). Every operation is lane-wise IEEE arithmetic, so a lane computes exactly the
+/// bits the scalar code computes for the same contact; branches become masks and `select`.
+pub trait Lane:
+    Copy
+    + Default
+    + core::fmt::Debug
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+{
+    /// Body indices: one, or one per lane.
+    type Ix: Copy + Default + core::fmt::Debug;
+    type Mask: Copy + BitAnd<Output = Self::Mask>;
+    fn splat(x: f32) -> Self;
+    fn gt(self, o: Self) -> Self::Mask;
+    fn lt(self, o: Self) -> Self::Mask;
+    fn le(self, o: Self) -> Self::Mask;
+    fn ne(self, o: Self) -> Self::Mask;
+    fn eq(self, o: Self) -> Self::Mask;
+    fn or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+    fn any(m: Self::Mask) -> bool;
+    fn sqrt(self) -> Self;
+    /// The two bodies' in-plane velocities (solver indices `a`, `b`).
+    fn load(sb: &SolverBodies, a: Self::Ix, b: Self::Ix) -> Vel<Self>;
+    /// Back into the bodies: the first `lanes` lanes.
+    fn store(u: Vel<Self>, sb: &mut SolverBodies, a: Self::Ix, b: Self::Ix, lanes: usize);
+    /// A body's motion since the manifolds were made (dense index `k`).
+    fn motion(m: &[Motion2], k: Self::Ix) -> Motion<Self>;
+}
+
+impl Lane for f32 {
+    type Ix = u32;
+    type Mask = bool;
+    #[inline(always)]
+    fn splat(x: f32) -> f32 {
+        x
+    }
+    #[inline(always)]
+    fn gt(self, o: f32) -> bool {
+        self > o
+    }
+    #[inline(always)]
+    fn lt(self, o: f32) -> bool {
+        self < o
+    }
+    #[inline(always)]
+    fn le(self, o: f32) -> bool {
+        self <= o
+    }
+    #[inline(always)]
+    fn ne(self, o: f32) -> bool {
+        self != o
+    }
+    #[inline(always)]
+    fn eq(self, o: f32) -> bool {
+        self == o
+    }
+    #[inline(always)]
+    fn or(a: bool, b: bool) -> bool {
+        a | b
+    }
+    #[inline(always)]
+    fn select(m: bool, a: f32, b: f32) -> f32 {
+        if m {
+            a
+        } else {
+            b
+        }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+    #[inline(always)]
+    fn any(m: bool) -> bool {
+        m
+    }
+    #[inline(always)]
+    fn load(sb: &SolverBodies, a: u32, b: u32) -> Vel<f32> {
+        let (a, b) = (a as usize, b as usize);
+        Vel { va: V2::new(sb.v[a].x, sb.v[a].y), wa: sb.w[a].z, vb: V2::new(sb.v[b].x, sb.v[b].y), wb: sb.w[b].z }
+    }
+    #[inline(always)]
+    fn store(u: Vel<f32>, sb: &mut SolverBodies, a: u32, b: u32, _lanes: usize) {
+        let (a, b) = (a as usize, b as usize);
+        (sb.v[a].x, sb.v[a].y, sb.w[a].z) = (u.va.x, u.va.y, u.wa);
+        (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (u.vb.x, u.vb.y, u.wb);
+    }
+    #[inline(always)]
+    fn motion(m: &[Motion2], k: u32) -> Motion<f32> {
+        let m = &m[k as usize];
+        Motion { dx: V2::new(m.dx.x, m.dx.y), r: [V2::new(m.r[0].x, m.r[0].y), V2::new(m.r[1].x, m.r[1].y)] }
+    }
+}
+
+impl Lane for Vec4 {
+    type Ix = [u32; 4];
+    type Mask = BVec4A;
+    #[inline(always)]
+    fn splat(x: f32) -> Vec4 {
+        Vec4::splat(x)
+    }
+    #[inline(always)]
+    fn gt(self, o: Vec4) -> BVec4A {
+        self.cmpgt(o)
+    }
+    #[inline(always)]
+    fn lt(self, o: Vec4) -> BVec4A {
+        self.cmplt(o)
+    }
+    #[inline(always)]
+    fn le(self, o: Vec4) -> BVec4A {
+        self.cmple(o)
+    }
+    #[inline(always)]
+    fn ne(self, o: Vec4) -> BVec4A {
+        self.cmpne(o)
+    }
+    #[inline(always)]
+    fn eq(self, o: Vec4) -> BVec4A {
+        self.cmpeq(o)
+    }
+    #[inline(always)]
+    fn or(a: BVec4A, b: BVec4A) -> BVec4A {
+        a | b
+    }
+    #[inline(always)]
+    fn select(m: BVec4A, a: Vec4, b: Vec4) -> Vec4 {
+        Vec4::select(m, a, b)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Vec4 {
+        Vec4::sqrt(self)
+    }
+    #[inline(always)]
+    fn any(m: BVec4A) -> bool {
+        m.any()
+    }
+    #[inline(always)]
+    fn load(sb: &SolverBodies, a: [u32; 4], b: [u32; 4]) -> Vel<Vec4> {
+        let (v, w) = (&sb.v, &sb.w);
+        let g = |i: [u32; 4], f: &dyn Fn(usize) -> f32| {
+            Vec4::new(f(i[0] as usize), f(i[1] as usize), f(i[2] as usize), f(i[3] as usize))
+        };
+        Vel {
+            va: V2::new(g(a, &|k| v[k].x), g(a, &|k| v[k].y)),
+            wa: g(a, &|k| w[k].z),
+            vb: V2::new(g(b, &|k| v[k].x), g(b, &|k| v[k].y)),
+            wb: g(b, &|k| w[k].z),
+        }
+    }
+    #[inline(always)]
+    fn store(u: Vel<Vec4>, sb: &mut SolverBodies, a: [u32; 4], b: [u32; 4], lanes: usize) {
+        let (vax, vay, wa) = (u.va.x.to_array(), u.va.y.to_array(), u.wa.to_array());
+        let (vbx, vby, wb) = (u.vb.x.to_array(), u.vb.y.to_array(), u.wb.to_array());
+        for j in 0..lanes {
+            let (a, b) = (a[j] as usize, b[j] as usize);
+            (sb.v[a].x, sb.v[a].y, sb.w[a].z) = (vax[j], vay[j], wa[j]);
+            (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (vbx[j], vby[j], wb[j]);
+        }
+    }
+    #[inline(always)]
+    fn motion(m: &[Motion2], k: [u32; 4]) -> Motion<Vec4> {
+        let [m0, m1, m2, m3] = k.map(|k| &m[k as usize]);
+        let g = |f: &dyn Fn(&Motion2) -> f32| Vec4::new(f(m0), f(m1), f(m2), f(m3));
+        Motion {
+            dx: V2::new(g(&|m| m.dx.x), g(&|m| m.dx.y)),
+            r: [V2::new(g(&|m| m.r[0].x), g(&|m| m.r[0].y)), V2::new(g(&|m| m.r[1].x), g(&|m| m.r[1].y))],
+        }
+    }
+}
+
+/// `x`, or `lo` where x < lo: `f32::clamp`'s lower half, so the same bits on every
+/// platform (the min/max instructions of SSE, wasm and wasm SIMD disagree on ±0 and NaN).
+#[inline(always)]
+pub(super) fn at_least<L: Lane>(x: L, lo: L) -> L {
+    L::select(x.lt(lo), lo, x)
+}
+
+/// `x`, or `hi` where x > hi.
+#[inline(always)]
+pub(super) fn at_most<L: Lane>(x: L, hi: L) -> L {
+    L::select(x.gt(hi), hi, x)
+}
+
+/// An in-plane vector of lanes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct V2<L> {
+    pub x: L,
+    pub y: L,
+}
+
+impl<L: Lane> V2<L> {
+    #[inline(always)]
+    pub fn new(x: L, y: L) -> V2<L> {
+        V2 { x, y }
+    }
+    #[inline(always)]
+    pub(super) fn dot(self, o: V2<L>) -> L {
+        self.x * o.x + self.y * o.y
+    }
+    #[inline(always)]
+    pub(super) fn sub(self, o: V2<L>) -> V2<L> {
+        V2::new(self.x - o.x, self.y - o.y)
+    }
+    #[inline(always)]
+    pub(super) fn add(self, o: V2<L>) -> V2<L> {
+        V2::new(self.x + o.x, self.y + o.y)
+    }
+    #[inline(always)]
+    pub(super) fn scale(self, k: L) -> V2<L> {
+        V2::new(self.x * k, self.y * k)
+    }
+}
+
+/// A body's in-plane motion since the manifold was made: Δx, and the in-plane block of its
+/// rotation since ([cos, −sin; sin, cos] for a turn about ẑ).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Motion2 {
+    pub dx: Vec2,
+    pub r: [Vec2; 2],
+}
+
+impl Motion2 {
+    /// From the pose at the manifold's time (`x0`, `q0`) and now.
+    #[inline]
+    pub fn new(x0: Vec3, q0: Quat, x: Vec3, q: Quat) -> Motion2 {
+        let d = q * q0.inverse();
+        let (x2, y2, z2) = (d.x * d.x, d.y * d.y, d.z * d.z);
+        let (xy, wz) = (d.x * d.y, d.w * d.z);
+        Motion2 {
+            dx: Vec2::new(x.x - x0.x, x.y - x0.y),
+            // Columns of the rotation matrix's xy block.
+            r: [Vec2::new(1.0 - 2.0 * (y2 + z2), 2.0 * (xy + wz)), Vec2::new(2.0 * (xy - wz), 1.0 - 2.0 * (x2 + z2))],
+        }
+    }
+}
+
+/// [`Motion2`] in lanes.
+#[derive(Clone, Copy, Debug)]
+pub struct Motion<L> {
+    pub dx: V2<L>,
+    pub r: [V2<L>; 2],
+}
+
+impl<L: Lane> Motion<L> {
+    #[inline(always)]
+    pub(super) fn rotate(&self, v: V2<L>) -> V2<L> {
+        self.r[0].scale(v.x).add(self.r[1].scale(v.y))
+    }
+}
+
+/// The in-plane velocities of a contact's two bodies (or four contacts'), held in registers
+/// while it is solved (by [`Contact2`] and by `Patch::solve_planar`, the 2D patches without
+/// a hot copy).
+#[derive(Clone, Copy)]
+pub struct Vel<L> {
+    pub(super) va: V2<L>,
+    pub(super) wa: L,
+    pub(super) vb: V2<L>,
+    pub(super) wb: L,
+}
+
+/// One contact's.
+pub type Vel2 = Vel<f32>;
+
+impl<L: Lane> Vel<L> {
+    /// Ċ of a 2D row along in-plane axis `t` with angular parts `ja`, `jb` (along ẑ).
+    #[inline(always)]
+    pub(super) fn cdot(&self, t: V2<L>, ja: L, jb: L) -> L {
+        t.x * (self.vb.x - self.va.x) + t.y * (self.vb.y - self.va.y) + ja * self.wa + jb * self.wb
+    }
+
+    /// Impulse `d` along `t`, for inverse masses `wa`, `wb` and (I⁻¹)_zz times the row's
+    /// angular parts `ia`, `ib`.
+    #[inline(always)]
+    pub(super) fn apply(&mut self, t: V2<L>, wa: L, wb: L, ia: L, ib: L, d: L) {
+        self.va = self.va.sub(t.scale(wa * d));
+        self.wa += ia * d;
+        self.vb = self.vb.add(t.scale(wb * d));
+        self.wb += ib * d;
+    }
+}
+
+impl Vel2 {
+    #[inline(always)]
+    pub(super) fn load(sb: &SolverBodies, a: u32, b: u32) -> Vel2 {
+        <f32 as Lane>::load(sb, a, b)
+    }
+
+    #[inline(always)]
+    pub(super) fn store(self, sb: &mut SolverBodies, a: u32, b: u32) {
+        <f32 as Lane>::store(self, sb, a, b, 1)
+    }
+}
