@@ -25,6 +25,12 @@ fn posed(p: Vec3, q: Quat) -> Pose {
 }
 
 fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --all-targets` (`make test`) runs this binary
+    // without it, unoptimised, where the times mean nothing: it only checks that it builds.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("benches/narrow_phase.rs: timings only under `cargo bench --bench narrow_phase`");
+        return;
+    }
     let cases = [
         (
             "box on box (4 points)",
