@@ -108,8 +108,11 @@ test-types: web
 test-e2e: setup-node setup-chromium
 	node --test tests/e2e/
 
+# The workloads (criterion, then the docs/benchmarks.md lines), the step-time budgets at the
+# caps (benches/limits.rs: fails when a step is over limits::MAX_STEP_MS) and the narrow
+# phase's time per pair. Timings live here, not in `make test`: the machine is shared.
 bench:
-	cargo bench --bench workloads
+	cargo bench --bench workloads --bench limits --bench narrow_phase
 
 # Re-records the determinism table and the golden trajectories (examples/goldens.rs): only
 # when a trajectory is meant to change; the commit says which lines changed and why. The
@@ -119,24 +122,28 @@ goldens: setup-rust
 
 # The API fuzzers (issue 13 §1) with a large budget: the native one (tests/fuzz.rs; random
 # call sequences, then mutated scene files) in release, the wasm one in node against dist/
-# (tests/fuzz/wasm-fuzz.mjs), then the limits' step times (tests/limits.rs) and the leash's
-# braid word over 60,000 steps (tests/leash.rs, ignored in `cargo test`). `make test` runs
-# the same with small budgets (test-native, test-types). FUZZ_SEED defaults to the clock, so
-# each run explores new cases; a failure prints its seed and minimised calls.
+# (tests/fuzz/wasm-fuzz.mjs), then the step-time budgets at the caps (benches/limits.rs) and
+# the leash's braid word over 60,000 steps (tests/leash.rs, ignored in `cargo test`).
+# FUZZ_TIMING=1 makes the native fuzzer also fail a call over 1 s or a scene's step over
+# 4 × limits::MAX_STEP_MS (a freeze). `make test` runs the same fuzzers with small budgets
+# and no timing (test-native, test-types). FUZZ_SEED defaults to the clock, so each run
+# explores new cases; a failure prints its seed and minimised calls.
 FUZZ_CALLS ?= 1000000
 .PHONY: fuzz
 fuzz: web
 	@seed=$${FUZZ_SEED:-$$(date +%s)}; echo "FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS)"; \
-	FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_SCENES=$${FUZZ_SCENES:-5000} \
+	FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS) FUZZ_SCENES=$${FUZZ_SCENES:-5000} FUZZ_TIMING=1 \
 	  cargo test --release --test fuzz -- --nocapture --test-threads 1; \
 	FUZZ_SEED=$$seed FUZZ_CALLS=$(FUZZ_CALLS) node tests/fuzz/wasm-fuzz.mjs
-	cargo test --release --test limits -- --nocapture
+	cargo bench --bench limits
 	cargo test --release --test leash -- --ignored --nocapture
 
 # W1–W5 for every solver in Chromium wasm (tests/bench/wasm-bench.mjs; classic skips W4 and W5,
-# which have rigid bodies): median of 5 lines each.
+# which have rigid bodies): median of 5 lines each. Then the embed's time budgets
+# (tests/bench/embed-budgets.mjs: the first frame, ten embeds' frame interval), which fail it.
 bench-wasm: web
 	node tests/bench/wasm-bench.mjs
+	node tests/bench/embed-budgets.mjs
 
 # Issue 13 §3, not part of `make test` (about 10 min on 2 cores): the net, leash and capstan
 # presets for 10⁶ steps natively and a point of the net held still for an hour of simulated

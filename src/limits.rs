@@ -1,7 +1,7 @@
 //! Limits that protect the page (issue 13 §4): every count a user or a scene file can set
 //! has an upper bound, chosen so that one `step` stays under [`MAX_STEP_MS`] on the 2-core
-//! development machine (measured at the caps: `cargo test --release --test limits --
-//! --nocapture`, figures in docs/benchmarks.md, "Steps at the caps"). Beyond a bound, the call or the
+//! development machine (measured at the caps: `cargo bench --bench limits`, which fails
+//! over it; figures in docs/benchmarks.md, "Steps at the caps"). Beyond a bound, the call or the
 //! scene file is rejected with a clear error and nothing changes.
 //!
 //! A step's cost grows with the counts *and* with substeps × iterations, so besides the
@@ -99,7 +99,7 @@ pub struct Load {
 /// A step's cost in units of about one link projection: per substep, every point and body
 /// is integrated and collided (with every obstacle) and every link's row is rebuilt, and
 /// every iteration sweeps the links, joints and body contacts. The weights are fitted to the
-/// slowest solver of each kind of term (`tests/limits.rs`): per substep, a point or a link
+/// slowest solver of each kind of term (`benches/limits.rs`): per substep, a point or a link
 /// ≈ 6 units (the impulse and exact solvers rebuild their rows every substep), per
 /// iteration a link ≈ 3, a possible rope–rope pair ≈ 6 (with rope collisions on: up to
 /// [`MAX_ROPE_PAIRS`]), a point against an obstacle ≈ ½ (PBD-family solvers project obstacle

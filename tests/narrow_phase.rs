@@ -950,46 +950,6 @@ fn octagon_patch_is_reduced_to_a_spread_quad() {
 }
 
 #[test]
-fn timing_per_pair() {
-    // Not a benchmark (the machine is shared): a rough figure for the report.
-    let cases = [
-        (
-            "box on box (4 points)",
-            cuboid(0.5, 0.5, 0.5),
-            at(0.0, 0.0, 0.0),
-            cuboid(0.5, 0.5, 0.5),
-            posed(Vec3::new(0.1, 0.99, 0.0), Quat::from_rotation_y(0.2)),
-        ),
-        (
-            "box corner 3.5 cm from a box corner (apart: closest pair)",
-            cuboid(0.5, 0.5, 0.5),
-            at(0.0, 0.0, 0.0),
-            cuboid(0.5, 0.5, 0.5),
-            {
-                // B's (½, ½, ½) corner turned straight down, at (0.52, 0.52, 0.52).
-                let q = Quat::from_rotation_arc(Vec3::ONE.normalize(), -Vec3::Y);
-                posed(Vec3::splat(0.52) + Vec3::Y * 0.75f32.sqrt(), q)
-            },
-        ),
-        ("capsule on box", cuboid(0.5, 0.5, 0.5), at(0.0, 0.0, 0.0), capsule(0.1, 0.4), at(0.0, 0.59, 0.0)),
-        ("sphere on sphere", sphere(0.5), at(0.0, 0.0, 0.0), sphere(0.5), at(0.0, 0.99, 0.0)),
-    ];
-    for (name, a, pa, b, pb) in cases {
-        let n = 200_000;
-        let t0 = std::time::Instant::now();
-        let mut k = 0;
-        for i in 0..n {
-            let mut pb = pb;
-            pb.pos.x += (i % 7) as f32 * 1e-6;
-            k += std::hint::black_box(collide(&a, &pa, &b, &pb, 0.05)).count;
-        }
-        let ns = t0.elapsed().as_nanos() as f64 / n as f64;
-        println!("{name}: {ns:.0} ns per call ({} points)", k / n);
-        assert!(k > 0);
-    }
-}
-
-#[test]
 fn near_resting_pairs_agree_with_exact_distance() {
     // The stacking regime: B sits on A's top face (box, capsule or sphere, planks included)
     // with a small tilt (≤ 2°), any yaw, any overhang, between 2 cm in and 2 cm apart. Face

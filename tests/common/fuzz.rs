@@ -777,7 +777,7 @@ impl Failure {
     }
 }
 
-/// Longest a single call may take (release builds only): a call that takes longer is a
+/// Longest a single call may take under `FUZZ_TIMING=1` (`make fuzz`): a call that takes longer is a
 /// freeze of the page.
 pub const SLOW_CALL_MS: f64 = 1000.0;
 

@@ -3,9 +3,9 @@
 // page is www/embed-demo.html: three embeds (a preset with the control strip, a comparison of
 // three solvers, an inline JSON scene) between long text.
 //
-// Budgets measured here (the numbers are printed): the JS an embed loads, gzipped, at most
-// 15 KiB; the first frame of an embed at most 300 ms after its script has loaded (the
-// median of three fresh page loads).
+// Budget checked here: the JS an embed loads, gzipped, at most 15 KiB. The time budgets (the
+// first frame at most 300 ms after the script loaded, ten embeds' frame interval) are
+// tests/bench/embed-budgets.mjs's (`make bench-wasm`): a test asserts no time.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +18,6 @@ import { ARTIFACTS, expectedCounts, openPage, statusLine, useBrowser } from './h
 checkDist();
 const PKG = join(DIST, 'pkg');
 const JS_BUDGET = 15 * 1024;
-const FIRST_FRAME_BUDGET_MS = 300;
 
 let browser;
 let server;
@@ -87,25 +86,24 @@ describe('budgets', () => {
     assert.deepEqual(errors, []);
   });
 
-  it('the first frame of an embed is drawn at most 300 ms after its script loaded', async () => {
-    const runs = [];
-    for (let k = 0; k < 3; k++) {
-      const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
-      const page = await context.newPage();
+  it('the first frame of an embed is drawn, with its scene loaded', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 800 } });
+    const page = await context.newPage();
+    try {
       await page.goto(`${server.url}www/embed-demo.html`);
       await page.waitForFunction(() => document.getElementById('bridge')?.firstFrameAt > 0, null, { timeout: 15000 });
-      runs.push(await page.evaluate(() => {
+      const r = await page.evaluate(() => {
         const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/rope-lab.js'));
         const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/pkg/ropelab-lite_bg.wasm'));
-        const first = document.getElementById('bridge').firstFrameAt;
-        return { scriptLoaded: script.responseEnd, wasmLoaded: wasm?.responseEnd ?? NaN, first, ms: first - script.responseEnd };
-      }));
+        const e = document.getElementById('bridge');
+        return { script: script?.responseEnd, wasm: wasm?.responseEnd, first: e.firstFrameAt, frames: e.frames, points: e.sim?.pointCount ?? 0 };
+      });
+      assert.ok(r.script > 0 && r.wasm > 0, `the script and the wasm loaded: ${JSON.stringify(r)}`);
+      assert.ok(r.first >= r.script && r.frames >= 1, `a frame was drawn: ${JSON.stringify(r)}`);
+      assert.equal(r.points, expectedCounts('bridge').points, `the bridge is loaded: ${JSON.stringify(r)}`);
+    } finally {
       await context.close();
     }
-    const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
-    const median = ms[1];
-    console.log(`first frame after the script loaded: ${runs.map((r) => `${r.ms.toFixed(0)} ms (script at ${r.scriptLoaded.toFixed(0)}, wasm at ${r.wasmLoaded.toFixed(0)}, frame at ${r.first.toFixed(0)})`).join('; ')}; median ${median.toFixed(0)} ms, budget ${FIRST_FRAME_BUDGET_MS} ms`);
-    assert.ok(median <= FIRST_FRAME_BUDGET_MS, `first frame ${median.toFixed(0)} ms after the script loaded (median of 3), over ${FIRST_FRAME_BUDGET_MS} ms`);
   });
 });
 
@@ -756,7 +754,7 @@ describe('manners', () => {
     }
   });
 
-  it('ten embeds on one long page: only the ones on screen run, and they stay smooth', async () => {
+  it('ten embeds on one long page: only the ones on screen run', async () => {
     const { page, context, errors } = await openBlog();
     try {
       await page.evaluate(() => {
@@ -779,7 +777,6 @@ describe('manners', () => {
       console.log(`ten embeds: steps while e4 is centred ${ran.join(', ')}; frame interval median ${median.toFixed(1)} ms, 95th percentile ${p95.toFixed(1)} ms`);
       assert.ok(ran[4] > 60, 'the centred embed runs');
       for (const k of [0, 1, 2, 7, 8, 9]) assert.equal(ran[k], 0, `e${k} (off-screen) took no step`);
-      assert.ok(median < 25, `frame interval median ${median.toFixed(1)} ms`);
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
