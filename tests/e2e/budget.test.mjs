@@ -97,9 +97,15 @@ import { DIST, checkDist } from './serve.mjs';
 // the world stepped to `prepare`), the exact solver's body-forest multipliers, the links'
 // tensions a winch reads (the lite build's share), planar bodies kept off their plane, a
 // removed point's contacts. Each budget is the measured size plus about 0.1 %.
+//
+// Raised, the full one, 2026-11-28 (late): 473,736 -> 475,406 gzipped (+1,670 B) with the
+// raw size nearly unchanged (1,187,709 -> 1,188,141 bytes, +432): the bodies' step moved out
+// of solver/impulse.rs into solver/body_step/ and the 2D rows' lanes into contacts/lanes.rs
+// (issue 30 §3), the same code laid out in another order, which compresses worse. Not cut
+// yet: twiggy on the two builds is the next step. BUDGET is the measured size plus 0.1 %.
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 474_200;
+export const BUDGET = 475_900;
 export const LITE_BUDGET = 160_400;
 
 checkDist();
