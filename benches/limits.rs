@@ -16,14 +16,9 @@ use ropelab::limits::{self, Load, MAX_STEP_MS, MAX_WORK};
 use ropelab::Sim;
 use serde_json::json;
 
-/// The most iterations (at `substeps`) the work budget allows for `load`.
-fn max_iterations(load: Load, substeps: u32) -> u32 {
-    let mut it = 1;
-    while it < limits::MAX_ITERATIONS && limits::work(&Load { substeps, iterations: it + 1, ..load }) <= MAX_WORK {
-        it += 1;
-    }
-    it
-}
+#[path = "../tests/common/limit_scenes.rs"]
+mod limit_scenes;
+use limit_scenes::{max_iterations, pile_scene};
 
 /// The fastest of `n` runs of `f`, in ms.
 fn fastest(n: usize, mut f: impl FnMut()) -> f64 {
@@ -70,24 +65,6 @@ fn rope_scene(
         .collect();
     json!({"version": 1, "settings": {"solver": solver, "substeps": substeps, "iterations": iterations,
         "rope_collisions": collisions, "mass_weighted": solver == "classic"}, "ropes": r})
-}
-
-fn pile_scene(bodies: usize, substeps: u32, iterations: u32, joints: bool) -> serde_json::Value {
-    let mut b = vec![
-        json!({"name": "ground", "kind": "static", "shape": {"type": "box", "half": [60, 0.5, 2]}, "pos": [0, -0.5, 0]}),
-    ];
-    for i in 0..bodies - 1 {
-        let (col, row) = ((i % 40) as f32, (i / 40) as f32);
-        b.push(
-            json!({"shape": {"type": "box", "half": [0.5, 0.5, 0.5]}, "pos": [col * 1.1 - 22.0, 0.5 + row * 1.0, 0]}),
-        );
-    }
-    let j: Vec<_> = if joints {
-        (2..bodies).map(|k| json!({"type": "ballSocket", "a": k - 1, "b": k, "anchor": [0, 0, 0]})).collect()
-    } else {
-        Vec::new()
-    };
-    json!({"version": 1, "settings": {"solver": "impulse", "substeps": substeps, "iterations": iterations}, "bodies": b, "joints": j})
 }
 
 fn preset(name: &str) -> Sim {
