@@ -32,8 +32,8 @@ use crate::world::World;
 
 /// Steps per case (10 s at 60 Hz).
 pub const STEPS: usize = 600;
-/// The fixed step (s).
-pub const DT: f32 = 1.0 / 60.0;
+/// The fixed step (s): the benchmarks' and the page's.
+pub use crate::benchmark::DT;
 
 /// Every preset of the page, by name (`www/scenes/<name>.json`).
 pub const PRESETS: &[(&str, &str)] = &[

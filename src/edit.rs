@@ -207,7 +207,7 @@ impl World {
         }
         self.particles.remove(i);
         if crate::FULL {
-            self.scratch.impulse.remove_particle(iu);
+            self.scratch.particle_contacts.remove_particle(iu);
         }
         // An attached point goes with its attachment; later attachments shift down.
         self.attachments.retain(|a| a.particle != iu);

@@ -257,7 +257,7 @@ fn planar_pyramid_step_does_not_allocate_after_warm_up() {
     assert!(!w.contacts().flat.is_empty(), "the pyramid's contacts are flat patches");
 }
 
-/// Rope–body contacts (`collide::rope_body`): a rope over a wheel on a hinge with heavy
+/// Rope–body contacts (`contacts::rope_body`): a rope over a wheel on a hinge with heavy
 /// end points steps without allocating once warmed up, under the position-based family
 /// (projections), the impulse solver (rows) and the exact solver.
 #[test]

@@ -44,7 +44,7 @@ fn the_pyramid_preset_stands_ten_seconds() {
     println!("pyramid (10 rows) after 10 s: largest drift {drift:.3e} m");
     // Issue 11 asks < 1 cm of a pyramid: measured 8.6 mm (4 substeps × 1; 8.2 mm at 4 × 2);
     // 6.8 mm since relax sweeps the patches in reverse (2026-11-27); 2.9 mm with 50 Hz
-    // contacts and alternating sweeps (`patch::CONTACT_HERTZ`); 2.7 mm with 54 Hz and a
+    // contacts and alternating sweeps (`rule::Tuning::BODIES`); 2.7 mm with 54 Hz and a
     // 3D patch's normal rows swept twice (`patch::NORMAL_PASSES`).
     assert!(drift < 0.005, "drift {drift}");
 }
@@ -55,7 +55,7 @@ fn the_pyramid_preset_stands_ten_seconds() {
 /// stack above (the top box sinks; the same cause as the 10-box tower's 8.4 mm in
 /// tests/contacts.rs). Measured 3.2 cm at first, 2.9 cm with Box2D's 30 Hz contacts, 1.17 cm
 /// with 50 Hz and alternating sweeps, 1.07 cm with `planar::point_spring`, now 9.55 mm with
-/// 54 Hz (`patch::CONTACT_HERTZ`).
+/// 54 Hz (`rule::Tuning::BODIES`).
 #[test]
 fn the_twenty_row_pyramid_stands_under_a_centimetre() {
     let mut w = Workload::W6.build(SolverKind::Impulse);

@@ -66,7 +66,7 @@ fn tower_after_10_s(planar: bool, substeps: u32, mass: impl Fn(usize) -> f32) ->
 ///
 /// Issue 11 asks for a drift under 1 mm. With the soft contacts the same issue asks for
 /// (Box2D v3's soft step; ropelab's spring is 54 Hz, ζ = 5, per contact point:
-/// `patch::CONTACT_HERTZ`) a resting contact is a spring of stiffness m_eff·ω² per point, so
+/// `rule::Tuning::BODIES`) a resting contact is a spring of stiffness m_eff·ω² per point, so
 /// contact j of the tower, carrying the (10 − j) boxes above it on 4 points, settles
 /// compressed by s_j = F/(m_eff ω²) with F = (10 − j)·m·g/4 and 1/m_eff = K = J M⁻¹ Jᵀ
 /// (4 kg⁻¹ on the ground, where the spring is 60 Hz, 8 kg⁻¹ between two boxes: 1/m + 3/m
@@ -118,7 +118,7 @@ fn ten_box_tower(substeps: u32, hertz: Option<f32>) -> (f32, f32, f32) {
     let pos = |k: usize| w.bodies.pos[k + 1];
     let lateral = (0..10).map(|k| (pos(k) - start[k]) * Vec3::new(1.0, 0.0, 1.0)).map(Vec3::length).fold(0.0, f32::max);
     let spin = (0..10).map(|k| w.bodies.ang_vel[k + 1].length()).fold(0.0, f32::max);
-    let [hz, hz_ground] = ropelab::contacts::patch::contact_hertz(w.settings.contact_tuning(), DT / substeps as f32);
+    let [hz, hz_ground] = w.settings.contact_tuning().hertz_at(DT / substeps as f32);
     let omega2 = |hz: f32| (std::f32::consts::TAU * hz).powi(2);
     let sank = start[9].y - pos(9).y;
     println!(

@@ -636,3 +636,47 @@ fn contacts_files_have_no_import_cycle() {
     }
     assert!(found.is_empty(), "files of src/contacts/ that use each other:\n{}", found.join("\n"));
 }
+
+/// The module-level constants (`const NAME` at the start of a line, outside `#[cfg(test)]`
+/// items) of every file under `src/`, as (name, file).
+fn module_constants() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rs_files(Path::new("src"), &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for f in &files {
+        let src = drop_cfg_test(&strip(&fs::read_to_string(f).unwrap()));
+        for line in src.lines() {
+            let rest = ["pub const ", "pub(crate) const ", "pub(super) const ", "const "]
+                .iter()
+                .find_map(|p| line.strip_prefix(p));
+            if let Some(rest) = rest {
+                let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+                if !name.is_empty() && name != "_" && name != "fn" {
+                    out.push((name, f.display().to_string()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Each module-level constant is defined in one file: a value two files need is imported
+/// from one of them (two files that each define `SPECULATIVE` can drift apart), and two
+/// different quantities get two names. The one exception is `ROWS`, each joint's row
+/// count, always read through its joint's module (`ball_socket::ROWS`).
+#[test]
+fn every_constant_is_defined_once() {
+    let consts = module_constants();
+    assert!(consts.iter().any(|(n, f)| n == "SPECULATIVE" && f.ends_with("rule.rs")), "the scan sees the constants");
+    let mut homes: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (name, file) in &consts {
+        homes.entry(name).or_default().push(file);
+    }
+    let twice: Vec<String> = homes
+        .iter()
+        .filter(|(name, files)| files.len() > 1 && **name != "ROWS")
+        .map(|(name, files)| format!("{name}: {}", files.join(", ")))
+        .collect();
+    assert!(twice.is_empty(), "constants defined in more than one file:\n{}", twice.join("\n"));
+}

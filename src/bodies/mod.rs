@@ -161,9 +161,10 @@ impl Default for BodyDef {
 
 /// Largest mass (kg) and speed (m/s) a body may be given.
 pub const MAX_MASS: f32 = 1e9;
-pub const MAX_SPEED: f32 = crate::limits::MAX_SPEED;
-/// Most bodies in one world.
-pub const MAX_BODIES: usize = 10_000;
+pub use crate::limits::MAX_SPEED;
+/// Most bodies a world can store (native use; the page and scene files are held to
+/// `limits::MAX_BODIES`, which the step's time budget sets).
+pub const MAX_STORED_BODIES: usize = 10_000;
 
 impl BodyDef {
     /// Checks every field (finite, in range) without changing anything.
@@ -276,8 +277,8 @@ impl Bodies {
     /// Adds a body after validating `def`; returns its id.
     pub fn add(&mut self, def: &BodyDef) -> Result<Id> {
         def.validate()?;
-        if self.len() >= MAX_BODIES {
-            return Err(SimError::Invalid(format!("a world holds at most {MAX_BODIES} bodies")));
+        if self.len() >= MAX_STORED_BODIES {
+            return Err(SimError::Invalid(format!("a world holds at most {MAX_STORED_BODIES} bodies")));
         }
         let i = self.len();
         let id = self.ids.alloc(i).ok_or_else(|| SimError::Invalid("too many bodies".into()))?;

@@ -25,7 +25,7 @@
 //!   reports body–body and segment–body overlaps (the narrow phase and the rope–body reach
 //!   test then decide). With no rope segment the bodies' pairs persist instead
 //!   (`Contacts::persistent_pairs`): the list holds the bodies' *fat* boxes (step boxes grown
-//!   by `contacts::FAT_MARGIN`) and is re-sorted and swept only in a step where some step box
+//!   by `contacts::BODY_FAT_MARGIN`) and is re-sorted and swept only in a step where some step box
 //!   left its fat box.
 //! - **Ropes** ([`BroadPhase::rope_pairs`], from `collide::rope_contacts` once per substep
 //!   when its last pairs may have gone stale): the segments' boxes are rewritten as *swept*

@@ -9,20 +9,17 @@
 //!   and rope segments' boxes, giving body–body, rope–body and (swept) rope–rope pairs;
 //! - `segments.rs`: rope–rope (segment–segment) contacts, owned by the tangle system;
 //! - `rope_contacts.rs`: one substep's rope–rope pairs and multipliers (a step output);
-//! - `rope_body.rs`: rope–body contacts (segment capsules against body shapes), two-way,
-//!   with Coulomb friction, for the position-based solvers and the impulse solver;
 //! - `narrow/`: the rigid-body narrow phase (manifolds with feature ids between body shapes,
 //!   a ground plane, rope particles and rope segments).
 
 pub mod broad;
 pub mod contact;
 pub mod narrow;
-pub mod rope_body;
 pub mod rope_contacts;
 pub mod segments;
 pub mod shapes;
 
 pub use broad::BroadPhase;
 pub use contact::{Obstacle, Walls};
-pub use rope_contacts::{RopeContacts, FAT_MARGIN};
+pub use rope_contacts::{RopeContacts, ROPE_FAT_MARGIN};
 pub use shapes::Shape;

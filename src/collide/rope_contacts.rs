@@ -13,7 +13,7 @@ use crate::ropes::Ropes;
 /// Extra margin (m) the rope–rope broad phase adds to its boxes so that their pairs stay
 /// valid for several substeps (Box2D's "fat" boxes): it rebuilds only once some particle
 /// has moved by the spare margin.
-pub const FAT_MARGIN: f32 = 0.02;
+pub const ROPE_FAT_MARGIN: f32 = 0.02;
 
 /// Rope–rope contact state of one substep: the broad phase's candidate pairs (segment
 /// indices into `Ropes::segs`) and each pair's accumulated multipliers.
@@ -25,7 +25,7 @@ pub struct RopeContacts {
     /// Pairs are valid for this substep.
     pub(crate) active: bool,
     /// The broad phase's box margin at its last rebuild (m): the margin needed then plus
-    /// [`FAT_MARGIN`].
+    /// [`ROPE_FAT_MARGIN`].
     pub(crate) expand: f32,
     /// Positions at the last rebuild (the pairs stay valid while nothing moved farther from
     /// them than the spare margin).
@@ -74,7 +74,7 @@ impl RopeContacts {
     /// dragged, or pulled by a soft mouse, `hold_moves` — so the solver's corrections, which
     /// drag neighbours along by about as much, stay inside the boxes), and fresh multipliers.
     ///
-    /// The boxes get [`FAT_MARGIN`] more, and the pairs are reused while every particle's
+    /// The boxes get [`ROPE_FAT_MARGIN`] more, and the pairs are reused while every particle's
     /// position and substep start lie within the spare margin of where they were at the last
     /// rebuild: a box now is inside the old box grown by that distance, so the old pairs are
     /// a superset of what a rebuild would find (the same guarantee, at a fraction of the
@@ -112,7 +112,7 @@ impl RopeContacts {
             }
         }
         if !reuse {
-            let expand = needed + FAT_MARGIN;
+            let expand = needed + ROPE_FAT_MARGIN;
             let params = BroadPhaseParams { expand, swept: true, self_gap: None };
             broad.rope_pairs(pos, prev, &ropes.segs, &ropes.seg_rope, &params, &mut self.pairs);
             self.built_pos.clear();

@@ -54,7 +54,7 @@ pub const THRESHOLD: f32 = 1.0;
 pub const MAX_SWEEPS: usize = 16;
 /// Iterations of one contact's points (a box face's four).
 const POINT_ITERATIONS: usize = 8;
-const MAX_POINTS: usize = super::patch::MAX_POINTS;
+use super::patch::MANIFOLD_POINTS;
 
 /// One contact as an impact: its dense bodies, normal, points' levers and separations.
 #[derive(Clone, Copy, Debug, Default)]
@@ -64,9 +64,9 @@ pub(crate) struct Impact {
     e: f32,
     n: Vec3,
     count: usize,
-    r_a: [Vec3; MAX_POINTS],
-    r_b: [Vec3; MAX_POINTS],
-    s: [f32; MAX_POINTS],
+    r_a: [Vec3; MANIFOLD_POINTS],
+    r_b: [Vec3; MANIFOLD_POINTS],
+    s: [f32; MANIFOLD_POINTS],
 }
 
 /// The pass's reusable memory.
@@ -95,7 +95,7 @@ impl Contacts {
             let e = p.mix.map_or(0.0, |m| m.restitution);
             if e > 0.0 && p.count > 0 {
                 let (a, b) = (p.a - base, p.b - base);
-                let mut c = Impact { a, b, e, n: p.normal, count: p.count.min(MAX_POINTS), ..Default::default() };
+                let mut c = Impact { a, b, e, n: p.normal, count: p.count.min(MANIFOLD_POINTS), ..Default::default() };
                 for k in 0..c.count {
                     (c.r_a[k], c.r_b[k]) = (p.r_a[k], p.r_b[k]);
                     c.s[k] = p.base[k] + p.normal.dot(p.r_b[k] - p.r_a[k]);
@@ -177,7 +177,7 @@ fn impact(c: &Impact, bodies: &mut Bodies, inv_i: &[Mat3], shift: &mut [(Vec3, V
     let acc = n.dot(gravity(b) - gravity(a));
     // The points that close within the step, approaching fast, and the time of impact (the
     // earliest point's).
-    let mut on = [false; MAX_POINTS];
+    let mut on = [false; MANIFOLD_POINTS];
     let mut t_c = dt;
     for k in 0..c.count {
         let v = vn(va0, oa0, vb0, ob0, k);
@@ -196,22 +196,22 @@ fn impact(c: &Impact, bodies: &mut Bodies, inv_i: &[Mat3], shift: &mut [(Vec3, V
     }
     // Normal speeds at the impact, and the targets.
     let at = acc * t_c;
-    let mut target = [0.0f32; MAX_POINTS];
-    let mut v0 = [0.0f32; MAX_POINTS];
+    let mut target = [0.0f32; MANIFOLD_POINTS];
+    let mut v0 = [0.0f32; MANIFOLD_POINTS];
     for k in 0..c.count {
         v0[k] = vn(va0, oa0, vb0, ob0, k) + at;
         on[k] &= v0[k] < 0.0;
         target[k] = -c.e * v0[k];
     }
-    let mut mass = [0.0f32; MAX_POINTS];
-    let (mut ja, mut jb) = ([Vec3::ZERO; MAX_POINTS], [Vec3::ZERO; MAX_POINTS]);
+    let mut mass = [0.0f32; MANIFOLD_POINTS];
+    let (mut ja, mut jb) = ([Vec3::ZERO; MANIFOLD_POINTS], [Vec3::ZERO; MANIFOLD_POINTS]);
     for k in 0..c.count {
         (ja[k], jb[k]) = (c.r_a[k].cross(n), c.r_b[k].cross(n));
         let kk = wa + wb + ja[k].dot(ia * ja[k]) + jb[k].dot(ib * jb[k]);
         mass[k] = if kk > 0.0 { 1.0 / kk } else { 0.0 };
     }
     let (mut va, mut oa, mut vb, mut ob) = (va0, oa0, vb0, ob0);
-    let mut lambda = [0.0f32; MAX_POINTS];
+    let mut lambda = [0.0f32; MANIFOLD_POINTS];
     let iterations = if c.count == 1 { 1 } else { POINT_ITERATIONS };
     for _ in 0..iterations {
         for k in (0..c.count).filter(|&k| on[k]) {

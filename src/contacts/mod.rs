@@ -9,7 +9,7 @@
 //!   rope segments' (grown by the rope's radius and how far a point can move in the step)
 //!   are boxes in one sorted list. This stage's pass over it sends a body–body overlap to
 //!   the narrow phase here and makes a segment–body overlap a rope–body pair
-//!   (`collide::rope_body`, solved per substep by the rope's solver); the rope–rope pairs
+//!   (`contacts::rope_body`, solved per substep by the rope's solver); the rope–rope pairs
 //!   come from the same list's rope pass, once per substep on swept boxes
 //!   (`collide::rope_contacts`, which reuses its pairs while the ropes move little). With no
 //!   bodies this pass does nothing. With no rope segment the body pairs persist from step
@@ -35,10 +35,20 @@
 //!   `begin`/`end` list them per step (after the solve, `finish_step`) with the normal
 //!   impulse (N·s) the pair took over the whole step, summed over the substeps.
 
+//!
+//! The files: `rule.rs`, the one rule every contact row follows and its constants;
+//! `patch.rs`, a 3D patch; `planar.rs`, a 2D patch (four side by side on SIMD lanes,
+//! `lanes.rs`); `impact.rs`, the impacts resolved before the substeps; `rope_body.rs`, the
+//! rows (and projections) between rope segments and bodies; `particle_rows.rs`, the
+//! impulse solver's rows between particles and obstacles or walls.
+
 pub mod impact;
 mod lanes;
 pub mod patch;
+pub mod particle_rows;
 pub mod planar;
+pub mod rope_body;
+pub mod rule;
 
 use glam::{Quat, Vec3};
 
@@ -47,7 +57,7 @@ use crate::bodies::{Bodies, BodyKind, Filter, Material, Shape};
 use crate::collide::broad::{Aabb, BroadPhase, Pass};
 use crate::collide::narrow::box_box_2d::RectCache;
 use crate::collide::narrow::{self, Pose};
-use crate::collide::rope_body::RopeBodyContacts;
+use crate::contacts::rope_body::RopeBodyContacts;
 use crate::ids::Id;
 use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
@@ -55,14 +65,13 @@ use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
 use planar::{Contact2, Contact2x4, Flat, Motion2, StepSprings};
 
-/// Base speculative distance (m): Box2D v3's 4 × linear slop.
-pub const SPECULATIVE: f32 = 0.02;
+pub use rule::SPECULATIVE;
 /// Graph colours for the 2D contacts (`Contacts::colour`; Box2D v3 has 24). A body in a
 /// pyramid or a wall of boxes touches up to six others.
 const COLOURS: usize = 12;
 /// How far (m) a body's fat box reaches beyond its step box (Box2D v3's `aabbMargin`): the
 /// persistent pairs are swept again only when a step box leaves its fat box.
-pub const FAT_MARGIN: f32 = 0.1;
+pub const BODY_FAT_MARGIN: f32 = 0.1;
 /// A point within this separation (m) is touching.
 pub const TOUCH_SLOP: f32 = 0.005;
 
@@ -99,7 +108,7 @@ pub struct ContactsState {
     pub touching: Vec<[u32; 2]>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub contacts: Vec<WarmContact>,
-    /// The impulse solver's rope–body rows: segment, body and point (`collide::rope_body`'s
+    /// The impulse solver's rope–body rows: segment, body and point (`contacts::rope_body`'s
     /// key, high and low halves), and the normal and two tangent rows' impulses.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rope: Vec<(u32, u32, [f32; 3])>,
@@ -369,7 +378,7 @@ impl Contacts {
         self.clear();
         let key = |p: [u32; 2]| ((p[0] as u64) << 32) | p[1] as u64;
         for (i, c) in s.contacts.iter().enumerate() {
-            let max = if c.flat { 2 } else { patch::MAX_POINTS };
+            let max = if c.flat { 2 } else { patch::MANIFOLD_POINTS };
             let finite = c.points.iter().all(|p| p.1.is_finite() && p.2.is_finite())
                 && c.normal.is_finite()
                 && c.tangents.iter().all(|t| t.is_finite())
@@ -452,7 +461,7 @@ impl Contacts {
     /// The broad phase's body pass (`collide::broad`, `Pass::Bodies`): the bodies' boxes and
     /// (given `rope`) the rope segments' are rewritten in `broad`'s one sorted list and swept;
     /// body–body overlaps go to the narrow phase (patches), segment–body overlaps become the
-    /// rope–body pairs (`collide::rope_body`). Segment–segment pairs are the same list's rope
+    /// rope–body pairs (`contacts::rope_body`). Segment–segment pairs are the same list's rope
     /// pass, per substep on swept boxes (`collide::rope_contacts`). With no bodies nothing is
     /// sorted, there are no pairs, and the list keeps only the segments.
     pub fn collide(
@@ -634,7 +643,7 @@ impl Contacts {
 
     /// The persistent body pairs (Box2D v3's enlarged boxes, with one simplification: any
     /// escape re-sweeps them all). Each body keeps a *fat* box, its step box (`tight`)
-    /// grown by [`FAT_MARGIN`], and `pairs` holds every pair whose fat boxes overlap, in key
+    /// grown by [`BODY_FAT_MARGIN`], and `pairs` holds every pair whose fat boxes overlap, in key
     /// order. While every body's step box stays inside its fat box and the bodies are the
     /// same (ids, dense order), `pairs` is kept as it is: no box is written, sorted or swept.
     /// Otherwise the escaped bodies' fat boxes are refitted (all of them when the bodies
@@ -652,7 +661,7 @@ impl Contacts {
             return;
         }
         self.fat.resize(n, Aabb::default());
-        let grow = Vec3::splat(FAT_MARGIN);
+        let grow = Vec3::splat(BODY_FAT_MARGIN);
         for (f, t) in self.fat.iter_mut().zip(&self.tight) {
             if !same || !inside(f, t) {
                 *f = Aabb { min: t.min - grow, max: t.max + grow };
@@ -713,9 +722,9 @@ impl Contacts {
             }
         }
         let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
-        let mut pts = [PointIn::default(); patch::MAX_POINTS];
+        let mut pts = [PointIn::default(); patch::MANIFOLD_POINTS];
         let m = narrow::collide(&bodies.shape[a], &pa, &bodies.shape[b], &pb, margin);
-        let mut count = m.count.min(patch::MAX_POINTS);
+        let mut count = m.count.min(patch::MANIFOLD_POINTS);
         for (dst, src) in pts.iter_mut().zip(m.points.iter()).take(count) {
             *dst = PointIn { point: src.point, separation: src.separation, id: src.id };
         }
@@ -730,7 +739,7 @@ impl Contacts {
                 return;
             }
             normal = n2.normalize();
-            let mut z = [0.0f32; patch::MAX_POINTS];
+            let mut z = [0.0f32; patch::MANIFOLD_POINTS];
             for (q, z) in pts[..count].iter_mut().zip(z.iter_mut()) {
                 (*z, q.point.z) = (q.point.z, 0.0);
             }
@@ -865,7 +874,7 @@ impl Contacts {
     }
 
     /// Substep rows from the poses now; warm start (or zero) their impulses.
-    pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool, tuning: patch::Tuning) {
+    pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool, tuning: rule::Tuning) {
         // The last substep's impulses (its rows' accumulated impulses) into the step's sums.
         if self.substeps == 0 {
             self.step_impulse.clear();
@@ -890,7 +899,7 @@ impl Contacts {
                 *sum += p.normal_impulse();
             }
         }
-        let springs = patch::contact_springs(tuning, h);
+        let springs = tuning.springs(h);
         for i in 0..self.patches.len() {
             let (pa, pb) = self.poses(bodies, &self.patches[i]);
             let p = &mut self.patches[i];
@@ -983,7 +992,7 @@ impl Contacts {
     /// the 10-row preset's drift went from 7.3 to 6.8 mm. With the biased sweeps always
     /// forward, stiffer contacts than Box2D's 30 Hz rocked towers and leaned W6 by up to
     /// 0.7 m; alternating, and with a 3D patch's normal rows swept twice
-    /// (`patch::NORMAL_PASSES`), 54 Hz stands: `patch::CONTACT_HERTZ`.)
+    /// (`patch::NORMAL_PASSES`), 54 Hz stands: `rule::Tuning::BODIES`.)
     #[inline]
     pub fn sweep(&mut self, sb: &mut SolverBodies, phase: Phase) {
         let back = self.back_next;
@@ -1208,7 +1217,7 @@ mod tests {
         for &(a, b) in pairs.iter() {
             c.flat.push(Flat { key: key(Id(a), Id(b)), a, b, count: 1, normal: Vec3::X, ..Default::default() });
         }
-        c.colour(&sb, &StepSprings::new(patch::Tuning::default(), 1.0 / 240.0));
+        c.colour(&sb, &StepSprings::new(rule::Tuning::default(), 1.0 / 240.0));
         let mut seen = vec![0; pairs.len()];
         let mut shared_ground = false;
         for (pack, &lanes) in c.wide.iter().zip(&c.wide_lanes) {

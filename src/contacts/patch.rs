@@ -10,21 +10,9 @@
 //! J = [−n, n × r_a, n, r_b × n] (`Row::set_axis`), effective mass 1/(J M⁻¹ Jᵀ) and clamp
 //! λ ∈ [0, ∞): contacts push, never pull.
 //!
-//! The seed drives penetration out with Baumgarte, b = −(β/h)·max(depth − slop, 0), and
-//! bakes restitution into the same bias. Both are what Box2D v3 stopped doing, and so does
-//! this file:
-//! - **Speculative** (s > 0): the row lets the gap close within the substep and no more,
-//!   b = s/h, rigid. A fast body meets a thin one in the step it would cross it, because the
-//!   manifold is made with a margin that covers the step's motion (`Contacts`).
-//! - **Penetrating** (s ≤ 0), biased solve: a stiff spring (54 Hz, twice that against an
-//!   immovable body, both capped at a quarter of the substep rate, damping ratio 5, pushing
-//!   out at most 3 m/s — Box2D v3's `contactHertz`, `contactDampingRatio`,
-//!   `contactPushMaxVelocity`, which are 30 Hz, 10 and 3 m/s; see [`CONTACT_HERTZ`]). Relax pass: rigid, no
-//!   bias, so the push-out velocity does not stay in the bodies (the stack does not pop).
-//! - **Restitution** is not in the bias (a bias restitution fights the position correction
-//!   and depends on the iteration count), nor in these rows: the contacts that strike are
-//!   resolved as impacts before the substeps (`super::impact`), so the rows meet them
-//!   already separating.
+//! Their bias and softness are the contact rule's (`super::rule`: a gap closes within the
+//! substep, an overlap is pushed out by a spring capped at 3 m/s, relax rigid), with the
+//! bodies' tuning, doubled against an immovable body.
 //!
 //! The separation during a step is re-measured from the bodies' motion since the manifold
 //! was made (Box2D v3's "relative anchors"): with the levers rotated by each body's rotation
@@ -59,69 +47,11 @@
 use glam::{Quat, Vec3};
 
 pub use crate::bodies::Mix;
+use super::rule;
 use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 
 /// Most points per manifold (a box face on a box face).
-pub const MAX_POINTS: usize = 4;
-/// The contact spring (Hz, capped at a quarter of the substep rate), its damping ratio and
-/// the largest push-out speed (m/s). Box2D v3 uses 30 Hz and ζ = 10 (Rapier 30 Hz and 5).
-/// A resting stack sinks F/(m_eff ω²) per contact, so the stiffest spring that every stack
-/// stands on is wanted; ropelab's is 54 Hz and ζ = 5, found by a grid over frequency and
-/// damping on W6 `pyramid20`, 3D and planar 10-box towers (of 1 kg boxes, and of alternating
-/// 10 kg and 1 kg) and the 10-row 3D `pyramid` preset (docs/benchmarks.md, the W6 drift table,
-/// and "W6's drift" for the grids before it). What lets it
-/// be this stiff:
-/// - the sweeps alternate direction every substep (`Contacts::sweep`): with every biased
-///   sweep forward, 50 Hz rocked a 3D tower and leaned W6 by centimetres, and Box2D's 30 Hz
-///   leaned the planar 10 kg / 1 kg tower 30 cm;
-/// - a planar point's spring is that of the 3D points it stands for (`planar::point_spring`);
-/// - a 3D patch of several points sweeps its normal rows twice ([`NORMAL_PASSES`]): once,
-///   a 3D tower still swayed at 10 s.
-///
-/// W6 sinks 9.5 mm (2.97 cm at 30 Hz, 1.07 cm at 50). Past 54 Hz the pyramid's settling
-/// turns sensitive to rounding (at 55–57 Hz two runs differing only in how the box manifolds
-/// were found ended up to 1.1 mm apart, at 54 Hz 0.44 mm, when the grid was run), and at
-/// 58 Hz the 10-row preset drifts 6.7 mm (2.7 mm at 54).
-pub const CONTACT_HERTZ: f32 = 54.0;
-pub const CONTACT_DAMPING_RATIO: f32 = 5.0;
-pub const CONTACT_PUSHOUT: f32 = 3.0;
-
-/// The contact springs' frequencies (Hz) for substeps of `h`: `[between movable bodies,
-/// against an immovable one]`. Against an immovable body the frequency is doubled (Box2D
-/// v3's `staticSoftness`: nothing on the other side gives, so the same frequency would sink
-/// a load deeper into the ground than into another box); both are capped at a quarter of
-/// the substep rate, where one implicit step of the spring stays accurate. (Box2D doubles
-/// after the cap, to up to half the substep rate; here the doubled one is capped too: the
-/// same 60 Hz at 4 substeps of 1/60 s, half Box2D's at 1 or 2.)
-pub fn contact_hertz(t: Tuning, h: f32) -> [f32; 2] {
-    let cap = 0.25 / h;
-    [t.hertz.min(cap), (2.0 * t.hertz).min(cap)]
-}
-
-/// [`contact_hertz`]'s springs, with the tuning's damping ratio.
-pub fn contact_springs(t: Tuning, h: f32) -> [Spring; 2] {
-    contact_hertz(t, h).map(|hz| Spring::new(hz, t.damping_ratio, h))
-}
-
-/// The body contacts' spring, the world's settings `contact_hertz` and
-/// `contact_damping_ratio` (Box2D v3's `b2World_SetContactTuning`); by default
-/// [`CONTACT_HERTZ`] and [`CONTACT_DAMPING_RATIO`]. A stiffer spring sinks a resting stack
-/// less, F/(m_eff ω²) per contact, and needs shorter substeps to stand: the frequency is
-/// capped at a quarter of the substep rate whatever is asked.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Tuning {
-    /// Hz, > 0 (the setting takes 0.01 Hz and up).
-    pub hertz: f32,
-    /// ≥ 0.
-    pub damping_ratio: f32,
-}
-
-impl Default for Tuning {
-    fn default() -> Tuning {
-        Tuning { hertz: CONTACT_HERTZ, damping_ratio: CONTACT_DAMPING_RATIO }
-    }
-}
-
+pub const MANIFOLD_POINTS: usize = 4;
 /// Gauss–Seidel passes over the normal rows of a 3D patch of more than one point, per sweep.
 ///
 /// The soft row's update, Δλ = −m·s_m·(Ċ + b) − s_i·λ, has s_m + s_i = 1 (the rigid rows
@@ -358,12 +288,12 @@ pub struct Patch {
     /// Unit normal from A to B.
     pub normal: Vec3,
     pub count: usize,
-    pub ids: [u32; MAX_POINTS],
+    pub ids: [u32; MANIFOLD_POINTS],
     /// Levers (world, at the time the manifold was made) from A's and B's centres.
-    pub r_a: [Vec3; MAX_POINTS],
-    pub r_b: [Vec3; MAX_POINTS],
+    pub r_a: [Vec3; MANIFOLD_POINTS],
+    pub r_b: [Vec3; MANIFOLD_POINTS],
     /// s₀ − n·(r_b₀ − r_a₀): the separation at Δx = 0 without the lever term.
-    pub base: [f32; MAX_POINTS],
+    pub base: [f32; MANIFOLD_POINTS],
     /// Poses when the manifold was made (for Δx and the levers' rotation).
     pub x_a: Vec3,
     pub x_b: Vec3,
@@ -372,7 +302,7 @@ pub struct Patch {
     /// Solver bodies and inverse masses of the rows (set with the Jacobians).
     pub ends: Ends,
     /// Normal rows.
-    pub rows: [ContactRow; MAX_POINTS],
+    pub rows: [ContactRow; MANIFOLD_POINTS],
     /// Tangent 1, tangent 2, twist, rolling.
     pub friction: [ContactRow; 4],
     pub tangents: [Vec3; 2],
@@ -406,7 +336,7 @@ impl Patch {
         points: &[PointIn],
         mix: Mix,
     ) {
-        let count = points.len().min(MAX_POINTS);
+        let count = points.len().min(MANIFOLD_POINTS);
         let p = self;
         (p.key, p.a, p.b, p.normal, p.count) = (key, a, b, normal, count);
         (p.x_a, p.q_a, p.x_b, p.q_b) = (pose_a.0, pose_a.1, pose_b.0, pose_b.1);
@@ -487,7 +417,7 @@ impl Patch {
     /// material point that was there (a rolling ball's would turn up its side within the
     /// step, and friction held the wrong point: the ball slipped 8 cm/s). Only the separation
     /// follows the material points (`separation`).
-    /// `springs` are [`contact_springs`] for the substep.
+    /// `springs` are `rule::Tuning::springs` for the substep.
     pub fn prepare(
         &mut self,
         sb: &SolverBodies,
@@ -498,14 +428,14 @@ impl Patch {
     ) {
         self.prepare_rows(sb);
         // Every substep: the separation now sets each normal row's bias and softness
-        // (stiffer against an immovable body: `contact_hertz`).
+        // (stiffer against an immovable body: `rule::Tuning::hertz_at`).
         let immovable = sb.inv_m[self.a as usize] == 0.0 || sb.inv_m[self.b as usize] == 0.0;
         let spring = springs[immovable as usize];
         let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
             let s = self.separation_in(k, &m);
             let row = &mut self.rows[k];
-            row.soft = soft(s, h, spring);
+            row.soft = rule::normal_soft(s, h, spring);
         }
     }
 
@@ -598,7 +528,7 @@ impl Patch {
         let m = self.motion(pose_a, pose_b);
         for k in 0..self.count {
             let s = self.separation_in(k, &m);
-            self.rows[k].soft[Phase::Relax as usize] = if s > 0.0 { Soft::target(s / h) } else { Soft::RIGID };
+            self.rows[k].soft[Phase::Relax as usize] = Soft::target(rule::relax_bias(s, h));
         }
     }
 
@@ -610,7 +540,7 @@ impl Patch {
         let axes = [n, n, n, n, t1, t2, Vec3::ZERO, Vec3::ZERO];
         let mut u = Vel::load(sb, &e);
         let rows = self.rows[..self.count].iter_mut().zip(&axes[..self.count]);
-        let friction = self.friction.iter_mut().zip(&axes[MAX_POINTS..]);
+        let friction = self.friction.iter_mut().zip(&axes[MANIFOLD_POINTS..]);
         for (i, (r, &t)) in rows.chain(friction).enumerate() {
             if warm && (i != self.count + 3 || rolling) {
                 if r.accum != 0.0 {
@@ -736,18 +666,6 @@ impl Patch {
     }
 }
 
-/// The normal row's factors for separation `s` in both phases.
-#[inline]
-pub(crate) fn soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
-    if s > 0.0 {
-        [Soft::target(s / h); 2]
-    } else {
-        let mut biased = spring.on(s);
-        biased.bias = biased.bias.max(-CONTACT_PUSHOUT);
-        [biased, Soft::RIGID]
-    }
-}
-
 /// The patch's twist lever (see the module docs).
 fn patch_radius(points: &[PointIn], centroid: Vec3, n: Vec3) -> f32 {
     match points.len() {
@@ -756,7 +674,7 @@ fn patch_radius(points: &[PointIn], centroid: Vec3, n: Vec3) -> f32 {
         _ => {
             // Area of the polygon through the points in order around the centroid.
             let (t1, t2) = n.any_orthonormal_pair();
-            let mut ang: [(f32, Vec3); MAX_POINTS] = [(0.0, Vec3::ZERO); MAX_POINTS];
+            let mut ang: [(f32, Vec3); MANIFOLD_POINTS] = [(0.0, Vec3::ZERO); MANIFOLD_POINTS];
             for (k, p) in points.iter().enumerate() {
                 let d = p.point - centroid;
                 ang[k] = (libm::atan2f(d.dot(t2), d.dot(t1)), d);

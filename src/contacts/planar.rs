@@ -29,16 +29,9 @@ use glam::{BVec4A, Vec3, Vec4};
 
 use super::lanes::{at_least, at_most};
 pub use super::lanes::{Lane, Motion, Motion2, Row2, Vel, Vel2, V2};
-use super::patch::{self, Mix, PointIn, Warm};
+use super::patch::{Mix, PointIn, Warm};
+use super::rule::{self, Soft2, Spring2, Tuning};
 use crate::joints::row::{Phase, SolverBodies};
-
-/// A row's factors in one phase (`joints::row::Soft`, per lane).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Soft2<L> {
-    pub bias: L,
-    pub mass_scale: L,
-    pub impulse_scale: L,
-}
 
 /// A 2D patch's hot copy: one contact (`L = f32`) or four contacts side by side
 /// (`L = Vec4`, [`Contact2x4`]), the same fields lane by lane.
@@ -79,7 +72,7 @@ pub struct Contact2<L: Lane = f32> {
 pub type Contact2x4 = Contact2<Vec4>;
 
 /// The step's contact spring frequencies for substeps of `h`, `[between movable bodies,
-/// against an immovable one]` (`patch::contact_hertz`), from which [`point_spring`] makes
+/// against an immovable one]` (`rule::Tuning::hertz_at`), from which [`point_spring`] makes
 /// each 2D point's.
 #[derive(Clone, Copy, Debug)]
 pub struct StepSprings {
@@ -89,8 +82,8 @@ pub struct StepSprings {
 }
 
 impl StepSprings {
-    pub fn new(t: patch::Tuning, h: f32) -> StepSprings {
-        StepSprings { hz: patch::contact_hertz(t, h), damping_ratio: t.damping_ratio, h }
+    pub fn new(t: Tuning, h: f32) -> StepSprings {
+        StepSprings { hz: t.hertz_at(h), damping_ratio: t.damping_ratio, h }
     }
 
     /// The frequency between bodies of inverse masses `wa`, `wb` (against an immovable one
@@ -99,14 +92,6 @@ impl StepSprings {
     fn hz_between(&self, wa: f32, wb: f32) -> f32 {
         self.hz[(wa == 0.0 || wb == 0.0) as usize]
     }
-}
-
-/// A normal row's spring (`joints::row::Spring`, per lane).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Spring2<L> {
-    pub rate: L,
-    pub mass_scale: L,
-    pub impulse_scale: L,
 }
 
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
@@ -502,35 +487,21 @@ impl<L: Lane> Contact2<L> {
         u.apply(t, self.wa, self.wb, r.ia, r.ib, d);
     }
 
-    /// Per substep: the normal rows' factors from the separations now (`Patch::prepare`'s,
-    /// `patch::soft`), the normal velocities before the solve, and the warm start (or
+    /// Per substep: the normal rows' factors from the separations now (`Patch::prepare`'s:
+    /// `rule::normal_factors`), the normal velocities before the solve, and the warm start (or
     /// zeroed impulses). The separations are measured from the bodies' motions `m`, or with
     /// `None` are those `refresh_relax` measured at the same poses (`sep`).
     #[inline]
     pub fn prepare(&mut self, sb: &mut SolverBodies, m: Option<&[Motion2]>, h: f32, warm: bool, lanes: usize) {
         let zero = L::splat(0.0);
-        let (one, h) = (L::splat(1.0), L::splat(h));
+        let h = L::splat(h);
         let mut u = L::load(sb, self.a, self.b);
         if let Some(m) = m {
             let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
             self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
         }
         for k in 0..2 {
-            let s = self.sep[k];
-            let Spring2 { rate, mass_scale, impulse_scale } = self.spring[k];
-            // A gap: close it within the substep, rigidly (speculative); an overlap: the
-            // spring, pushing out no faster than CONTACT_PUSHOUT.
-            let gap = s.gt(zero);
-            let target = s / h;
-            let biased = at_least(rate * s, L::splat(-patch::CONTACT_PUSHOUT));
-            self.soft[k] = [
-                Soft2 {
-                    bias: L::select(gap, target, biased),
-                    mass_scale: L::select(gap, one, mass_scale),
-                    impulse_scale: L::select(gap, zero, impulse_scale),
-                },
-                Soft2 { bias: L::select(gap, target, zero), mass_scale: one, impulse_scale: zero },
-            ];
+            self.soft[k] = rule::normal_factors(self.sep[k], h, self.spring[k]);
         }
         if warm {
             for k in 0..2 {
@@ -552,12 +523,11 @@ impl<L: Lane> Contact2<L> {
     #[inline]
     pub fn refresh_relax(&mut self, m: &[Motion2], h: f32) {
         let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
-        let (zero, h) = (L::splat(0.0), L::splat(h));
+        let h = L::splat(h);
         for k in 0..2 {
             let s = self.separation(k, &ma, &mb);
             self.sep[k] = s;
-            let r = &mut self.soft[k][Phase::Relax as usize];
-            r.bias = L::select(s.gt(zero), s / h, zero);
+            self.soft[k][Phase::Relax as usize].bias = rule::relax_bias(s, h);
         }
     }
 
@@ -782,7 +752,7 @@ mod tests {
                 })
                 .collect();
             let ix: Vec<u32> = (0..1 + draw % 4).map(|j| (j + draw) % 6).collect();
-            let springs = StepSprings::new(patch::Tuning::default(), 1.0 / (60.0 * (1 + draw % 4) as f32));
+            let springs = StepSprings::new(Tuning::default(), 1.0 / (60.0 * (1 + draw % 4) as f32));
             let copies: Vec<Contact2> = flats
                 .iter()
                 .enumerate()

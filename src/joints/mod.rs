@@ -53,8 +53,9 @@ use setup::Setup;
 
 /// Most rows one joint uses (hinge or prismatic with limit and motor).
 pub const MAX_ROWS: usize = 8;
-/// Most joints in one world.
-pub const MAX_JOINTS: usize = 20_000;
+/// Most joints a world can store (native use; the page and scene files are held to
+/// `limits::MAX_JOINTS`, which the step's time budget sets).
+pub const MAX_STORED_JOINTS: usize = 20_000;
 
 /// A motor: target speed (rad/s or m/s) and the largest torque (N·m) or force (N) it may
 /// use to reach it.
@@ -382,8 +383,8 @@ impl Joints {
     /// Adds a joint after validating it against `bodies`.
     pub fn add(&mut self, def: &JointDef, bodies: &Bodies) -> Result<Id> {
         def.validate(bodies)?;
-        if self.len() >= MAX_JOINTS {
-            return Err(SimError::Invalid(format!("a world holds at most {MAX_JOINTS} joints")));
+        if self.len() >= MAX_STORED_JOINTS {
+            return Err(SimError::Invalid(format!("a world holds at most {MAX_STORED_JOINTS} joints")));
         }
         let (xa, qa) = pose(bodies, def.a)?;
         let (xb, qb) = pose(bodies, def.b)?;

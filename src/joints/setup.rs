@@ -32,7 +32,7 @@ pub struct Setup<'a> {
 }
 
 /// The cap on a rigid joint row's correction speed (m/s for linear rows, rad/s for angular
-/// ones), as Box2D v3 caps its contacts' push-out (3 m/s; here `CONTACT_PUSHOUT`). The soft
+/// ones), as Box2D v3 caps its contacts' push-out (3 m/s; here `contacts::rule::PUSHOUT`). The soft
 /// step's bias is rate × C (79/s at 8 substeps), so a hinge whose anchors started 4.6 m
 /// apart asked for 340 m/s; on a plank also held by four rope links (the API fuzzer's plank
 /// bridge) the rows cannot agree, the biased solve did not converge in its iterations, and

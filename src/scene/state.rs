@@ -149,7 +149,7 @@ pub fn capture(w: &World) -> StateSpec {
 
 /// The full build's part of [`capture`].
 fn capture_full(w: &World, s: &mut StateSpec) {
-    let contacts = w.scratch.impulse.warm_contacts();
+    let contacts = w.scratch.particle_contacts.warm_contacts();
     s.rows = w.rows_at_next_prepare();
     s.point_contacts = contacts.iter().map(|&(k, a)| ((k >> 32) as u32, k as u32, a)).collect();
     s.joints = (0..w.joints.len())
@@ -362,6 +362,6 @@ fn restore_full(w: &mut World, s: &StateSpec) -> Result<()> {
     let contacts: Vec<(u64, [f32; 3])> =
         s.point_contacts.iter().map(|&(p, q, a)| ((p as u64) << 32 | q as u64, a)).collect();
     w.scratch.rows.set_pending_rows(s.rows.clone());
-    w.scratch.impulse.set_warm_contacts(&contacts);
+    w.scratch.particle_contacts.set_warm_contacts(&contacts);
     Ok(())
 }

@@ -116,7 +116,7 @@ pub struct Settings {
     pub rope_collisions: bool,
     /// Rope–rope static friction coefficient μs (also the μ of the tangles' capstan lock
     /// test, and the rope's side of the rope–body friction: against a body of friction μ_b
-    /// the pair's is √(μs μ_b), `collide::rope_body`).
+    /// the pair's is √(μs μ_b), `contacts::rope_body`).
     pub rope_friction: f32,
     /// Rope–rope dynamic friction coefficient μk; omitted = `rope_friction`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -129,7 +129,7 @@ pub struct Settings {
     /// rows' impulses of the last one.
     pub warm_starting: bool,
     /// Body–body contacts: the spring's frequency in Hz, at least 0.01 (capped at a quarter
-    /// of the substep rate; twice this against an immovable body; `contacts::patch::Tuning`).
+    /// of the substep rate; twice this against an immovable body; `contacts::rule::Tuning`).
     /// Rope–body and particle contacts keep their own springs.
     pub contact_hertz: f32,
     /// Body–body contacts: the spring's damping ratio.
@@ -145,8 +145,8 @@ impl Settings {
 
     /// The body contacts' spring.
     #[inline]
-    pub fn contact_tuning(&self) -> crate::contacts::patch::Tuning {
-        crate::contacts::patch::Tuning { hertz: self.contact_hertz, damping_ratio: self.contact_damping_ratio }
+    pub fn contact_tuning(&self) -> crate::contacts::rule::Tuning {
+        crate::contacts::rule::Tuning { hertz: self.contact_hertz, damping_ratio: self.contact_damping_ratio }
     }
 }
 
@@ -176,8 +176,8 @@ impl Default for Settings {
             rope_dynamic_friction: None,
             tangle_cap: None,
             warm_starting: true,
-            contact_hertz: crate::contacts::patch::CONTACT_HERTZ,
-            contact_damping_ratio: crate::contacts::patch::CONTACT_DAMPING_RATIO,
+            contact_hertz: crate::contacts::rule::Tuning::BODIES.hertz,
+            contact_damping_ratio: crate::contacts::rule::Tuning::BODIES.damping_ratio,
         }
     }
 }

@@ -21,96 +21,26 @@
 //! |                       | alternates: `Contacts::sweep`; the rest forward as in solve)   |
 //! | `restitution`         | particles' contacts with walls and obstacles that struck       |
 //! | (contacts)            | particles' walls and obstacles, the bodies' patches and the    |
-//! |                       | rope–body contacts (`collide::rope_body`) are rows in solve    |
+//! |                       | rope–body contacts (`contacts::rope_body`) are rows in solve    |
 //! |                       | and relax; rope–rope contacts are projected on positions after |
 //! |                       | the step as the other solvers do                               |
 //! | `storeImpulses`       | per step: joints keep their rows' λ (warm start by joint id),  |
 //! |                       | reaction forces, link tensions, breakable joints (`forces`)    |
 //!
 //! Restitution: the particles' contacts with walls and obstacles get Box2D's restitution
-//! pass after relax (`restitution`); between bodies it is no pass here — the step resolves
+//! pass after relax (`contacts::particle_rows`); between bodies it is no pass here — the step resolves
 //! the body contacts that strike as impacts before the substeps (`contacts::impact`).
 
 use glam::{Quat, Vec3};
 
 use crate::bodies::Bodies;
+use crate::collide::contact::Material;
 use crate::joints::distance;
-use crate::joints::row::{self, Phase, Row, SolverBodies, Spring};
+use crate::joints::row::{self, Phase, Row, Spring};
 use crate::joints::setup::Setup;
 use crate::links::LinkKind;
 use crate::solver::body_step::{self, RowScratch, NONE, RELAX_ITERATIONS};
 use crate::solver::StepContext;
-
-/// The impulse solver's own memory (its rows and solver bodies are `body_step`'s): the
-/// particles' contacts with walls and obstacles.
-#[derive(Clone, Debug, Default)]
-pub struct ImpulseScratch {
-    /// This substep's particle contacts (and the last substep's, for warm starting).
-    contacts: Vec<PointContact>,
-    old_contacts: Vec<PointContact>,
-}
-
-impl ImpulseScratch {
-    /// The particle contacts' (key, the normal and two tangent rows' impulses), which the
-    /// next step warm starts from.
-    pub fn warm_contacts(&self) -> Vec<(u64, [f32; 3])> {
-        self.contacts.iter().map(|c| (c.key, c.rows.map(|r| r.accum))).collect()
-    }
-
-    /// Particle `i` was removed: its contacts go, and those of the particles after it follow
-    /// their new indices (the next step warm starts each contact from its own particle's).
-    pub fn remove_particle(&mut self, i: u32) {
-        self.contacts.retain(|c| (c.key >> 32) as u32 != i);
-        for c in &mut self.contacts {
-            if (c.key >> 32) as u32 > i {
-                c.key -= 1 << 32;
-            }
-        }
-    }
-
-    /// Puts [`ImpulseScratch::warm_contacts`]'s values into a fresh scratch.
-    pub fn set_warm_contacts(&mut self, contacts: &[(u64, [f32; 3])]) {
-        self.contacts.clear();
-        self.contacts.extend(contacts.iter().map(|&(key, accum)| {
-            let mut c = PointContact { key, ..Default::default() };
-            for (row, a) in c.rows.iter_mut().zip(accum) {
-                row.accum = a;
-            }
-            c
-        }));
-    }
-
-    /// Drops the particle contacts (the bodies' rows ran without this solver: they may name
-    /// points since removed), so the next substep under it starts them cold.
-    pub(crate) fn forget_contacts(&mut self) {
-        self.contacts.clear();
-    }
-}
-
-/// A particle touching (or about to touch) a static shape or wall: a normal row (λ ≥ 0)
-/// and two tangent rows whose bounds follow Coulomb's law, |λ_t| ≤ μ λ_n, refreshed from
-/// the normal row's accumulated impulse before each use (the seed's patch friction for a
-/// one-point patch: tangent rows at the contact point; a point has no twist).
-#[derive(Clone, Copy, Debug, Default)]
-struct PointContact {
-    /// Particle index (high 32 bits) and shape (low: obstacle index, or wall 0xFFFF_0000+k),
-    /// to carry impulses from the last substep.
-    key: u64,
-    rows: [Row; 3],
-    mu: f32,
-    e: f32,
-    /// Normal velocity before the solve (restitution uses it).
-    vn0: f32,
-}
-
-/// Contacts within this distance (m, plus the distance the particle covers in a substep)
-/// are made speculatively: the row lets the particle close the gap and no more.
-const SPECULATIVE: f32 = 0.02;
-/// Box2D v3's contact spring: 30 Hz (capped at a quarter of the substep rate), damping
-/// ratio 10, and it never pushes out faster than 3 m/s.
-const CONTACT_HERTZ: f32 = 60.0;
-const CONTACT_DAMPING_RATIO: f32 = 10.0;
-const CONTACT_PUSHOUT: f32 = 3.0;
 
 /// Stage `prepare` (per step): sizes the solver bodies and lays out the rows, the
 /// particles' in front of the bodies'.
@@ -178,21 +108,20 @@ pub fn solve(c: &mut StepContext) {
     prepare_rows(c);
     let sc = &mut c.sc.rows;
     let body_contacts = &mut c.sc.contacts;
-    let contacts = &mut c.sc.impulse.contacts;
+    let contacts = &mut c.sc.particle_contacts;
     let (rows, sb) = (&mut sc.rows, &mut sc.bodies);
     if c.s.warm_starting {
         row::warm_start(rows, &mut sb.v, &mut sb.w);
-        for row in contacts.iter().flat_map(|k| k.rows.iter()) {
-            row.warm_start(&mut sb.v, &mut sb.w);
-        }
+        contacts.warm_start(sb);
     } else {
-        rows.iter_mut().chain(contacts.iter_mut().flat_map(|k| k.rows.iter_mut())).for_each(|r| r.accum = 0.0);
+        rows.iter_mut().for_each(|r| r.accum = 0.0);
+        contacts.zero();
     }
     body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting, c.s.contact_tuning());
     body_contacts.rope.warm_start(sb, c.s.warm_starting);
     for _ in 0..c.s.iterations.max(1) {
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
-        contact_sweep(contacts, sb, Phase::Solve);
+        contacts.sweep(sb, Phase::Solve);
         body_contacts.sweep(sb, Phase::Solve);
         body_contacts.rope.sweep(sb, Phase::Solve);
     }
@@ -200,15 +129,15 @@ pub fn solve(c: &mut StepContext) {
     // Relax on the moved bodies (`body_step::rows`).
     body_step::relax_rows(c);
     let sc = &mut c.sc.rows;
-    let contacts = &mut c.sc.impulse.contacts;
+    let contacts = &mut c.sc.particle_contacts;
     for _ in 0..RELAX_ITERATIONS {
         row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
-        contact_sweep(contacts, &mut sc.bodies, Phase::Relax);
+        contacts.sweep(&mut sc.bodies, Phase::Relax);
         c.sc.contacts.sweep(&mut sc.bodies, Phase::Relax);
         c.sc.contacts.rope.sweep(&mut sc.bodies, Phase::Relax);
     }
     c.sc.contacts.rope.finish_rows(c.h);
-    restitution(contacts, &mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
+    contacts.restitution(&mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
     write_back(c);
     // The dogs' collars and feet and the rope–rope contacts, projected on the positions as
     // in the position-based solvers (velocities follow in `velocities`).
@@ -302,8 +231,10 @@ fn prepare_rows(c: &mut StepContext) {
                 compliance,
             );
         }
-        build_contacts(&mut c.sc.impulse, &sc.bodies, ground, c.p, c.obstacles, c.s, h);
-        let friction = crate::collide::rope_body::RopeFriction { mu_s: c.s.rope_friction, mu_k: c.s.rope_mu_k() };
+        let s = c.s;
+        let wall_mat = Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution, keep: 1.0 };
+        c.sc.particle_contacts.build(&sc.bodies, ground, c.p, c.obstacles, s.walls, wall_mat, h);
+        let friction = crate::contacts::rope_body::RopeFriction { mu_s: c.s.rope_friction, mu_k: c.s.rope_mu_k() };
         c.sc.contacts.rope.build_rows(&sc.bodies, pos, c.ropes, bodies, np, friction, h);
         if crate::solver::soft_holds(c.s) {
             for (n, hold) in c.holds.iter().enumerate() {
@@ -356,115 +287,6 @@ fn point_rows(
             let damping = 2.0 * (kk * row.mass).sqrt();
             row.soft = [Spring::from_stiffness(kk, damping, row.mass, h).on(err[k]); 2];
         }
-    }
-}
-
-/// The particles' contacts with obstacles and walls for this substep, speculative within
-/// `SPECULATIVE` + |v|·h, impulses carried over from the last substep's contact with the
-/// same particle and shape.
-#[allow(clippy::too_many_arguments)]
-fn build_contacts(
-    sc: &mut ImpulseScratch,
-    bodies: &SolverBodies,
-    ground: u32,
-    p: &crate::particles::Particles,
-    obstacles: &[crate::collide::Obstacle],
-    s: &crate::settings::Settings,
-    h: f32,
-) {
-    std::mem::swap(&mut sc.contacts, &mut sc.old_contacts);
-    sc.contacts.clear();
-    if obstacles.is_empty() && s.walls.is_none() {
-        return;
-    }
-    let spring = Spring::new(CONTACT_HERTZ.min(0.25 / h), CONTACT_DAMPING_RATIO, h);
-    let wall_mat =
-        crate::collide::contact::Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution, keep: 1.0 };
-    let mut old = 0;
-    for i in 0..p.len() {
-        if bodies.inv_m[i] == 0.0 {
-            continue;
-        }
-        let (x, r, v) = (p.pos[i], p.radius[i], bodies.v[i]);
-        let reach = SPECULATIVE + v.length_squared().sqrt() * h;
-        let mut add = |shape: u32, gap: f32, n: Vec3, m: crate::collide::contact::Material| {
-            let key = (i as u64) << 32 | shape as u64;
-            let mut k = PointContact { key, mu: m.mu_s, e: m.e, vn0: n.dot(v), ..Default::default() };
-            let (t1, t2) = n.any_orthonormal_pair();
-            for (row, axis) in k.rows.iter_mut().zip([n, t1, t2]) {
-                row.set_axis(bodies, ground, i as u32, axis, x, Vec3::ZERO);
-            }
-            k.rows[0].soft = if gap > 0.0 {
-                [crate::joints::row::Soft::target(gap / h); 2]
-            } else {
-                let mut soft = spring.on(gap);
-                soft.bias = soft.bias.max(-CONTACT_PUSHOUT);
-                [soft, crate::joints::row::Soft::RIGID]
-            };
-            (k.rows[0].lo, k.rows[0].hi) = (0.0, f32::INFINITY);
-            // Sliding already: the dynamic coefficient.
-            if (v - n * n.dot(v)).length_squared() > 1e-6 {
-                k.mu = m.mu_k;
-            }
-            while old < sc.old_contacts.len() && sc.old_contacts[old].key < key {
-                old += 1;
-            }
-            if let Some(o) = sc.old_contacts.get(old).filter(|o| o.key == key) {
-                for (row, orow) in k.rows.iter_mut().zip(o.rows.iter()) {
-                    row.accum = orow.accum;
-                }
-            }
-            sc.contacts.push(k);
-        };
-        for (o_idx, o) in obstacles.iter().enumerate() {
-            let (d, n) = o.shape.distance(x);
-            if d - r < reach {
-                add(o_idx as u32, d - r, n, o.material());
-            }
-        }
-        if let Some(w) = s.walls {
-            let planes = [
-                (x.x - r - w.min.x, Vec3::X),
-                (w.max.x - x.x - r, Vec3::NEG_X),
-                (x.y - r - w.min.y, Vec3::Y),
-                (w.max.y - x.y - r, Vec3::NEG_Y),
-            ];
-            for (k, (gap, n)) in planes.into_iter().enumerate() {
-                if gap < reach {
-                    add(0xFFFF_0000 + k as u32, gap, n, wall_mat);
-                }
-            }
-        }
-    }
-}
-
-/// One pass over the particle contacts: the normal row, then the tangent rows with their
-/// Coulomb bounds from the normal impulse.
-fn contact_sweep(contacts: &mut [PointContact], sb: &mut SolverBodies, phase: Phase) {
-    for k in contacts.iter_mut() {
-        let [n, t1, t2] = &mut k.rows;
-        row::solve(n, &mut sb.v, &mut sb.w, phase);
-        let cap = k.mu * n.accum;
-        for t in [t1, t2] {
-            (t.lo, t.hi) = (-cap, cap);
-            row::solve(t, &mut sb.v, &mut sb.w, phase);
-        }
-    }
-}
-
-/// Box2D's restitution pass: a contact that was approaching faster than `threshold` gets
-/// the normal velocity −e·v_n(before), the extra impulse still clamped λ ≥ 0.
-fn restitution(contacts: &mut [PointContact], sb: &mut SolverBodies, threshold: f32) {
-    for k in contacts.iter_mut() {
-        if k.e == 0.0 || k.vn0 > -threshold || k.rows[0].accum == 0.0 {
-            continue;
-        }
-        let n = &mut k.rows[0];
-        let vn = n.cdot(&sb.v, &sb.w);
-        let new = (n.accum - n.mass * (vn + k.e * k.vn0)).max(0.0);
-        let d = new - n.accum;
-        n.accum = new;
-        n.apply(&mut sb.v, &mut sb.w, d);
     }
 }
 

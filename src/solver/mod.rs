@@ -29,7 +29,7 @@
 //! | `xpbd`    | XPBD with compliance (m/N) and multipliers    | `iterations` sweeps          |
 //! | `exact`   | direct linear-time solve of the link forest   | ≤ `iterations` Newton passes |
 //!
-//! Rope–body contacts (`collide::rope_body`: rope segments against body shapes, two-way,
+//! Rope–body contacts (`contacts::rope_body`: rope segments against body shapes, two-way,
 //! with Coulomb friction) are projected in every iteration of `pbd`, `xpbd`, `jacobi` and
 //! `exact` (after the obstacles, before the rope–rope contacts), moving the particles and
 //! the bodies; under `impulse` they are velocity rows.
@@ -62,9 +62,9 @@ use glam::{Vec2, Vec3};
 use crate::bodies::attach::Attachment;
 use crate::bodies::Bodies;
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
-use crate::collide::rope_body::RopeFriction;
+use crate::contacts::rope_body::RopeFriction;
 use crate::collide::segments::{segment_contact_deltas, ContactParams};
-pub use crate::collide::{RopeContacts, FAT_MARGIN};
+pub use crate::collide::{RopeContacts, ROPE_FAT_MARGIN};
 use crate::constraints::distance::{pbd_stiffness, Packed};
 use crate::constraints::{bending, pin, tether, Apply, Direct};
 use crate::dog::Dog;
@@ -129,7 +129,7 @@ pub struct Scratch {
     /// the impulse solver's particle rows.
     pub(crate) rows: body_step::RowScratch,
     /// The impulse solver's particle contacts.
-    pub(crate) impulse: impulse::ImpulseScratch,
+    pub(crate) particle_contacts: crate::contacts::particle_rows::ParticleContacts,
     /// The exact solver's forest of body joints (`exact::bodies`).
     pub(crate) body_tree: exact::BodyTree,
 }
@@ -138,7 +138,7 @@ impl Scratch {
     /// The impulse solver's particle contacts are its last substep's: after the bodies'
     /// rows ran under another solver it starts them cold.
     pub(crate) fn forget_particle_contacts(&mut self) {
-        self.impulse.forget_contacts();
+        self.particle_contacts.forget();
     }
 
     /// The per-particle contact records as the contact stage writes them.
@@ -642,7 +642,7 @@ impl StepContext<'_> {
         }
     }
 
-    /// Rope–body contacts, projected on the particles and the bodies (`collide::rope_body`).
+    /// Rope–body contacts, projected on the particles and the bodies (`contacts::rope_body`).
     pub fn rope_body_contacts(&mut self) {
         if !crate::FULL || self.sc.contacts.rope.pairs.is_empty() {
             return;

@@ -79,7 +79,7 @@ import { DIST, checkDist } from './serve.mjs';
 // Raised, the full one, 2026-11-27 (eighth session): 427,541 -> 428,929 gzipped (+1,388 B)
 // for the body contacts' spring as two world settings (`contact_hertz`,
 // `contact_damping_ratio`: serde's field names, the settings table's entries and docs,
-// `patch::Tuning` carried into the contacts) and the 3D patches' second pass over their
+// `rule::Tuning` carried into the contacts) and the 3D patches' second pass over their
 // normal rows; BUDGET is that plus 571 B (0.13 %), so the next growth is again a decision.
 
 // Raised, both, 2026-11-28: the full one 428,929 -> 471,547 gzipped (+42.6 KB, 9.9 %), the

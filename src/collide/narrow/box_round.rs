@@ -19,7 +19,7 @@
 //! 1e-5 m bias) so a capsule lying in a face stays on the face.
 //!
 //! **Points.** With a box face the reference (the closest feature is in a face's region,
-//! |n·e_k| > 1 − 1e-6, and the core within [`PARALLEL_SIN`] of parallel to the face, or the
+//! |n·e_k| > 1 − 1e-6, and the core within [`FACE_PARALLEL_SIN`] of parallel to the face, or the
 //! face axis won the SAT), the core is clipped to the face's rectangle (its two other
 //! coordinates within ±h), and each end t of the clipped interval is a point with
 //! separation (outward normal m = ±e_k) s = m·p(t) − h_k − r: a capsule lying on a face gets
@@ -37,11 +37,11 @@ use super::{closest_segments, Manifold, Pose};
 
 /// Sine of the largest angle between a capsule and a box face for a two-point face contact
 /// from the separated side (≈ 1.1°).
-pub const PARALLEL_SIN: f32 = 0.02;
+pub const FACE_PARALLEL_SIN: f32 = 0.02;
 
-const TAG: u32 = 0x0200_0000;
+const BOX_ROUND_TAG: u32 = 0x0200_0000;
 /// Bias (m) an edge axis must beat a face axis by to be chosen.
-const EDGE_BIAS: f32 = 1e-5;
+const EDGE_MARGIN: f32 = 1e-5;
 
 /// Round shape (core `p0`–`p1` in world, radius `r`) against a box at `pose` with half
 /// extents `half`; normal from the round shape to the box.
@@ -177,7 +177,7 @@ fn face_points(
         let p = p0 + d * t;
         let s = sign * p[k] - h[k] - r;
         if s < speculative {
-            m.push(p - mo * (r + 0.5 * s), s, TAG | face << 4 | e);
+            m.push(p - mo * (r + 0.5 * s), s, BOX_ROUND_TAG | face << 4 | e);
         }
     }
     true
@@ -199,14 +199,14 @@ fn collide_local(p0: Vec3, p1: Vec3, r: f32, h: Vec3, speculative: f32) -> Manif
             let n = (bq - bp) / dist;
             // A core lying on a face: two points from the clipped core.
             let k = n.abs().max_position();
-            if len2 > 1e-14 && n[k].abs() > 1.0 - 1e-6 && d[k].abs() < PARALLEL_SIN * len2.sqrt() {
+            if len2 > 1e-14 && n[k].abs() > 1.0 - 1e-6 && d[k].abs() < FACE_PARALLEL_SIN * len2.sqrt() {
                 let mut fm = Manifold::EMPTY;
                 if face_points(p0, d, r, h, k, n[k] < 0.0, speculative, &mut fm) && fm.count > 0 {
                     return fm;
                 }
             }
             m.normal = n;
-            m.push(bp + n * (r + 0.5 * sep), sep, TAG | 0xff);
+            m.push(bp + n * (r + 0.5 * sep), sep, BOX_ROUND_TAG | 0xff);
             return m;
         }
         // Touching within 1e-9 m: the SAT below finds the face.
@@ -242,7 +242,7 @@ fn collide_local(p0: Vec3, p1: Vec3, r: f32, h: Vec3, speculative: f32) -> Manif
             }
         }
     }
-    if edge_sep > face_sep + EDGE_BIAS {
+    if edge_sep > face_sep + EDGE_MARGIN {
         let sep = edge_sep - r;
         if sep >= speculative {
             return m;
@@ -255,7 +255,7 @@ fn collide_local(p0: Vec3, p1: Vec3, r: f32, h: Vec3, speculative: f32) -> Manif
         e[edge_k] = h[edge_k];
         let (_, _, cp, _) = closest_segments(p0, p1, c - e, c + e);
         m.normal = -o;
-        m.push(cp - o * (r + 0.5 * sep), sep, TAG | 0x80 | edge_k as u32);
+        m.push(cp - o * (r + 0.5 * sep), sep, BOX_ROUND_TAG | 0x80 | edge_k as u32);
         return m;
     }
     if face_sep - r >= speculative {

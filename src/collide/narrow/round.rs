@@ -12,7 +12,7 @@
 //! - point midway between the surfaces: c₁ + n (r_A + s/2) (A's surface is c₁ + n r_A,
 //!   B's is c₂ − n r_B = c₁ + n (d − r_B); their mean is c₁ + n (r_A + d − r_B)/2).
 //!
-//! **Parallel capsules** (|d̂_A × d̂_B| < [`PARALLEL_SIN`]) touch along a line, and one point
+//! **Parallel capsules** (|d̂_A × d̂_B| < [`CAPSULES_PARALLEL_SIN`]) touch along a line, and one point
 //! would let a capsule lying on another rock about it. Then B's core is projected on A's
 //! core, the overlapping parameter interval [s₀, s₁] of A is clipped out (Box2D v3's
 //! `b2CollideCapsules` does the same in 2D) and each end gets its own point: the point of A
@@ -32,9 +32,9 @@ use glam::Vec3;
 use super::{any_perpendicular, closest_segments, Manifold};
 
 /// Sine of the largest angle between two capsules treated as parallel (≈ 1.1°).
-pub const PARALLEL_SIN: f32 = 0.02;
+pub const CAPSULES_PARALLEL_SIN: f32 = 0.02;
 
-const TAG: u32 = 0x0100_0000;
+const ROUND_TAG: u32 = 0x0100_0000;
 
 /// A = core `p0`–`p1` radius `ra`; B = core `q0`–`q1` radius `rb`.
 pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, speculative: f32) -> Manifold {
@@ -81,7 +81,7 @@ pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, s
     let lb2 = db.length_squared();
     if la2 > 1e-12 && lb2 > 1e-12 {
         let cross2 = da.cross(db).length_squared();
-        if cross2 < PARALLEL_SIN * PARALLEL_SIN * la2 * lb2 {
+        if cross2 < CAPSULES_PARALLEL_SIN * CAPSULES_PARALLEL_SIN * la2 * lb2 {
             // B's ends as parameters of A's core.
             let u0 = (q0 - p0).dot(da) / la2;
             let u1 = (q1 - p0).dot(da) / la2;
@@ -96,7 +96,7 @@ pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, s
                     let b = q0 + db * t;
                     let gap = (b - a).dot(n) - rr;
                     if gap < speculative {
-                        m.push(o + a + n * (ra + 0.5 * gap), gap, TAG | (2 + k as u32));
+                        m.push(o + a + n * (ra + 0.5 * gap), gap, ROUND_TAG | (2 + k as u32));
                     }
                 }
                 if m.count > 0 {
@@ -105,6 +105,6 @@ pub fn collide_round(p0: Vec3, p1: Vec3, ra: f32, q0: Vec3, q1: Vec3, rb: f32, s
             }
         }
     }
-    m.push(o + c1 + n * (ra + 0.5 * sep), sep, TAG | 1);
+    m.push(o + c1 + n * (ra + 0.5 * sep), sep, ROUND_TAG | 1);
     m
 }

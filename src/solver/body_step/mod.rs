@@ -40,7 +40,7 @@ pub(crate) use rows::{prepare_body_rows, relax_rows};
 
 /// Relax sweeps per substep (Box2D v3 uses one).
 pub const RELAX_ITERATIONS: u32 = 1;
-pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) use crate::solver::topology::NONE;
 
 /// The rows' reusable memory: solver bodies, the flat row array and its layout.
 #[derive(Clone, Debug, Default)]

@@ -120,9 +120,8 @@ use glam::{Mat3A, Vec3, Vec3A};
 use super::TOLERANCE;
 use crate::bodies::{Bodies, BodyKind};
 use crate::joints::{JointKind, Joints};
+use crate::solver::topology::NONE;
 use crate::solver::StepContext;
-
-const NONE: u32 = u32::MAX;
 
 /// One tree joint, in breadth-first order: parent body P (dense index), child body c (dense
 /// index, or `NONE` for the world), levers in their bodies' frames.

@@ -1,8 +1,8 @@
 //! The body forest's search for tree centres (`bodies::BodyTree::refresh`): the dynamic
 //! bodies and their candidate joints as a graph in compressed rows, searched breadth first.
 
-/// The end of a joint on the world (no body).
-const NONE: u32 = u32::MAX;
+// `NONE`: the end of a joint on the world (no body).
+use crate::solver::topology::NONE;
 
 /// The dynamic bodies and their candidate joints (CSR), for the searches that find each
 /// tree's centre.

@@ -50,7 +50,7 @@
 //! substep's start (speculative within `SPECULATIVE` + the distance the pair closes in a
 //! substep, as the particles' obstacle rows), solved with the joints' rows and the bodies'
 //! patches in every iteration and in relax; the normal row is Box2D v3's soft contact
-//! (`CONTACT_HERTZ`, damping ratio 10, push-out capped) in the biased solve and rigid in
+//! (`rule::Tuning::PARTICLES`, push-out capped: `contacts::rule`) in the biased solve and rigid in
 //! relax; the tangent pair is clamped to the disc |λ_t| ≤ μ λ_n (the seed's patch rule for
 //! a one-point patch; μ_k once sliding). Accumulated impulses carry from substep to
 //! substep by (segment, body, point).
@@ -77,20 +77,13 @@
 
 use glam::{Mat3, Quat, Vec3};
 
-use super::narrow::{self, Pose};
-use super::segments::ContactState;
+use super::rule::{self, Tuning, SPECULATIVE};
+use crate::collide::narrow::{self, Pose};
+use crate::collide::segments::ContactState;
 use crate::bodies::attach::Attachment;
 use crate::bodies::{Bodies, BodyKind};
-use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
+use crate::joints::row::{Phase, Soft, SolverBodies};
 use crate::ropes::Ropes;
-
-/// Speculative distance (m) of the impulse rows (plus what the pair closes in a substep).
-pub const SPECULATIVE: f32 = 0.02;
-/// Box2D v3's contact spring (capped at a quarter of the substep rate), its damping ratio
-/// and its push-out speed cap (m/s), as the particles' obstacle rows.
-const CONTACT_HERTZ: f32 = 60.0;
-const CONTACT_DAMPING_RATIO: f32 = 10.0;
-const CONTACT_PUSHOUT: f32 = 3.0;
 
 /// Friction coefficients of one rope against the bodies: (μ_s, μ_k) of the rope.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -469,7 +462,7 @@ impl RopeBodyContacts {
         if self.pairs.is_empty() {
             return;
         }
-        let spring = Spring::new(CONTACT_HERTZ.min(0.25 / h), CONTACT_DAMPING_RATIO, h);
+        let spring = Tuning::PARTICLES.particle_spring(h);
         let mut old = 0;
         for pair in &self.pairs {
             let (s, k) = (pair[0] as usize, pair[1] as usize);
@@ -518,13 +511,7 @@ impl RopeBodyContacts {
                     c.mass[a] = if kk > 0.0 { 1.0 / kk } else { 0.0 };
                 }
                 let gap = q.separation;
-                c.soft = if gap > 0.0 {
-                    [Soft::target(gap / h); 2]
-                } else {
-                    let mut soft = spring.on(gap);
-                    soft.bias = soft.bias.max(-CONTACT_PUSHOUT);
-                    [soft, Soft::RIGID]
-                };
+                c.soft = rule::normal_soft(gap, h, spring);
                 // Sliding already: the kinetic coefficient.
                 let vrel = sb.v[i0u] * (1.0 - t) + sb.v[i1u] * t - sb.v[b] - sb.w[b].cross(r);
                 if (vrel - n * vrel.dot(n)).length_squared() > 1e-6 {
