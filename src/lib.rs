@@ -30,7 +30,7 @@ pub mod hold;
 pub mod ids;
 pub mod joints;
 pub mod json;
-mod json_value;
+mod json_macro;
 pub mod leash;
 pub mod limits;
 pub mod links;
@@ -49,7 +49,7 @@ pub mod wasm;
 pub mod winch;
 pub mod workloads;
 pub mod world;
-pub mod wrap;
+pub mod obstacle_wrap;
 
 /// Whether this is the full build (the `full` feature: rigid bodies, joints, body contacts,
 /// the impulse solver and the playground's reports) rather than the lite embed build.

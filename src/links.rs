@@ -18,7 +18,7 @@ pub enum LinkKind {
     Rope,
 }
 
-crate::json_value::deserialize_by_name!(LinkKind, "distance" => LinkKind::Distance, "rope" => LinkKind::Rope);
+crate::json_macro::deserialize_by_name!(LinkKind, "distance" => LinkKind::Distance, "rope" => LinkKind::Rope);
 
 /// User-facing description of one link.
 #[derive(Clone, Copy, Debug, PartialEq)]

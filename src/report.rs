@@ -9,8 +9,8 @@
 //! counter-clockwise seen from above is counter-clockwise on screen); rope, point, link and
 //! segment indices are 0-based; angles in radians, forces in newtons.
 
-use crate::json_value::json;
-use crate::json_value::Value;
+use crate::json_macro::json;
+use crate::json_macro::Value;
 use glam::{Vec2, Vec3};
 
 use crate::tangle::braid::{self, Gen};
@@ -307,9 +307,9 @@ pub fn contacts_json(world: &World) -> String {
     Value::Array(out).to_string()
 }
 
-/// The wrap report ([`crate::wrap::WrapReport`]) as the page reads it, or `null`. An
+/// The wrap report ([`crate::obstacle_wrap::WrapReport`]) as the page reads it, or `null`. An
 /// infinite ratio (slack hold side) is written as `null`.
-pub fn wrap_json(r: Option<&crate::wrap::WrapReport>) -> Value {
+pub fn wrap_json(r: Option<&crate::obstacle_wrap::WrapReport>) -> Value {
     let Some(r) = r else { return Value::Null };
     let v3 = |v: Vec3| json!([v.x, v.y, v.z]);
     json!({

@@ -122,7 +122,7 @@ impl Workload {
     /// rows.
     ///
     /// Under `exact` the ball-sockets are a tree of bodies solved directly
-    /// (`solver::exact::bodies`), and `iterations` caps its Newton passes: 1 substep × at
+    /// (`solver::exact::body_tree`), and `iterations` caps its Newton passes: 1 substep × at
     /// most 5 passes, the "5 passes of a direct solver" budget, and a pass that finds the
     /// tree converged stops the step (it measures the joints and solves nothing). With the
     /// chain's geometric stiffness in the pass it converges in 2.07 passes per step on

@@ -483,9 +483,9 @@ impl World {
         } = self;
         let dogs = leash.as_ref().map_or(&[][..], |l| &l.dogs[..]);
         StepContext {
-            p: particles,
+            particles,
             links,
-            s: settings,
+            settings,
             holds,
             obstacles,
             ropes,
@@ -493,7 +493,7 @@ impl World {
             bodies,
             joints,
             attach: attachments,
-            sc: scratch,
+            scratch,
             out: outputs,
             h: st.h,
             step: *steps,
@@ -782,7 +782,7 @@ impl World {
 
     /// Largest relative stretch `|d - L| / L` over all distance links (rope links count only
     /// when taut, i.e. longer than rest).
-    /// Newton passes the exact solver has run on its body forest (`solver::exact::bodies`).
+    /// Newton passes the exact solver has run on its body forest (`solver::exact::body_tree`).
     pub fn body_tree_passes(&self) -> u64 {
         self.scratch.body_tree.passes
     }

@@ -199,7 +199,7 @@ fn the_counter_sees_allocations() {
     assert!(COUNT.with(|c| c.get()) >= 1);
 }
 
-/// The exact solver's body forest (`solver::exact::bodies`): W4 (every joint in the tree,
+/// The exact solver's body forest (`solver::exact::body_tree`): W4 (every joint in the tree,
 /// no rows) and a square of bodies whose fourth side closes a loop (rows and the tree
 /// together) step without allocating once warmed up.
 #[test]

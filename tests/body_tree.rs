@@ -1,4 +1,4 @@
-//! The exact solver's direct solve of ball-socket body trees (`solver::exact::bodies`)
+//! The exact solver's direct solve of ball-socket body trees (`solver::exact::body_tree`)
 //! checked against physics: inextensible chains (also with a 1000:1 mass ratio), a
 //! physical pendulum's period, a branching tree, and a loop that falls back to the rows.
 //! Every tolerance is stated where it is asserted, with the figure measured when it was set
@@ -111,7 +111,7 @@ fn an_inextensible_chain_of_bodies_holds_exactly() {
 /// does not care. Released 30° from the vertical, at W4's budget (1 substep × ≤ 5 passes;
 /// it takes 2 per step). Before the geometric stiffness was in the pass this chain came
 /// apart at one pass per substep (the first step's Gauss–Newton pass overshot, see
-/// `solver::exact::bodies`). Tolerance (docs/physics.md): stretch < 1e-4 at every step (the
+/// `solver::exact::body_tree`). Tolerance (docs/physics.md): stretch < 1e-4 at every step (the
 /// passes stop at 8e-5 of the span; measured 8.2e-5), the joints' anchors within 2e-5 m.
 #[test]
 fn a_mass_ratio_of_1000_stays_within_tolerance() {

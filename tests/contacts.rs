@@ -528,7 +528,7 @@ fn a_planar_box_rests_on_two_points() {
     })
     .unwrap();
     steps(&mut w, 120);
-    // A 2D patch of two points: a flat one (`planar::Flat`).
+    // A 2D patch of two points: a flat one (`planar::PlanarPatch`).
     assert!(w.contacts().patches.is_empty());
     let flat = &w.contacts().flat;
     assert_eq!(flat.len(), 1);

@@ -628,7 +628,7 @@ fn a_swing_twist_joint_holds_its_cone_and_twist_when_shaken() {
 /// given 3 rad/s about x and 2 about y, and 0.5 m/s along z): the bodies stay in z = 0 to
 /// 1e-6 m and their local z stays on the world's to 1e-6 (measured: 0 and 0 at rest,
 /// 1e-13 m and 2e-11 kicked: the lock's rows are a rigid block solved last; they were soft
-/// and left 4e-6 m and 6e-4 rad, `joints/planar.rs`).
+/// and left 4e-6 m and 6e-4 rad, `joints/lock_2d.rs`).
 #[test]
 fn the_2d_lock_keeps_bodies_in_the_plane() {
     for kicked in [false, true] {

@@ -616,7 +616,7 @@ fn solver_files_have_no_import_cycle() {
         ("solver/mod.rs", "solver/impulse.rs"),
         ("solver/mod.rs", "solver/body_step/mod.rs"),
         ("solver/impulse.rs", "solver/body_step/mod.rs"),
-        ("solver/body_step/mod.rs", "solver/exact/bodies.rs"),
+        ("solver/body_step/mod.rs", "solver/exact/body_tree.rs"),
         ("solver/body_step/mod.rs", "solver/body_step/rows.rs"),
         ("solver/exact/tree.rs", "solver/exact/chain.rs"),
         ("solver/exact/guard.rs", "solver/exact/plan.rs"),
@@ -679,4 +679,27 @@ fn every_constant_is_defined_once() {
         .map(|(name, files)| format!("{name}: {}", files.join(", ")))
         .collect();
     assert!(twice.is_empty(), "constants defined in more than one file:\n{}", twice.join("\n"));
+}
+
+/// No two files under `src/` share a name for different roles (`joints/planar.rs`, a body's
+/// 2D lock, beside `contacts/planar.rs`, 2D contacts, read as one thing). Exempt: `mod.rs`,
+/// and the two layers that mirror the domain's modules by design — `src/wasm/` (the JS
+/// surface of ropes, bodies, …) and `src/scene/` (their scene-file form).
+#[test]
+fn no_two_source_files_share_a_name() {
+    let mut files = Vec::new();
+    rs_files(Path::new("src"), &mut files);
+    let mut by_name: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let s = f.display().to_string().replace('\\', "/");
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        if name == "mod.rs" || s.starts_with("src/wasm/") || s.starts_with("src/scene/") {
+            continue;
+        }
+        by_name.entry(name).or_default().push(s);
+    }
+    assert!(by_name.contains_key("rule.rs"), "the scan sees the files");
+    let twice: Vec<String> =
+        by_name.iter().filter(|(_, v)| v.len() > 1).map(|(n, v)| format!("{n}: {}", v.join(", "))).collect();
+    assert!(twice.is_empty(), "files sharing a name:\n{}", twice.join("\n"));
 }

@@ -9,7 +9,7 @@
 //!
 //! A **planar** body is held in the z = 0 plane by the 001 seed's own rows (a plane row
 //! along z and the two hinge-axis rows that keep its local z axis on the world's), so planar
-//! scenes use the same 3D solver rather than a second engine (`joints::planar`).
+//! scenes use the same 3D solver rather than a second engine (`joints::lock_2d`).
 //!
 //! Bodies are named by stable [`Id`]s (slot + generation, `ids.rs`): removing a body moves
 //! the last one into its dense slot, and every other id stays valid. Sleeping is not
@@ -101,8 +101,8 @@ impl Material {
     }
 
     /// The pair's friction, restitution and rolling resistance.
-    pub fn mix(a: Material, b: Material) -> Mix {
-        Mix {
+    pub fn mix(a: Material, b: Material) -> PairMaterial {
+        PairMaterial {
             friction: (a.friction * b.friction).sqrt(),
             restitution: a.restitution.max(b.restitution),
             rolling: a.rolling_friction.max(b.rolling_friction),
@@ -112,7 +112,7 @@ impl Material {
 
 /// How a pair's surfaces combine (`Material::mix`).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Mix {
+pub struct PairMaterial {
     pub friction: f32,
     pub restitution: f32,
     pub rolling: f32,

@@ -30,7 +30,7 @@
 //! are correctly rounded, so both give the same bits; only the speed differs.
 
 pub mod bending;
-pub mod distance;
+pub mod length;
 pub mod pin;
 pub mod tether;
 

@@ -1,7 +1,7 @@
 //! Contacts between rigid bodies: once per step a broad phase (sweep and prune over the
 //! bodies' bounds) and the narrow phase (`collide::narrow`) make one manifold per touching
 //! (or about to touch) pair, which becomes a [`patch::Patch`] (or, in the plane with at most
-//! two points, a [`planar::Flat`]) of rows solved with the
+//! two points, a [`planar::PlanarPatch`]) of rows solved with the
 //! joints' rows by the impulse solver (and by the bodies' sub-steps under the position-based
 //! solvers, `solver::body_step::solve_bodies`).
 //!
@@ -21,7 +21,7 @@
 //!   fast body at a thin one instead of letting it tunnel.
 //! - Filtering: a pair collides when their `Filter`s accept each other, at least one is
 //!   dynamic, and no joint joins them (unless that joint has `collide_connected`).
-//! - Warm starting by pair and feature id (`Patch::warm_from`, `Flat::warm_from`).
+//! - Warm starting by pair and feature id (`Patch::warm_from`, `PlanarPatch::warm_from`).
 //! - Two planar boxes' manifold is remade from last step's while they have moved less than
 //!   1 mm and 1 mrad relative to each other since it was found (`box_box_2d::RectCache`,
 //!   Jolt's body pair cache): its points moved with the boxes, its separations measured
@@ -63,7 +63,7 @@ use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
 use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
-use planar::{Contact2, Contact2x4, Flat, Motion2, StepSprings};
+use planar::{Contact2, Contact2x4, PlanarPatch, Motion2, StepSprings};
 
 pub use rule::SPECULATIVE;
 /// Graph colours for the 2D contacts (`Contacts::colour`; Box2D v3 has 24). A body in a
@@ -75,7 +75,7 @@ pub const BODY_FAT_MARGIN: f32 = 0.1;
 /// A point within this separation (m) is touching.
 pub const TOUCH_SLOP: f32 = 0.005;
 
-/// A contact as the next step's warm start reads it (`patch::Warm`: its points' feature ids,
+/// A contact as the next step's warm start reads it (`patch::WarmSource`: its points' feature ids,
 /// places and normal impulses, its friction impulses and their axes) and a 2D box pair's
 /// manifold cache: what an export carries of it (`scene::state`), so that the loaded world
 /// warm starts as the exporting one would have.
@@ -84,7 +84,7 @@ pub const TOUCH_SLOP: f32 = 0.005;
 pub struct WarmContact {
     /// Body ids A and B.
     pub pair: [u32; 2],
-    /// A 2D patch of at most two points (`planar::Flat`) rather than a `patch::Patch`.
+    /// A 2D patch of at most two points (`planar::PlanarPatch`) rather than a `patch::Patch`.
     #[serde(default)]
     pub flat: bool,
     /// Per point: feature id, world point, normal impulse (N·s).
@@ -188,10 +188,10 @@ pub struct Contacts {
     /// This step's 3D patches and 2D patches of three or four points, in key order.
     pub patches: Vec<Patch>,
     old: Vec<Patch>,
-    /// This step's 2D patches of at most two points, in key order (`planar::Flat`: a key is
+    /// This step's 2D patches of at most two points, in key order (`planar::PlanarPatch`: a key is
     /// in one of the two lists).
-    pub flat: Vec<Flat>,
-    old_flat: Vec<Flat>,
+    pub flat: Vec<PlanarPatch>,
+    old_flat: Vec<PlanarPatch>,
     /// Find every 2D box manifold afresh instead of remaking a cached one
     /// (`box_box_2d::RectCache`): the tests' reference for the cache.
     pub(crate) fresh_rects: bool,
@@ -388,7 +388,7 @@ impl Contacts {
             }
             let (k, n) = (key(c.pair), c.points.len());
             if c.flat {
-                let mut f = Flat {
+                let mut f = PlanarPatch {
                     key: k,
                     count: n,
                     normal: c.normal,
@@ -765,11 +765,11 @@ impl Contacts {
         }
         let (warm_patch, warm_flat) = self.last_step(k, old);
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
-        // Made where it lies (`Patch::fill`), or made and pushed (`Flat::make`).
+        // Made where it lies (`Patch::fill`), or made and pushed (`PlanarPatch::make`).
         if planar && count <= 2 {
-            self.flat.push(Flat::default());
+            self.flat.push(PlanarPatch::default());
             let Some(f) = self.flat.last_mut() else { return };
-            Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, |j| pts[j], mix, f);
+            PlanarPatch::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, |j| pts[j], mix, f);
             (f.stands_for, f.depth2) = (stands.map(|s| s.0), stands.map(|s| s.1));
             self.warm_flat(warm_patch, warm_flat);
             return;
@@ -821,9 +821,9 @@ impl Contacts {
         }
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
         let point = |j: usize| PointIn { point: p[j].0.extend(0.0), separation: p[j].1, id: p[j].2 };
-        self.flat.push(Flat::default());
+        self.flat.push(PlanarPatch::default());
         let Some(f) = self.flat.last_mut() else { return };
-        Flat::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, point, mix, f);
+        PlanarPatch::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, point, mix, f);
         f.rect = cache;
         // Each point is an edge along ẑ: in 3D, two corners at the ends of the boxes' common
         // depth (`planar::point_spring`; z from the plane, where planar bodies are centred).
@@ -1215,7 +1215,7 @@ mod tests {
         pairs.extend((2..=9).map(|k| (0, k)));
         pairs.extend((17..n as u32 - 1).map(|k| (k, k + 1)));
         for &(a, b) in pairs.iter() {
-            c.flat.push(Flat { key: key(Id(a), Id(b)), a, b, count: 1, normal: Vec3::X, ..Default::default() });
+            c.flat.push(PlanarPatch { key: key(Id(a), Id(b)), a, b, count: 1, normal: Vec3::X, ..Default::default() });
         }
         c.colour(&sb, &StepSprings::new(rule::Tuning::default(), 1.0 / 240.0));
         let mut seen = vec![0; pairs.len()];
@@ -1332,7 +1332,7 @@ mod tests {
             assert_eq!(a.flat.len(), b.flat.len(), "step {step}");
             for (p, q) in a.flat.iter().zip(&b.flat) {
                 assert_eq!((p.key, p.a, p.b, p.count, p.ids), (q.key, q.a, q.b, q.count, q.ids), "step {step}");
-                let bits = |p: &Flat| {
+                let bits = |p: &PlanarPatch| {
                     let v = |v: Vec3| v.to_array().map(f32::to_bits);
                     (v(p.normal), p.r_a.map(v), p.r_b.map(v), p.base.map(f32::to_bits))
                 };

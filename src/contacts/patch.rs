@@ -46,7 +46,7 @@
 
 use glam::{Quat, Vec3};
 
-pub use crate::bodies::Mix;
+pub use crate::bodies::PairMaterial;
 use super::rule;
 use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 
@@ -129,7 +129,7 @@ impl Default for ContactRow {
 
 /// The two solver bodies of a patch and their inverse masses.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ends {
+pub struct PairBodies {
     pub a: u32,
     pub b: u32,
     pub wa: f32,
@@ -140,7 +140,7 @@ impl ContactRow {
     /// `Row::set_jacobian` for J = [−t, t × s_a, t, r_b × t] (`Row::set_axis`; t = 0 with
     /// angular parts [−axis, axis] is `Row::set_angular`).
     #[inline]
-    fn set(&mut self, sb: &SolverBodies, e: &Ends, t: Vec3, ang_a: Vec3, ang_b: Vec3) {
+    fn set(&mut self, sb: &SolverBodies, e: &PairBodies, t: Vec3, ang_a: Vec3, ang_b: Vec3) {
         let (ai, bi) = (e.a as usize, e.b as usize);
         self.ang_a = ang_a;
         self.ang_b = ang_b;
@@ -151,12 +151,12 @@ impl ContactRow {
     }
 
     #[inline]
-    fn set_axis(&mut self, sb: &SolverBodies, e: &Ends, t: Vec3, s_a: Vec3, r_b: Vec3) {
+    fn set_axis(&mut self, sb: &SolverBodies, e: &PairBodies, t: Vec3, s_a: Vec3, r_b: Vec3) {
         self.set(sb, e, t, t.cross(s_a), r_b.cross(t));
     }
 
     #[inline]
-    fn set_angular(&mut self, sb: &SolverBodies, e: &Ends, axis: Vec3) {
+    fn set_angular(&mut self, sb: &SolverBodies, e: &PairBodies, axis: Vec3) {
         self.set(sb, e, Vec3::ZERO, -axis, axis);
     }
 
@@ -168,7 +168,7 @@ impl ContactRow {
 
     /// u ← u + M⁻¹Jᵀ λ (`Row::apply`).
     #[inline(always)]
-    fn apply(&self, t: Vec3, e: &Ends, u: &mut Vel, lambda: f32) {
+    fn apply(&self, t: Vec3, e: &PairBodies, u: &mut Vel, lambda: f32) {
         u.va += (-t) * (e.wa * lambda);
         u.wa += self.ia * lambda;
         u.vb += t * (e.wb * lambda);
@@ -178,7 +178,7 @@ impl ContactRow {
     /// `row::solve` with bounds [`lo`, `hi`] (a bound that is not a number leaves the row:
     /// `clamp` panics on NaN, a trap in wasm).
     #[inline(always)]
-    fn solve(&mut self, t: Vec3, e: &Ends, u: &mut Vel, phase: Phase, lo: f32, hi: f32) {
+    fn solve(&mut self, t: Vec3, e: &PairBodies, u: &mut Vel, phase: Phase, lo: f32, hi: f32) {
         let s = self.soft[phase as usize];
         let cdot = self.cdot(t, u);
         let raw = -self.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * self.accum;
@@ -201,13 +201,13 @@ struct Vel {
 
 impl Vel {
     #[inline(always)]
-    fn load(sb: &SolverBodies, e: &Ends) -> Vel {
+    fn load(sb: &SolverBodies, e: &PairBodies) -> Vel {
         let (a, b) = (e.a as usize, e.b as usize);
         Vel { va: sb.v[a], wa: sb.w[a], vb: sb.v[b], wb: sb.w[b] }
     }
 
     #[inline(always)]
-    fn store(self, sb: &mut SolverBodies, e: &Ends) {
+    fn store(self, sb: &mut SolverBodies, e: &PairBodies) {
         let (a, b) = (e.a as usize, e.b as usize);
         sb.v[a] = self.va;
         sb.w[a] = self.wa;
@@ -217,9 +217,9 @@ impl Vel {
 }
 
 /// Last step's manifold of a pair, as the new one's warm start reads it (a [`Patch`] or a
-/// 2D `planar::Flat`): its points' feature ids, world positions (A's centre plus the lever,
+/// 2D `planar::PlanarPatch`): its points' feature ids, world positions (A's centre plus the lever,
 /// when made) and normal impulses; its friction impulses, their tangents and normal.
-pub trait Warm {
+pub trait WarmSource {
     fn points(&self) -> usize;
     fn id(&self, j: usize) -> u32;
     fn at(&self, j: usize) -> Vec3;
@@ -253,7 +253,7 @@ pub trait Warm {
     }
 }
 
-impl Warm for Patch {
+impl WarmSource for Patch {
     #[inline]
     fn points(&self) -> usize {
         self.count
@@ -300,7 +300,7 @@ pub struct Patch {
     pub q_a: Quat,
     pub q_b: Quat,
     /// Solver bodies and inverse masses of the rows (set with the Jacobians).
-    pub ends: Ends,
+    pub ends: PairBodies,
     /// Normal rows.
     pub rows: [ContactRow; MANIFOLD_POINTS],
     /// Tangent 1, tangent 2, twist, rolling.
@@ -312,7 +312,7 @@ pub struct Patch {
     pub c_a: Vec3,
     pub c_b: Vec3,
     pub radius: f32,
-    pub mix: Option<Mix>,
+    pub mix: Option<PairMaterial>,
     /// A 2D contact (between planar bodies): one tangent row in the plane, no twist.
     pub planar: bool,
     /// The Jacobians are built (the step's first substep did it).
@@ -334,7 +334,7 @@ impl Patch {
         pose_b: (Vec3, Quat),
         normal: Vec3,
         points: &[PointIn],
-        mix: Mix,
+        mix: PairMaterial,
     ) {
         let count = points.len().min(MANIFOLD_POINTS);
         let p = self;
@@ -364,8 +364,8 @@ impl Patch {
     /// is the one in-plane tangent, t₁ = ẑ × n; there is no twist or rolling about an
     /// in-plane axis (either would tip the bodies out of their plane, for the planar lock
     /// to undo). (Only a planar manifold of three or four points is a `Patch`; the common
-    /// one or two are `planar::Flat`s. These rare ones keep one spring of the contact's
-    /// frequency per point, and solve their points in one order, where the `Flat`s' springs
+    /// one or two are `planar::PlanarPatch`s. These rare ones keep one spring of the contact's
+    /// frequency per point, and solve their points in one order, where the `PlanarPatch`s' springs
     /// are the 3D points' they stand for, `planar::point_spring`, and their two points
     /// alternate with the sweep.)
     pub fn make_planar(&mut self) {
@@ -377,7 +377,7 @@ impl Patch {
     /// Takes last step's impulses from `old` (the same pair): normal λ by feature id, else
     /// from the nearest old point within [`MATCH_DISTANCE`]; friction λ re-projected.
     #[inline]
-    pub fn warm_from<W: Warm>(&mut self, old: &W) {
+    pub fn warm_from<W: WarmSource>(&mut self, old: &W) {
         for k in 0..self.count {
             if let Some(l) = old.normal_for(self.ids[k], self.x_a + self.r_a[k]) {
                 self.rows[k].accum = l;
@@ -447,7 +447,7 @@ impl Patch {
             // masses from the manifold's levers and the inertia at the step's start.
             self.prepared = true;
             let (a, b) = (self.a, self.b);
-            let e = Ends { a, b, wa: sb.inv_m[a as usize], wb: sb.inv_m[b as usize] };
+            let e = PairBodies { a, b, wa: sb.inv_m[a as usize], wb: sb.inv_m[b as usize] };
             self.ends = e;
             if self.planar {
                 self.prepare_planar(sb);
@@ -471,7 +471,7 @@ impl Patch {
             f1.set_axis(sb, &e, t2, ca, cb);
             f2.set_angular(sb, &e, n);
             // Rolling: about the tangential relative spin at the step's start.
-            let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
+            let mix = self.mix.unwrap_or(PairMaterial { friction: 0.0, restitution: 0.0, rolling: 0.0 });
             if mix.rolling > 0.0 {
                 let (a, b) = (self.a as usize, self.b as usize);
                 let w = sb.w[b] - sb.w[a];
@@ -628,7 +628,7 @@ impl Patch {
         u.va += (-n) * (e.wa * sum);
         u.vb += n * (e.wb * sum);
         let total = self.rows[..self.count].iter().fold(0.0, |t, r| t + r.accum);
-        let mix = self.mix.unwrap_or(Mix { friction: 0.0, restitution: 0.0, rolling: 0.0 });
+        let mix = self.mix.unwrap_or(PairMaterial { friction: 0.0, restitution: 0.0, rolling: 0.0 });
         // Tangent rows: the friction force is one vector in the contact plane, so its bound
         // is a disc |λ_t| ≤ μΛ, not a box on each row (a box lets a slide that runs
         // diagonally to t₁, t₂ take up to √2 μΛ: a box on a 30° slope slid a quarter short).

@@ -1,4 +1,4 @@
-//! The 2D patches of at most two points, as the step keeps them ([`Flat`]) and as the
+//! The 2D patches of at most two points, as the step keeps them ([`PlanarPatch`]) and as the
 //! solver sweeps them ([`Contact2`], four side by side in a [`Contact2x4`]).
 //!
 //! A 2D patch (between planar bodies, `Patch::make_planar`) has its normal and tangent in
@@ -8,7 +8,7 @@
 //! patch's maths on one pass over the normal rows), so its rows act on v_x, v_y and ω_z
 //! alone: a row is its two angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
-//! makes such a patch as a [`Flat`] (272 bytes: the manifold, the impulses it carries,
+//! makes such a patch as a [`PlanarPatch`] (272 bytes: the manifold, the impulses it carries,
 //! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per
 //! step the solver builds their rows into the packs of its graph colours
 //! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
@@ -29,7 +29,7 @@ use glam::{BVec4A, Vec3, Vec4};
 
 use super::lanes::{at_least, at_most};
 pub use super::lanes::{Lane, Motion, Motion2, Row2, Vel, Vel2, V2};
-use super::patch::{Mix, PointIn, Warm};
+use super::patch::{PairMaterial, PointIn, WarmSource};
 use super::rule::{self, Soft2, Spring2, Tuning};
 use crate::joints::row::{Phase, SolverBodies};
 
@@ -95,14 +95,14 @@ impl StepSprings {
 }
 
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
-/// a face, a corner on a face): the manifold ([`Flat::make`], the arithmetic of
+/// a face, a corner on a face): the manifold ([`PlanarPatch::make`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
 /// nothing the sweep does not read — 272 bytes (68 of them the box pair's cache, 16 what each point stands for in 3D) where a
 /// [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Flat {
+pub struct PlanarPatch {
     /// The pair (body ids: A's in the high half, B's in the low).
     pub key: u64,
     /// Solver bodies.
@@ -138,7 +138,7 @@ pub struct Flat {
     pub depth2: [f32; 2],
 }
 
-impl Flat {
+impl PlanarPatch {
     /// The manifold between solver bodies `a`, `b` (centres `x_a`, `x_b` now; normal in the
     /// plane) of `count` (at most two) points, `point(k)`: given by a function, so that the
     /// caller's points need not be staged in memory.
@@ -153,8 +153,8 @@ impl Flat {
         normal: Vec3,
         count: usize,
         point: impl Fn(usize) -> PointIn,
-        mix: Mix,
-        f: &mut Flat,
+        mix: PairMaterial,
+        f: &mut PlanarPatch,
     ) {
         let count = count.min(2);
         (f.key, f.a, f.b, f.normal, f.count) = (key, a, b, normal, count);
@@ -189,7 +189,7 @@ impl Flat {
 
     /// Takes last step's impulses (`Patch::warm_from`'s rule).
     #[inline]
-    pub fn warm_from<W: Warm>(&mut self, old: &W) {
+    pub fn warm_from<W: WarmSource>(&mut self, old: &W) {
         for k in 0..self.count {
             if let Some(l) = old.normal_for(self.ids[k], self.at[k]) {
                 self.accum[k] = l;
@@ -207,8 +207,8 @@ impl Flat {
 
 /// A 2D contact point's spring, lane-wise: its frequency `hz` (the step's, per lane: against
 /// an immovable body or not) for a point that stands for `n` points of the 3D manifold at
-/// mean z² `z2` (`Flat::stands_for`, `depth2`), on a row of effective mass `mass` (1/K₂),
-/// between bodies of inverse inertia `tilt` about the tangent ([`Flat::tilt`]).
+/// mean z² `z2` (`PlanarPatch::stands_for`, `depth2`), on a row of effective mass `mass` (1/K₂),
+/// between bodies of inverse inertia `tilt` about the tangent ([`PlanarPatch::tilt`]).
 ///
 /// Each of the n 3D points is a spring of stiffness ω²/K₃, its row's K₃ = K₂ + z²·tilt
 /// (r × n = z·t + ẑ(…) for n in the plane, t = ẑ × n), so the 2D point is their sum,
@@ -236,7 +236,7 @@ pub fn point_spring<L: Lane>(hz: L, n: L, z2: L, tilt: L, mass: L, s: &StepSprin
     Spring2 { rate: omega / a1, mass_scale: a2 * a3, impulse_scale: a3 }
 }
 
-impl Warm for Flat {
+impl WarmSource for PlanarPatch {
     #[inline]
     fn points(&self) -> usize {
         self.count
@@ -262,9 +262,9 @@ impl Warm for Flat {
 impl Contact2 {
     /// The hot copy of 2D patch `f`, index `patch`, dense body indices `ka`, `kb`: its rows
     /// built here from the manifold ([`Row2::new`]), its λ the patch's (warm started by
-    /// [`Flat::warm_from`]).
+    /// [`PlanarPatch::warm_from`]).
     #[inline]
-    pub fn from_flat(f: &Flat, sb: &SolverBodies, patch: u32, ka: u32, kb: u32, s: &StepSprings) -> Contact2 {
+    pub fn from_flat(f: &PlanarPatch, sb: &SolverBodies, patch: u32, ka: u32, kb: u32, s: &StepSprings) -> Contact2 {
         let (a, b) = (f.a as usize, f.b as usize);
         let (wa, wb) = (sb.inv_m[a], sb.inv_m[b]);
         let (iza, izb) = (sb.inv_i[a].z_axis.z, sb.inv_i[b].z_axis.z);
@@ -299,7 +299,7 @@ impl Contact2 {
 
     /// The impulses back into the patch.
     #[inline]
-    pub fn store(&self, f: &mut Flat) {
+    pub fn store(&self, f: &mut PlanarPatch) {
         for k in 0..self.count as usize {
             f.accum[k] = self.rows[k].accum;
         }
@@ -315,7 +315,7 @@ impl Contact2x4 {
     /// `pack_from`'s padding. (Made directly, not through four
     /// `Contact2`s packed: the copies and shuffles were a twentieth of W6's step.)
     #[inline]
-    pub fn from_flats(flats: &[Flat], ix: &[u32], sb: &SolverBodies, base: u32, s: &StepSprings) -> Contact2x4 {
+    pub fn from_flats(flats: &[PlanarPatch], ix: &[u32], sb: &SolverBodies, base: u32, s: &StepSprings) -> Contact2x4 {
         debug_assert!(!ix.is_empty() && ix.len() <= 4);
         let first = &flats[ix[0] as usize];
         let (mut a, mut b) = ([first.a; 4], [first.b; 4]);
@@ -466,7 +466,7 @@ impl Contact2x4 {
 
     /// Lane `j`'s impulses back into its patch.
     #[inline]
-    pub fn store_lane(&self, j: usize, f: &mut Flat) {
+    pub fn store_lane(&self, j: usize, f: &mut PlanarPatch) {
         for k in 0..self.count[j] as usize {
             f.accum[k] = self.rows[k].accum.to_array()[j];
         }
@@ -720,14 +720,14 @@ mod tests {
         }
         let v = |rng: &mut Rng| Vec3::new(rng.f(-0.5, 0.5), rng.f(-0.5, 0.5), rng.f(-1e-6, 1e-6));
         for draw in 0..200 {
-            let flats: Vec<Flat> = (0..6)
+            let flats: Vec<PlanarPatch> = (0..6)
                 .map(|i| {
                     let th = rng.f(0.0, std::f32::consts::TAU);
                     let normal = Vec3::new(libm::cosf(th), libm::sinf(th), 0.0);
                     let a = base + (i % n as u32);
                     let b = base + ((i + 1 + (draw % 3)) % n as u32);
                     let count = 1 + ((i + draw) % 2) as usize;
-                    let mut f = Flat {
+                    let mut f = PlanarPatch {
                         key: i as u64,
                         a,
                         b,

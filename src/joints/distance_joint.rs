@@ -9,7 +9,7 @@
 
 use super::row::Row;
 use super::setup::Setup;
-use super::{distance, Frames};
+use super::{distance_row, Frames};
 
 pub fn rows(min: f32, max: f32, soft: bool) -> usize {
     if min < max {
@@ -23,19 +23,19 @@ pub fn setup(s: &Setup, f: &Frames, rows: &mut [Row], length: f32, min: f32, max
     let (pa, pb) = (f.anchor_a(s), f.anchor_b(s));
     if min >= max {
         // Rigid rod, or (with a user spring) a spring rod: `Setup::equality` picks.
-        distance::distance(s, &mut rows[0], pa, pb, length);
+        distance_row::distance(s, &mut rows[0], pa, pb, length);
         return;
     }
     let mut k = 0;
     if let Some(sp) = s.user {
-        distance::spring(s, &mut rows[k], pa, pb, length, sp);
+        distance_row::spring(s, &mut rows[k], pa, pb, length, sp);
         k += 1;
     }
     // The limits stay rigid even on a soft joint.
     let rigid = Setup { user: None, ..*s };
-    distance::min_length(&rigid, &mut rows[k], pa, pb, min);
+    distance_row::min_length(&rigid, &mut rows[k], pa, pb, min);
     if max.is_finite() {
-        distance::rope(&rigid, &mut rows[k + 1], pa, pb, max);
+        distance_row::rope(&rigid, &mut rows[k + 1], pa, pb, max);
     } else {
         // No upper limit: the row does nothing (zero mass and impulse; its bias would be ∞).
         rows[k + 1] = Row { a: s.a, b: s.b, ..Row::default() };

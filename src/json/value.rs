@@ -1,4 +1,4 @@
-//! A JSON value to build reports with (`crate::json_value::json!`) and print: serde_json's
+//! A JSON value to build reports with (`crate::json_macro::json!`) and print: serde_json's
 //! `Value` as the lite build uses it. Numbers keep serde_json's three kinds (printed `3`,
 //! `-3`, `3.0`); objects print their keys sorted, as serde_json's `BTreeMap` does, and hold
 //! them in a sorted `Vec` (a binary search per insert, no B-tree code).

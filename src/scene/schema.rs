@@ -284,7 +284,7 @@ pub enum GridLock {
     TopRow,
 }
 
-crate::json_value::deserialize_by_name!(GridLock,
+crate::json_macro::deserialize_by_name!(GridLock,
     "none" => GridLock::None,
     "top-corners" => GridLock::TopCorners,
     "top-row" => GridLock::TopRow,

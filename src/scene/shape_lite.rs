@@ -2,7 +2,7 @@
 //! "radius": …}`), issue 12 §5. The full build derives it: serde reads an internally tagged
 //! enum by buffering the object into its `Content` tree and reading each variant from that,
 //! about 12 KB of wasm (the buffer's visitors and deserializer, a visitor per variant). Here
-//! the object is read once into [`Flat`], a struct of every shape's fields (a plain derive),
+//! the object is read once into [`ShapeFields`], a struct of every shape's fields (a plain derive),
 //! and then checked against the named shape: the same fields required, the same defaults
 //! (`angle` 0), the same refusals in serde's words (`missing field `radius``,
 //! `unknown field `half`, expected `center` or `radius``), the same `sphere` alias. An error
@@ -24,7 +24,7 @@ enum Kind {
     Box,
 }
 
-crate::json_value::deserialize_by_name!(Kind,
+crate::json_macro::deserialize_by_name!(Kind,
     "plane" => Kind::Plane,
     "circle" => Kind::Circle,
     "sphere" => Kind::Circle,
@@ -35,7 +35,7 @@ crate::json_value::deserialize_by_name!(Kind,
 /// Every shape's fields, each optional but `type` (expected as the derive words it).
 #[derive(Deserialize)]
 #[serde(expecting = "internally tagged enum Shape", deny_unknown_fields)]
-struct Flat {
+struct ShapeFields {
     #[serde(rename = "type")]
     kind: Kind,
     #[serde(default)]
@@ -82,7 +82,7 @@ impl<'de> Deserialize<'de> for Shape {
 /// Reads a shape (the lite build's `Deserialize` for [`Shape`]; public so that the full
 /// build's tests can hold it to the derived reader).
 pub fn read<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Shape, D::Error> {
-    let f = Flat::deserialize(d)?;
+    let f = ShapeFields::deserialize(d)?;
     // Each field given, by name, and whether the shape has it.
     let given: [(&str, bool); 8] = [
         ("point", f.point.0.is_some()),

@@ -16,7 +16,7 @@ pub enum View {
     Top,
 }
 
-crate::json_value::deserialize_by_name!(View, "side" => View::Side, "top" => View::Top);
+crate::json_macro::deserialize_by_name!(View, "side" => View::Side, "top" => View::Top);
 
 impl View {
     /// The name scene files and the API use (`"side"`, `"top"`).
@@ -202,7 +202,7 @@ pub enum SolverKind {
     Impulse,
 }
 
-crate::json_value::deserialize_by_name!(SolverKind,
+crate::json_macro::deserialize_by_name!(SolverKind,
     "classic" => SolverKind::Classic,
     "pbd" => SolverKind::Pbd,
     "jacobi" => SolverKind::Jacobi,

@@ -29,15 +29,15 @@ pub enum SettingValue {
 
 impl SettingValue {
     /// The value as JSON (what `settings()` and `settingsSchema()` show).
-    pub fn to_json(&self) -> crate::json_value::Value {
-        use crate::json_value::json;
+    pub fn to_json(&self) -> crate::json_macro::Value {
+        use crate::json_macro::json;
         match self {
             SettingValue::Num(x) => number_json(*x),
             SettingValue::Bool(b) => json!(*b),
             SettingValue::Text(s) => json!(s.as_str()),
             SettingValue::Vec3(v) => json!(v.map(number_json)),
             SettingValue::Rect(r) => json!(r.map(number_json)),
-            SettingValue::Absent => crate::json_value::Value::Null,
+            SettingValue::Absent => crate::json_macro::Value::Null,
         }
     }
 
@@ -86,15 +86,15 @@ impl SettingValue {
 /// A number as JSON: whole numbers as integers (`8`, not `8.0`: what a scene file's
 /// integer fields accept), numbers held as `f32` by their shortest `f32` form (`0.999`, not
 /// `0.9990000128746033`).
-fn number_json(x: f64) -> crate::json_value::Value {
+fn number_json(x: f64) -> crate::json_macro::Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        return crate::json_value::json!(x as i64);
+        return crate::json_macro::json!(x as i64);
     }
     let f = x as f32;
     if f as f64 == x && f.is_finite() {
-        return crate::json_value::json!(crate::num::f32_as_short_f64(f));
+        return crate::json_macro::json!(crate::num::f32_as_short_f64(f));
     }
-    crate::json_value::json!(x)
+    crate::json_macro::json!(x)
 }
 
 /// What values a setting takes.
@@ -636,8 +636,8 @@ impl Setting {
     }
 
     /// The schema entry as JSON: `{key, js, label, unit, doc, kind, range, default, …}`.
-    pub fn schema_json(&self) -> crate::json_value::Value {
-        use crate::json_value::json;
+    pub fn schema_json(&self) -> crate::json_macro::Value {
+        use crate::json_macro::json;
         let mut o = json!({
             "key": self.key,
             "js": self.js_name(),
@@ -697,19 +697,19 @@ pub fn validate(s: &Settings) -> Result<(), (&'static str, String)> {
 }
 
 /// Every setting's current value as a JSON object keyed by JS name.
-pub fn values_json(s: &Settings) -> crate::json_value::Value {
+pub fn values_json(s: &Settings) -> crate::json_macro::Value {
     // Inserted one by one: collecting into the map sorts the pairs first (std's stable sort,
     // a few KB of wasm for this one call); the map orders its keys either way.
-    let mut m = crate::json_value::Map::new();
+    let mut m = crate::json_macro::Map::new();
     for t in SETTINGS {
         m.insert(t.js_name(), t.get(s).to_json());
     }
-    crate::json_value::Value::Object(m)
+    crate::json_macro::Value::Object(m)
 }
 
 /// The whole table as JSON (`settingsSchema()`).
-pub fn schema_json() -> crate::json_value::Value {
-    crate::json_value::Value::Array(SETTINGS.iter().map(Setting::schema_json).collect())
+pub fn schema_json() -> crate::json_macro::Value {
+    crate::json_macro::Value::Array(SETTINGS.iter().map(Setting::schema_json).collect())
 }
 
 /// The table as Markdown (docs/settings.md holds this text; `ropelab settings` prints it

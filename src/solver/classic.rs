@@ -113,7 +113,7 @@ use super::StepContext;
 /// `vel` keeps the velocity the point arrives with, for the bounce.
 pub fn integrate(c: &mut StepContext) {
     let h = c.h;
-    let (particles, settings) = (&mut *c.p, c.s);
+    let (particles, settings) = (&mut *c.particles, c.settings);
     let g = settings.gravity * (h * h);
     let friction = settings.friction;
     let n = particles.len();
@@ -141,7 +141,7 @@ fn wall_contacts(settings: &crate::settings::Settings) -> Option<WallContacts> {
 /// Stage `solve`: walls and obstacles, the seed's relaxation passes in its order, walls and
 /// obstacles again.
 pub fn solve(c: &mut StepContext) {
-    let StepContext { p: particles, links, s: settings, obstacles, sc: scratch, .. } = c;
+    let StepContext { particles, links, settings, obstacles, scratch, .. } = c;
     let (links, settings, obstacles) = (*links, *settings, *obstacles);
     let n = particles.len();
 
@@ -188,7 +188,7 @@ pub fn solve(c: &mut StepContext) {
 /// ```
 pub fn velocities(c: &mut StepContext) {
     let h = c.h;
-    let StepContext { p: particles, s: settings, obstacles, sc: scratch, .. } = c;
+    let StepContext { particles, settings, obstacles, scratch, .. } = c;
     let n = particles.len();
     if settings.walls.is_some() || !obstacles.is_empty() {
         let threshold = 2.0 * settings.gravity.length() * h;

@@ -35,7 +35,7 @@ use glam::{Quat, Vec3};
 
 use crate::bodies::Bodies;
 use crate::collide::contact::Material;
-use crate::joints::distance;
+use crate::joints::distance_row;
 use crate::joints::row::{self, Phase, Row, Spring};
 use crate::joints::setup::Setup;
 use crate::links::LinkKind;
@@ -51,12 +51,12 @@ pub fn prepare(c: &mut StepContext) {
 /// Stage `integrate` for this solver: velocities (particles and bodies) into the solver
 /// bodies (the bodies' part is `body_step::integrate_bodies`).
 pub fn integrate(c: &mut StepContext) {
-    c.sc.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
+    c.scratch.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
     let h = c.h;
-    let damp = if c.s.damping > 0.0 { libm::expf(-c.s.damping * h) } else { 1.0 };
-    let gh = c.s.gravity * h;
-    let sc = &mut c.sc.rows;
-    let p = &*c.p;
+    let damp = if c.settings.damping > 0.0 { libm::expf(-c.settings.damping * h) } else { 1.0 };
+    let gh = c.settings.gravity * h;
+    let sc = &mut c.scratch.rows;
+    let p = &*c.particles;
     let inv_h = 1.0 / h;
     for i in 0..p.len() {
         let w = p.inv_mass[i];
@@ -106,20 +106,20 @@ fn compliant(row: &mut Row, compliance: f32, c: f32, h: f32) {
 /// the particles' contacts.
 pub fn solve(c: &mut StepContext) {
     prepare_rows(c);
-    let sc = &mut c.sc.rows;
-    let body_contacts = &mut c.sc.contacts;
-    let contacts = &mut c.sc.particle_contacts;
+    let sc = &mut c.scratch.rows;
+    let body_contacts = &mut c.scratch.contacts;
+    let contacts = &mut c.scratch.particle_contacts;
     let (rows, sb) = (&mut sc.rows, &mut sc.bodies);
-    if c.s.warm_starting {
+    if c.settings.warm_starting {
         row::warm_start(rows, &mut sb.v, &mut sb.w);
         contacts.warm_start(sb);
     } else {
         rows.iter_mut().for_each(|r| r.accum = 0.0);
         contacts.zero();
     }
-    body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting, c.s.contact_tuning());
-    body_contacts.rope.warm_start(sb, c.s.warm_starting);
-    for _ in 0..c.s.iterations.max(1) {
+    body_contacts.prepare(sb, c.bodies, c.h, c.settings.warm_starting, c.settings.contact_tuning());
+    body_contacts.rope.warm_start(sb, c.settings.warm_starting);
+    for _ in 0..c.settings.iterations.max(1) {
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
         contacts.sweep(sb, Phase::Solve);
         body_contacts.sweep(sb, Phase::Solve);
@@ -128,16 +128,16 @@ pub fn solve(c: &mut StepContext) {
     integrate_positions(c);
     // Relax on the moved bodies (`body_step::rows`).
     body_step::relax_rows(c);
-    let sc = &mut c.sc.rows;
-    let contacts = &mut c.sc.particle_contacts;
+    let sc = &mut c.scratch.rows;
+    let contacts = &mut c.scratch.particle_contacts;
     for _ in 0..RELAX_ITERATIONS {
         row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
         contacts.sweep(&mut sc.bodies, Phase::Relax);
-        c.sc.contacts.sweep(&mut sc.bodies, Phase::Relax);
-        c.sc.contacts.rope.sweep(&mut sc.bodies, Phase::Relax);
+        c.scratch.contacts.sweep(&mut sc.bodies, Phase::Relax);
+        c.scratch.contacts.rope.sweep(&mut sc.bodies, Phase::Relax);
     }
-    c.sc.contacts.rope.finish_rows(c.h);
-    contacts.restitution(&mut sc.bodies, 2.0 * c.s.gravity.length() * c.h);
+    c.scratch.contacts.rope.finish_rows(c.h);
+    contacts.restitution(&mut sc.bodies, 2.0 * c.settings.gravity.length() * c.h);
     write_back(c);
     // The dogs' collars and feet and the rope–rope contacts, projected on the positions as
     // in the position-based solvers (velocities follow in `velocities`).
@@ -149,9 +149,9 @@ pub fn solve(c: &mut StepContext) {
 /// particles attached to them (`body_step::integrate_positions`).
 fn integrate_positions(c: &mut StepContext) {
     let h = c.h;
-    let sc = &c.sc.rows;
-    let np = c.p.len();
-    let p = &mut *c.p;
+    let sc = &c.scratch.rows;
+    let np = c.particles.len();
+    let p = &mut *c.particles;
     for i in 0..np {
         if sc.bodies.inv_m[i] > 0.0 {
             p.prev[i] = p.pos[i];
@@ -163,16 +163,16 @@ fn integrate_positions(c: &mut StepContext) {
 
 /// Solver velocities back into the particles, then the bodies (`body_step::write_back`).
 fn write_back(c: &mut StepContext) {
-    let sc = &c.sc.rows;
-    let np = c.p.len();
+    let sc = &c.scratch.rows;
+    let np = c.particles.len();
     // Relax and restitution changed the velocities after the positions moved: `prev`
     // follows, so vel = (pos − prev)/h still holds for the velocity stage (which then also
     // sees what the position-level rope–rope contacts and dogs do).
     for i in 0..np {
         if sc.bodies.inv_m[i] > 0.0 {
             let v = sc.bodies.v[i];
-            c.p.vel[i] = v;
-            c.p.prev[i] = c.p.pos[i] - v * c.h;
+            c.particles.vel[i] = v;
+            c.particles.prev[i] = c.particles.pos[i] - v * c.h;
         }
     }
     body_step::write_back(c);
@@ -183,10 +183,10 @@ fn write_back(c: &mut StepContext) {
 fn prepare_rows(c: &mut StepContext) {
     let h = c.h;
     let rigid = Spring::joint(h);
-    let sc = &mut c.sc.rows;
+    let sc = &mut c.scratch.rows;
     let ground = sc.ground();
-    let np = c.p.len();
-    let pos = &c.p.pos;
+    let np = c.particles.len();
+    let pos = &c.particles.pos;
     let bodies = &*c.bodies;
     let attach = c.attach;
     let mut rows = std::mem::take(&mut sc.rows);
@@ -205,9 +205,9 @@ fn prepare_rows(c: &mut StepContext) {
                 Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user: None, max_correction: f32::INFINITY };
             let rest = c.links.rest[k];
             if c.links.kind[k] == LinkKind::Rope {
-                distance::rope(&s, row, pa, pb, rest);
+                distance_row::rope(&s, row, pa, pb, rest);
             } else {
-                let err = distance::distance(&s, row, pa, pb, rest);
+                let err = distance_row::distance(&s, row, pa, pb, rest);
                 let compliance = c.links.compliance[k];
                 if let (Some(err), true) = (err, compliance > 0.0) {
                     compliant(row, compliance, err, h);
@@ -215,10 +215,10 @@ fn prepare_rows(c: &mut StepContext) {
             }
         }
         // Pins to world points: three rows against the ground.
-        for (n, &i) in c.sc.topo.pins.iter().enumerate() {
+        for (n, &i) in c.scratch.topo.pins.iter().enumerate() {
             let i = i as usize;
-            let target = c.p.pin_target[i];
-            let compliance = c.p.pin_compliance[i];
+            let target = c.particles.pin_target[i];
+            let compliance = c.particles.pin_compliance[i];
             point_rows(
                 sc,
                 &mut rows[sc.pin_start + 3 * n..sc.pin_start + 3 * n + 3],
@@ -231,12 +231,12 @@ fn prepare_rows(c: &mut StepContext) {
                 compliance,
             );
         }
-        let s = c.s;
+        let s = c.settings;
         let wall_mat = Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution, keep: 1.0 };
-        c.sc.particle_contacts.build(&sc.bodies, ground, c.p, c.obstacles, s.walls, wall_mat, h);
-        let friction = crate::contacts::rope_body::RopeFriction { mu_s: c.s.rope_friction, mu_k: c.s.rope_mu_k() };
-        c.sc.contacts.rope.build_rows(&sc.bodies, pos, c.ropes, bodies, np, friction, h);
-        if crate::solver::soft_holds(c.s) {
+        c.scratch.particle_contacts.build(&sc.bodies, ground, c.particles, c.obstacles, s.walls, wall_mat, h);
+        let friction = crate::contacts::rope_body::RopeFriction { mu_s: c.settings.rope_friction, mu_k: c.settings.rope_mu_k() };
+        c.scratch.contacts.rope.build_rows(&sc.bodies, pos, c.ropes, bodies, np, friction, h);
+        if crate::solver::soft_holds(c.settings) {
             for (n, hold) in c.holds.iter().enumerate() {
                 let i = hold.particle as usize;
                 let rr = &mut rows[sc.hold_start + 3 * n..sc.hold_start + 3 * n + 3];
@@ -244,12 +244,12 @@ fn prepare_rows(c: &mut StepContext) {
                     rr.iter_mut().for_each(|r| r.mass = 0.0);
                     continue;
                 }
-                point_rows(sc, rr, ground, i as u32, pos[i], hold.target, h, rigid, c.s.drag_compliance);
+                point_rows(sc, rr, ground, i as u32, pos[i], hold.target, h, rigid, c.settings.drag_compliance);
             }
         }
     }
     body_step::prepare_body_rows(c, &mut rows);
-    c.sc.rows.rows = rows;
+    c.scratch.rows.rows = rows;
 }
 
 /// Three rows holding particle `i` (at `x`) at world point `target`, rigid or with a

@@ -20,37 +20,37 @@
 
 use glam::Vec3;
 
-use crate::constraints::{distance, Accumulate};
+use crate::constraints::{length, Accumulate};
 
 use super::StepContext;
 
 /// Stage `solve`: `iterations` Jacobi passes (links and rope contacts averaged per
 /// particle with over-relaxation ω, bending likewise, then the particle-local constraints).
 pub fn solve(c: &mut StepContext) {
-    let iterations = c.s.iterations.max(1);
-    let omega = c.s.omega;
+    let iterations = c.settings.iterations.max(1);
+    let omega = c.settings.omega;
     c.start_multipliers();
-    let n = c.p.len();
+    let n = c.particles.len();
     for it in 0..iterations {
         {
-            let sc = &mut *c.sc;
+            let sc = &mut *c.scratch;
             let mut acc = Accumulate { delta: &mut sc.delta[..n], count: &mut sc.count[..n] };
-            distance::sweep(&mut c.p.pos, &sc.packed, &mut sc.lambda, &mut acc);
+            length::sweep(&mut c.particles.pos, &sc.packed, &mut sc.lambda, &mut acc);
             // Rope–rope contacts from the same positions, averaged with the links.
             if c.out.rope.active {
                 let rope = &mut c.out.rope;
-                super::project_rope_contacts(&mut c.p.pos, &c.p.prev, &c.p.inv_mass, c.ropes, rope, c.s, c.h, &mut acc);
+                super::project_rope_contacts(&mut c.particles.pos, &c.particles.prev, &c.particles.inv_mass, c.ropes, rope, c.settings, c.h, &mut acc);
             }
         }
-        if c.s.bending {
-            let (delta, count) = (std::mem::take(&mut c.sc.delta), std::mem::take(&mut c.sc.count));
+        if c.settings.bending {
+            let (delta, count) = (std::mem::take(&mut c.scratch.delta), std::mem::take(&mut c.scratch.count));
             let (mut delta, mut count) = (delta, count);
             c.bending(&mut Accumulate { delta: &mut delta[..n], count: &mut count[..n] });
-            c.sc.delta = delta;
-            c.sc.count = count;
+            c.scratch.delta = delta;
+            c.scratch.count = count;
         }
-        let pos = &mut c.p.pos[..n];
-        let (delta, count) = (&mut c.sc.delta[..n], &mut c.sc.count[..n]);
+        let pos = &mut c.particles.pos[..n];
+        let (delta, count) = (&mut c.scratch.delta[..n], &mut c.scratch.count[..n]);
         for i in 0..n {
             if count[i] > 0.0 {
                 pos[i] += delta[i] * (omega / count[i]);

@@ -65,7 +65,7 @@ use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallConta
 use crate::contacts::rope_body::RopeFriction;
 use crate::collide::segments::{segment_contact_deltas, ContactParams};
 pub use crate::collide::{RopeContacts, ROPE_FAT_MARGIN};
-use crate::constraints::distance::{pbd_stiffness, Packed};
+use crate::constraints::length::{pbd_stiffness, Packed};
 use crate::constraints::{bending, pin, tether, Apply, Direct};
 use crate::dog::Dog;
 use crate::hold::Hold;
@@ -130,7 +130,7 @@ pub struct Scratch {
     pub(crate) rows: body_step::RowScratch,
     /// The impulse solver's particle contacts.
     pub(crate) particle_contacts: crate::contacts::particle_rows::ParticleContacts,
-    /// The exact solver's forest of body joints (`exact::bodies`).
+    /// The exact solver's forest of body joints (`exact::body_tree`).
     pub(crate) body_tree: exact::BodyTree,
 }
 
@@ -192,7 +192,7 @@ pub fn prepare(c: &mut StepContext) {
         body_step::proxy_masses(c);
     }
     let h = c.h;
-    let StepContext { p: particles, links, s: settings, sc: scratch, holds, out, .. } = c;
+    let StepContext { particles, links, settings, scratch, holds, out, .. } = c;
     let (particles, links, settings) = (&**particles, *links, *settings);
     scratch.ensure(particles.len());
     out.link_force.resize(links.len(), 0.0);
@@ -294,7 +294,7 @@ pub fn prepare(c: &mut StepContext) {
 /// Stage `integrate`: gravity and damping into a predicted position (Verlet with the seed's
 /// friction for `classic`).
 pub fn integrate(c: &mut StepContext) {
-    match c.s.solver {
+    match c.settings.solver {
         SolverKind::Impulse if crate::FULL => return impulse::integrate(c),
         SolverKind::Classic => classic::integrate(c),
         _ => c.integrate(),
@@ -304,7 +304,7 @@ pub fn integrate(c: &mut StepContext) {
     }
     // The bodies' poses before they move this substep (rope–body friction measures the
     // slip from them).
-    c.sc.contacts.rope.begin_substep(c.bodies);
+    c.scratch.contacts.rope.begin_substep(c.bodies);
     // Bodies move by their joints' rows first; attached particles follow them.
     body_step::solve_bodies(c);
 }
@@ -317,7 +317,7 @@ pub fn broad_phase(c: &mut StepContext) {
 
 /// Stage `solve`: the chosen solver's passes over the constraints and contacts.
 pub fn solve(c: &mut StepContext) {
-    match c.s.solver {
+    match c.settings.solver {
         SolverKind::Classic => classic::solve(c),
         // One loop for both: they differ in the packing of the links (`prepare` above).
         SolverKind::Pbd | SolverKind::Xpbd => pbd::solve(c),
@@ -331,7 +331,7 @@ pub fn solve(c: &mut StepContext) {
 
 /// Stage `velocities`: v = (x − x_prev)/h with restitution for particles that hit something.
 pub fn velocities(c: &mut StepContext) {
-    match c.s.solver {
+    match c.settings.solver {
         SolverKind::Impulse if crate::FULL => impulse::velocities(c),
         SolverKind::Classic => {
             if crate::FULL {
@@ -355,10 +355,10 @@ pub fn forces(c: &mut StepContext) {
     if crate::FULL {
         body_step::store_impulses(c);
     }
-    if c.s.solver == SolverKind::Classic || c.out.link_force.len() != c.links.len() {
+    if c.settings.solver == SolverKind::Classic || c.out.link_force.len() != c.links.len() {
         return;
     }
-    let StepContext { s: settings, sc: scratch, links, out, .. } = c;
+    let StepContext { settings, scratch, links, out, .. } = c;
     let Scratch { lambda, slot_link, topo, .. } = scratch;
     let force = &mut out.link_force;
     if settings.solver == SolverKind::Impulse {
@@ -395,9 +395,9 @@ pub fn soft_holds(settings: &Settings) -> bool {
 /// the solver's scratch, the step's outputs and the substep's parameters. The world builds
 /// it for each stage; the solver never sees the `World`.
 pub struct StepContext<'a> {
-    pub p: &'a mut Particles,
+    pub particles: &'a mut Particles,
     pub links: &'a Links,
-    pub s: &'a Settings,
+    pub settings: &'a Settings,
     pub holds: &'a [Hold],
     pub obstacles: &'a [Obstacle],
     /// The world's ropes (segments for rope–rope contacts).
@@ -408,7 +408,8 @@ pub struct StepContext<'a> {
     pub bodies: &'a mut Bodies,
     pub joints: &'a mut Joints,
     pub attach: &'a [Attachment],
-    pub sc: &'a mut Scratch,
+    /// The solvers' memory, reused from step to step.
+    pub scratch: &'a mut Scratch,
     /// Link forces and rope contacts, read after the step by tangles and reports.
     pub out: &'a mut StepOutputs,
     /// Substep length (s).
@@ -423,23 +424,23 @@ impl StepContext<'_> {
     /// Rope–rope contacts are on for this world and solver.
     #[inline]
     fn rope_contacts_on(&self) -> bool {
-        self.s.rope_collisions && self.s.solver != SolverKind::Classic && self.ropes.segs.len() >= 2
+        self.settings.rope_collisions && self.settings.solver != SolverKind::Classic && self.ropes.segs.len() >= 2
     }
 
     /// The rope–rope broad phase and fresh multipliers (see [`RopeContacts::update`]),
     /// or none when rope contacts are off.
     pub fn rope_broad_phase(&mut self) {
         let rc = &mut self.out.rope;
-        if !(self.s.rope_collisions && self.s.solver != SolverKind::Classic && self.ropes.segs.len() >= 2) {
+        if !(self.settings.rope_collisions && self.settings.solver != SolverKind::Classic && self.ropes.segs.len() >= 2) {
             rc.deactivate();
             return;
         }
-        let pos = &self.p.pos;
+        let pos = &self.particles.pos;
         let moves = self
             .holds
             .iter()
             .filter_map(|hold| pos.get(hold.particle as usize).map(|&x| (hold.target - x).length_squared()));
-        rc.update(&mut self.sc.broad, pos, &self.p.prev, moves, self.ropes);
+        rc.update(&mut self.scratch.broad, pos, &self.particles.prev, moves, self.ropes);
     }
 
     /// Every iteration, after the links: projects every candidate pair's capsule contact
@@ -451,7 +452,7 @@ impl StepContext<'_> {
             return;
         }
         let rope = &mut self.out.rope;
-        project_rope_contacts(&mut self.p.pos, &self.p.prev, &self.p.inv_mass, self.ropes, rope, self.s, self.h, acc);
+        project_rope_contacts(&mut self.particles.pos, &self.particles.prev, &self.particles.inv_mass, self.ropes, rope, self.settings, self.h, acc);
     }
 
     /// Dogs: the collar stays at its height (the legs hold it; a leash can neither lift nor
@@ -464,13 +465,13 @@ impl StepContext<'_> {
         if self.dogs.is_empty() {
             return;
         }
-        let used = &mut self.sc.dog_grip_used;
+        let used = &mut self.scratch.dog_grip_used;
         if used.len() != self.dogs.len() {
             used.clear();
             used.resize(self.dogs.len(), 0.0);
         }
-        let budget_unit = self.s.gravity.length() * self.h * self.h;
-        let (pos, prev, w, radius) = (&mut self.p.pos, &self.p.prev, &self.p.inv_mass, &self.p.radius);
+        let budget_unit = self.settings.gravity.length() * self.h * self.h;
+        let (pos, prev, w, radius) = (&mut self.particles.pos, &self.particles.prev, &self.particles.inv_mass, &self.particles.radius);
         for (k, d) in self.dogs.iter().enumerate() {
             let di = d.particle as usize;
             if di >= pos.len() {
@@ -532,12 +533,12 @@ impl StepContext<'_> {
     /// velocity only, so a body at rest feels its full weight.) Kinematic particles
     /// (inverse mass 0: locked or held) are left where the hold stage put them.
     pub fn integrate(&mut self) {
-        self.sc.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
+        self.scratch.dog_grip_used.iter_mut().for_each(|u| *u = 0.0);
         let h = self.h;
-        let gh = self.s.gravity * h;
-        let damp = if self.s.damping > 0.0 { libm::expf(-self.s.damping * h) } else { 1.0 };
-        let pending = std::mem::take(&mut self.sc.velocity_pending);
-        let p = &mut *self.p;
+        let gh = self.settings.gravity * h;
+        let damp = if self.settings.damping > 0.0 { libm::expf(-self.settings.damping * h) } else { 1.0 };
+        let pending = std::mem::take(&mut self.scratch.velocity_pending);
+        let p = &mut *self.particles;
         let n = p.len();
         let (pos, prev, vel, w) = (&mut p.pos[..n], &mut p.prev[..n], &mut p.vel[..n], &p.inv_mass[..n]);
         if pending {
@@ -566,21 +567,21 @@ impl StepContext<'_> {
 
     /// Restarts every multiplier for a new substep (XPBD: λ = 0 at the start of each).
     pub fn start_multipliers(&mut self) {
-        self.sc.lambda.iter_mut().for_each(|l| *l = 0.0);
-        self.sc.bend_lambda.iter_mut().for_each(|l| *l = 0.0);
-        self.sc.pin_lambda.iter_mut().for_each(|l| *l = Vec3::ZERO);
-        self.sc.hold_lambda.iter_mut().for_each(|l| *l = Vec3::ZERO);
+        self.scratch.lambda.iter_mut().for_each(|l| *l = 0.0);
+        self.scratch.bend_lambda.iter_mut().for_each(|l| *l = 0.0);
+        self.scratch.pin_lambda.iter_mut().for_each(|l| *l = Vec3::ZERO);
+        self.scratch.hold_lambda.iter_mut().for_each(|l| *l = Vec3::ZERO);
     }
 
     /// Bending, applied through `acc` (Gauss–Seidel or Jacobi).
     pub fn bending<A: Apply>(&mut self, acc: &mut A) {
-        if !self.s.bending {
+        if !self.settings.bending {
             return;
         }
-        let alpha = self.s.bending_compliance / (self.h * self.h);
-        let bends = &self.sc.topo.bends;
-        for (t, lam) in bends.iter().zip(self.sc.bend_lambda.iter_mut()) {
-            bending::project(&mut self.p.pos, &self.p.inv_mass, *t, alpha, lam, acc);
+        let alpha = self.settings.bending_compliance / (self.h * self.h);
+        let bends = &self.scratch.topo.bends;
+        for (t, lam) in bends.iter().zip(self.scratch.bend_lambda.iter_mut()) {
+            bending::project(&mut self.particles.pos, &self.particles.inv_mass, *t, alpha, lam, acc);
         }
     }
 
@@ -588,21 +589,21 @@ impl StepContext<'_> {
     /// pass it on the last iteration of a substep, so the bound holds at its end for one
     /// pass over the particles), pins, the mouse and contacts.
     pub fn local(&mut self, tethers: bool) {
-        if tethers && self.s.tethers {
-            tether::project_all(&mut self.p.pos, &self.sc.topo.tethers);
+        if tethers && self.settings.tethers {
+            tether::project_all(&mut self.particles.pos, &self.scratch.topo.tethers);
         }
         let inv_h2 = 1.0 / (self.h * self.h);
-        for (&i, lam) in self.sc.topo.pins.iter().zip(self.sc.pin_lambda.iter_mut()) {
+        for (&i, lam) in self.scratch.topo.pins.iter().zip(self.scratch.pin_lambda.iter_mut()) {
             let i = i as usize;
-            let alpha = self.p.pin_compliance[i] * inv_h2;
-            pin::project(&mut self.p.pos, &self.p.inv_mass, i, self.p.pin_target[i], alpha, lam);
+            let alpha = self.particles.pin_compliance[i] * inv_h2;
+            pin::project(&mut self.particles.pos, &self.particles.inv_mass, i, self.particles.pin_target[i], alpha, lam);
         }
-        if soft_holds(self.s) {
-            let alpha = self.s.drag_compliance * inv_h2;
-            for (hold, lam) in self.holds.iter().zip(self.sc.hold_lambda.iter_mut()) {
+        if soft_holds(self.settings) {
+            let alpha = self.settings.drag_compliance * inv_h2;
+            for (hold, lam) in self.holds.iter().zip(self.scratch.hold_lambda.iter_mut()) {
                 let i = hold.particle as usize;
-                if i < self.p.len() {
-                    pin::project(&mut self.p.pos, &self.p.inv_mass, i, hold.target, alpha, lam);
+                if i < self.particles.len() {
+                    pin::project(&mut self.particles.pos, &self.particles.inv_mass, i, hold.target, alpha, lam);
                 }
             }
         }
@@ -614,21 +615,21 @@ impl StepContext<'_> {
     /// exact solver also calls it after its last direct solve so contacts have the last word).
     pub fn contacts(&mut self) {
         if self.has_contacts() {
-            let walls = self.s.walls.map(|walls| WallContacts {
+            let walls = self.settings.walls.map(|walls| WallContacts {
                 walls,
                 material: Material {
-                    mu_s: self.s.wall_friction,
-                    mu_k: self.s.wall_friction,
-                    e: self.s.restitution,
+                    mu_s: self.settings.wall_friction,
+                    mu_k: self.settings.wall_friction,
+                    e: self.settings.restitution,
                     keep: 1.0,
                 },
             });
-            let mut rec = self.sc.contact_record();
+            let mut rec = self.scratch.contact_record();
             contact::solve(
-                &mut self.p.pos,
-                &self.p.prev,
-                &self.p.inv_mass,
-                &self.p.radius,
+                &mut self.particles.pos,
+                &self.particles.prev,
+                &self.particles.inv_mass,
+                &self.particles.radius,
                 self.obstacles,
                 walls.as_ref(),
                 &mut rec,
@@ -637,21 +638,21 @@ impl StepContext<'_> {
         self.rope_body_contacts();
         // Rope–rope contacts last, so the no-crossing guarantee has the last word (the
         // Jacobi solver averages them with its links instead).
-        if self.s.solver != SolverKind::Jacobi && self.rope_contacts_on() {
+        if self.settings.solver != SolverKind::Jacobi && self.rope_contacts_on() {
             self.rope_contacts(&mut Direct);
         }
     }
 
     /// Rope–body contacts, projected on the particles and the bodies (`contacts::rope_body`).
     pub fn rope_body_contacts(&mut self) {
-        if !crate::FULL || self.sc.contacts.rope.pairs.is_empty() {
+        if !crate::FULL || self.scratch.contacts.rope.pairs.is_empty() {
             return;
         }
-        let friction = RopeFriction { mu_s: self.s.rope_friction, mu_k: self.s.rope_mu_k() };
-        self.sc.contacts.rope.project(
-            &mut self.p.pos,
-            &self.p.prev,
-            &self.p.inv_mass,
+        let friction = RopeFriction { mu_s: self.settings.rope_friction, mu_k: self.settings.rope_mu_k() };
+        self.scratch.contacts.rope.project(
+            &mut self.particles.pos,
+            &self.particles.prev,
+            &self.particles.inv_mass,
             self.ropes,
             self.bodies,
             self.attach,
@@ -669,7 +670,7 @@ impl StepContext<'_> {
 
     #[inline]
     fn has_contacts(&self) -> bool {
-        !self.obstacles.is_empty() || self.s.walls.is_some()
+        !self.obstacles.is_empty() || self.settings.walls.is_some()
     }
 
     /// Stage 4 without the fusion with the next integration.
@@ -687,13 +688,13 @@ impl StepContext<'_> {
         let contacts = self.has_contacts();
         if fuse && !contacts && !self.last_substep {
             // Deferred: the next substep's integration computes it on its way.
-            self.sc.velocity_pending = true;
+            self.scratch.velocity_pending = true;
             return;
         }
-        let p = &mut *self.p;
+        let p = &mut *self.particles;
         if contacts {
-            let threshold = 2.0 * self.s.gravity.length() * h;
-            let mut rec = self.sc.contact_record();
+            let threshold = 2.0 * self.settings.gravity.length() * h;
+            let mut rec = self.scratch.contact_record();
             contact::velocities_with_restitution(&p.pos, &mut p.prev, &mut p.vel, &p.radius, h, threshold, &mut rec);
         } else {
             // Over flat f32 arrays, so the loop vectorises.

@@ -15,7 +15,7 @@
 //! pins, the mouse and contacts; finally v = (x - x_prev)/h.
 //!
 //! Links are rigid, softened by the seed's give with Müller's iteration-count correction
-//! (`constraints/distance.rs`); their compliance is the XPBD solver's business. This is
+//! (`constraints/length.rs`); their compliance is the XPBD solver's business. This is
 //! the seed's algorithm with its flaws fixed: the bending constraint is a real one and
 //! collisions carry Coulomb friction and restitution instead of zeroing velocities.
 //!
@@ -42,17 +42,17 @@
 //! Bending is the XPBD angle constraint, tethers (optional) bound the stretch of long
 //! ropes, pins and the mouse are compliant pins, and contacts carry friction.
 
-use crate::constraints::{distance, Direct};
+use crate::constraints::{length, Direct};
 
 use super::StepContext;
 
 /// Stage `solve`: `iterations` Gauss–Seidel passes (links in colour order, bending, then
 /// tethers on the last pass, pins, the mouse, dogs and contacts).
 pub fn solve(c: &mut StepContext) {
-    let iterations = c.s.iterations.max(1);
+    let iterations = c.settings.iterations.max(1);
     c.start_multipliers();
     for it in 0..iterations {
-        distance::sweep(&mut c.p.pos, &c.sc.packed, &mut c.sc.lambda, &mut Direct);
+        length::sweep(&mut c.particles.pos, &c.scratch.packed, &mut c.scratch.lambda, &mut Direct);
         c.bending(&mut Direct);
         c.local(it + 1 == iterations);
     }

@@ -110,11 +110,11 @@ impl Sim {
     /// length: the rope's rest length now, m).
     pub fn winches_json_string(&self) -> String {
         let w = &self.world;
-        let v: Vec<crate::json_value::Value> = w
+        let v: Vec<crate::json_macro::Value> = w
             .winches
             .iter()
             .map(|x| {
-                crate::json_value::json!({
+                crate::json_macro::json!({
                     "rope": w.ropes.index_of(x.rope).map_or(-1, |k| k as i64),
                     "speed": x.speed,
                     "maxForce": x.max_force,
@@ -122,7 +122,7 @@ impl Sim {
                 })
             })
             .collect();
-        crate::json_value::Value::Array(v).to_string()
+        crate::json_macro::Value::Array(v).to_string()
     }
 
     /// `detach(point)`.
@@ -273,21 +273,21 @@ impl Sim {
     pub fn bodies_json_string(&self) -> String {
         use crate::bodies::Shape;
         let b = &self.world.bodies;
-        let v: Vec<crate::json_value::Value> = (0..b.len())
+        let v: Vec<crate::json_macro::Value> = (0..b.len())
             .map(|i| {
                 let shape = match b.shape[i] {
-                    Shape::Sphere { radius } => crate::json_value::json!({"type": "sphere", "radius": radius}),
+                    Shape::Sphere { radius } => crate::json_macro::json!({"type": "sphere", "radius": radius}),
                     Shape::Capsule { radius, half_length } => {
-                        crate::json_value::json!({"type": "capsule", "radius": radius, "halfLength": half_length})
+                        crate::json_macro::json!({"type": "capsule", "radius": radius, "halfLength": half_length})
                     }
-                    Shape::Box { half } => crate::json_value::json!({"type": "box", "half": [half.x, half.y, half.z]}),
+                    Shape::Box { half } => crate::json_macro::json!({"type": "box", "half": [half.x, half.y, half.z]}),
                 };
                 let mass = if b.kind[i] == BodyKind::Dynamic { b.mass[i] } else { 0.0 };
-                crate::json_value::json!({"id": b.id[i].0, "kind": b.kind[i].name(), "shape": shape,
+                crate::json_macro::json!({"id": b.id[i].0, "kind": b.kind[i].name(), "shape": shape,
                     "mass": mass, "planar": b.planar[i]})
             })
             .collect();
-        crate::json_value::Value::Array(v).to_string()
+        crate::json_macro::Value::Array(v).to_string()
     }
 
     /// The body contact events of every step since the last drain, oldest first, as JSON
@@ -295,14 +295,14 @@ impl Sim {
     /// impulse in N·s the pair took in the step it began, 0 for an end), and forgets them.
     pub fn drain_contact_events_json(&mut self) -> String {
         let log = &self.world.contact_log;
-        let v: Vec<crate::json_value::Value> = (0..log.len())
+        let v: Vec<crate::json_macro::Value> = (0..log.len())
             .map(|k| {
                 let (began, a, b, impulse) = log.get(k);
-                crate::json_value::json!({"type": if began { "begin" } else { "end" }, "a": a.0, "b": b.0, "impulse": impulse})
+                crate::json_macro::json!({"type": if began { "begin" } else { "end" }, "a": a.0, "b": b.0, "impulse": impulse})
             })
             .collect();
         self.world.contact_log.clear();
-        crate::json_value::Value::Array(v).to_string()
+        crate::json_macro::Value::Array(v).to_string()
     }
 
     /// Every joint now: `[{id, type, a, b, anchorA, anchorB, axis, limit, motor, soft,
@@ -319,7 +319,7 @@ impl Sim {
             id.and_then(|id| b.index(id).ok()).map_or((Vec3::ZERO, glam::Quat::IDENTITY), |k| (b.pos[k], b.rot[k]))
         };
         let v3 = |v: Vec3| [v.x, v.y, v.z];
-        let v: Vec<crate::json_value::Value> = (0..j.len())
+        let v: Vec<crate::json_macro::Value> = (0..j.len())
             .map(|k| {
                 let f = &j.frames[k];
                 let (xa, qa) = pose(j.a[k]);
@@ -329,13 +329,13 @@ impl Sim {
                     JointKind::AngularMotor { motor } => (None, Some(motor)),
                     _ => (None, None),
                 };
-                let mut out = crate::json_value::json!({
+                let mut out = crate::json_macro::json!({
                     "id": j.id[k].0, "type": j.kind[k].name(),
                     "a": j.a[k].map(|id| id.0), "b": j.b[k].map(|id| id.0),
                     "anchorA": v3(xa + qa * f.local_a), "anchorB": v3(xb + qb * f.local_b),
                     "axis": v3(qa * f.axis_a),
-                    "limit": limit.map(crate::json_value::to_json), "motor": motor.map(crate::json_value::to_json),
-                    "soft": crate::json_value::to_json(j.soft[k]),
+                    "limit": limit.map(crate::json_macro::to_json), "motor": motor.map(crate::json_macro::to_json),
+                    "soft": crate::json_macro::to_json(j.soft[k]),
                     "force": v3(j.force[k]), "torque": v3(j.torque[k]),
                     "breakForce": j.break_force[k].is_finite().then_some(j.break_force[k]),
                     "mouse": j.transient[k],
@@ -346,21 +346,21 @@ impl Sim {
                 // The per-kind parameters, only on their kinds.
                 let extra = match j.kind[k] {
                     JointKind::Distance { length, min, max } => {
-                        crate::json_value::json!({"length": length, "min": min, "max": max})
+                        crate::json_macro::json!({"length": length, "min": min, "max": max})
                     }
-                    JointKind::Rope { max_length } => crate::json_value::json!({"maxLength": max_length}),
+                    JointKind::Rope { max_length } => crate::json_macro::json!({"maxLength": max_length}),
                     JointKind::SwingTwist { max_swing, twist } => {
-                        crate::json_value::json!({"maxSwing": max_swing, "twist": twist})
+                        crate::json_macro::json!({"maxSwing": max_swing, "twist": twist})
                     }
-                    _ => crate::json_value::json!({}),
+                    _ => crate::json_macro::json!({}),
                 };
-                if let (Some(o), crate::json_value::Value::Object(e)) = (out.as_object_mut(), extra) {
+                if let (Some(o), crate::json_macro::Value::Object(e)) = (out.as_object_mut(), extra) {
                     o.extend(e);
                 }
                 out
             })
             .collect();
-        crate::json_value::Value::Array(v).to_string()
+        crate::json_macro::Value::Array(v).to_string()
     }
 }
 

@@ -7,7 +7,7 @@ use super::*;
 impl Sim {
     /// The rope over an obstacle (the capstan on screen) as JSON, or `null`.
     pub fn capstan_report_json(&self) -> String {
-        crate::report::wrap_json(crate::wrap::wrap_report(&self.world).as_ref()).to_string()
+        crate::report::wrap_json(crate::obstacle_wrap::wrap_report(&self.world).as_ref()).to_string()
     }
 
     /// Rope `i`'s point indices in order.

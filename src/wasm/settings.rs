@@ -119,9 +119,9 @@ impl Sim {
     pub fn solver_info_json() -> String {
         let v: Vec<_> = SolverKind::ALL
             .iter()
-            .map(|k| crate::json_value::json!({"name": k.name(), "label": k.label(), "about": k.about()}))
+            .map(|k| crate::json_macro::json!({"name": k.name(), "label": k.label(), "about": k.about()}))
             .collect();
-        crate::json_value::Value::from(v).to_string()
+        crate::json_macro::Value::from(v).to_string()
     }
 
     /// Which solvers can run the current world, as JSON `[{name, ok, reason}]`.
@@ -130,12 +130,12 @@ impl Sim {
             .iter()
             .map(|k| match k.supports(&self.world) {
                 Ok(()) => {
-                    crate::json_value::json!({"name": k.name(), "ok": true, "reason": crate::json_value::Value::Null})
+                    crate::json_macro::json!({"name": k.name(), "ok": true, "reason": crate::json_macro::Value::Null})
                 }
-                Err(why) => crate::json_value::json!({"name": k.name(), "ok": false, "reason": why}),
+                Err(why) => crate::json_macro::json!({"name": k.name(), "ok": false, "reason": why}),
             })
             .collect();
-        crate::json_value::Value::from(v).to_string()
+        crate::json_macro::Value::from(v).to_string()
     }
 
     /// PBD-family velocity damping rate (1/s, ≥ 0).

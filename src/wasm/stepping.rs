@@ -65,13 +65,13 @@ impl Sim {
         match self.world.stage_times() {
             None => "null".into(),
             Some(t) => {
-                let stages: Vec<crate::json_value::Value> = t
+                let stages: Vec<crate::json_macro::Value> = t
                     .mean_us()
                     .map(
-                        |(s, us)| crate::json_value::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}),
+                        |(s, us)| crate::json_macro::json!({"name": s.name(), "perSubstep": s.per_substep(), "us": us}),
                     )
                     .collect();
-                crate::json_value::json!({"steps": t.steps, "stages": stages}).to_string()
+                crate::json_macro::json!({"steps": t.steps, "stages": stages}).to_string()
             }
         }
     }
@@ -192,7 +192,7 @@ impl Sim {
     #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = pointFlagBits)]
     pub fn point_flag_bits() -> String {
-        crate::json_value::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
+        crate::json_macro::json!({"locked": FLAG_LOCKED, "held": FLAG_HELD}).to_string()
     }
 
     /// Per link: tension in newtons over the last substep. Refilled by `refreshRender()`.

@@ -35,7 +35,7 @@
 pub mod box_box;
 pub mod box_box_2d;
 pub mod box_round;
-pub mod plane;
+pub mod half_space;
 pub mod round;
 
 use glam::{Quat, Vec3};
@@ -237,8 +237,8 @@ pub fn collide(a: &Shape, pa: &Pose, b: &Shape, pb: &Pose, speculative: f32) -> 
 /// and shape `b` at `pb`.
 pub fn collide_plane(plane: &Plane, b: &Shape, pb: &Pose, speculative: f32) -> Manifold {
     let mut m = match Core::new(b, pb) {
-        Core::Round { p0, p1, r } => plane::collide_plane_round(plane, p0, p1, r, speculative),
-        Core::Box { pose, half } => plane::collide_plane_box(plane, &pose, half, speculative),
+        Core::Round { p0, p1, r } => half_space::collide_plane_round(plane, p0, p1, r, speculative),
+        Core::Box { pose, half } => half_space::collide_plane_box(plane, &pose, half, speculative),
     };
     m.set_anchors(Vec3::ZERO, pb.pos);
     m

@@ -30,7 +30,7 @@ mod tests;
 
 use glam::{Quat, Vec3};
 
-use crate::joints::planar;
+use crate::joints::lock_2d;
 use crate::joints::row::{self, Phase, Row, SolverBodies};
 use crate::settings::SolverKind;
 use crate::solver::exact;
@@ -115,7 +115,7 @@ struct LayoutKey {
 
 /// Whether rows run for particles (the impulse solver) or only for bodies (the others).
 fn solves_particles(c: &StepContext) -> bool {
-    c.s.solver == SolverKind::Impulse
+    c.settings.solver == SolverKind::Impulse
 }
 
 /// Stage `prepare` (per step) under the solvers other than `impulse`: sizes the solver
@@ -131,29 +131,29 @@ pub fn prepare(c: &mut StepContext) {
 /// link, pin and hold rows in front of the bodies'), unless nothing they depend on changed.
 pub(crate) fn lay_out(c: &mut StepContext, with_particles: bool) {
     let nb = c.bodies.len();
-    let sc = &mut c.sc.rows;
+    let sc = &mut c.scratch.rows;
     sc.with_particles = with_particles;
     sc.locks_built = false;
-    sc.bodies.resize(c.p.len() + nb + 1);
+    sc.bodies.resize(c.particles.len() + nb + 1);
     let key = LayoutKey {
         links: c.links.version,
         n_links: c.links.len(),
-        particles: c.p.version,
-        n_particles: c.p.len(),
+        particles: c.particles.version,
+        n_particles: c.particles.len(),
         bodies: c.bodies.version,
         joints: c.joints.version,
         holds: c.holds.len(),
         attachments: c.attach.len(),
         with_particles,
-        soft_holds: super::soft_holds(c.s),
-        pins: c.sc.topo.pins.len(),
+        soft_holds: super::soft_holds(c.settings),
+        pins: c.scratch.topo.pins.len(),
     };
     if sc.key == Some(key) {
         return;
     }
     sc.key = Some(key);
     sc.attach_of.clear();
-    sc.attach_of.resize(c.p.len(), NONE);
+    sc.attach_of.resize(c.particles.len(), NONE);
     for (k, a) in c.attach.iter().enumerate() {
         if let Some(slot) = sc.attach_of.get_mut(a.particle as usize) {
             if c.bodies.index(a.body).is_ok() {
@@ -163,17 +163,17 @@ pub(crate) fn lay_out(c: &mut StepContext, with_particles: bool) {
     }
     // The link rows keep their impulses when the same links come in the same order (a
     // winch changing rest lengths, a pin added): only new links start from zero.
-    let new_links: &[u32] = if with_particles { &c.sc.topo.colour_order } else { &[] };
+    let new_links: &[u32] = if with_particles { &c.scratch.topo.colour_order } else { &[] };
     let keep_links = sc.link_of_row == new_links;
     if !keep_links {
         sc.link_of_row.clear();
         sc.link_of_row.extend_from_slice(new_links);
     }
-    let sc = &mut c.sc.rows;
+    let sc = &mut c.scratch.rows;
     let n_links = sc.link_of_row.len();
-    let n_pins = if with_particles { c.sc.topo.pins.len() * 3 } else { 0 };
-    let n_holds = if with_particles && super::soft_holds(c.s) { c.holds.len() * 3 } else { 0 };
-    let sc = &mut c.sc.rows;
+    let n_pins = if with_particles { c.scratch.topo.pins.len() * 3 } else { 0 };
+    let n_holds = if with_particles && super::soft_holds(c.settings) { c.holds.len() * 3 } else { 0 };
+    let sc = &mut c.scratch.rows;
     sc.pin_start = n_links;
     sc.hold_start = sc.pin_start + n_pins;
     sc.joints_start = sc.hold_start + n_holds;
@@ -184,7 +184,7 @@ pub(crate) fn lay_out(c: &mut StepContext, with_particles: bool) {
         r += c.joints.rows(k);
     }
     sc.planar_start = r;
-    let n_planar = c.bodies.planar.iter().filter(|&&p| p).count() * planar::ROWS;
+    let n_planar = c.bodies.planar.iter().filter(|&&p| p).count() * lock_2d::ROWS;
     let total = r + n_planar;
     sc.rows.truncate(if keep_links { n_links } else { 0 });
     sc.rows.resize(total, Row::default());
@@ -211,17 +211,17 @@ pub fn integrate_bodies(c: &mut StepContext) {
         return;
     }
     let h = c.h;
-    let g = c.s.gravity;
-    let np = c.p.len();
+    let g = c.settings.gravity;
+    let np = c.particles.len();
     // The world inverse inertias are read when rows are built: joints' rows every substep,
     // particle-side rows (links on bodies, rope–body contacts) every substep, the contacts'
     // and 2D locks' rows only at the step's first substep (`locks_built` is still false
     // there). With no joint and no particle the later substeps skip them (a 3×3 product
     // per body per substep: 2.5 % of W6's step); nothing reads them before the next step's
     // first substep sets them again.
-    let inertia = !c.sc.rows.locks_built || !c.joints.is_empty() || np > 0;
+    let inertia = !c.scratch.rows.locks_built || !c.joints.is_empty() || np > 0;
     let b = &mut *c.bodies;
-    let sb = &mut c.sc.rows.bodies;
+    let sb = &mut c.scratch.rows.bodies;
     {
         // Every array cut to the bodies' count first, so the loop has no bounds checks.
         let (vel, ang_vel, inv_mass) = (&mut b.vel[..nb], &mut b.ang_vel[..nb], &b.inv_mass[..nb]);
@@ -257,29 +257,29 @@ fn solve(c: &mut StepContext) {
         return;
     }
     // The impulse solver's particle contacts name points that may since have been removed.
-    c.sc.forget_particle_contacts();
-    let mut rows = std::mem::take(&mut c.sc.rows.rows);
+    c.scratch.forget_particle_contacts();
+    let mut rows = std::mem::take(&mut c.scratch.rows.rows);
     prepare_body_rows(c, &mut rows);
-    c.sc.rows.rows = rows;
-    let sc = &mut c.sc.rows;
-    let body_contacts = &mut c.sc.contacts;
+    c.scratch.rows.rows = rows;
+    let sc = &mut c.scratch.rows;
+    let body_contacts = &mut c.scratch.contacts;
     let (rows, sb) = (&mut sc.rows, &mut sc.bodies);
-    if c.s.warm_starting {
+    if c.settings.warm_starting {
         row::warm_start(rows, &mut sb.v, &mut sb.w);
     } else {
         rows.iter_mut().for_each(|r| r.accum = 0.0);
     }
-    body_contacts.prepare(sb, c.bodies, c.h, c.s.warm_starting, c.s.contact_tuning());
-    for _ in 0..c.s.iterations.max(1) {
+    body_contacts.prepare(sb, c.bodies, c.h, c.settings.warm_starting, c.settings.contact_tuning());
+    for _ in 0..c.settings.iterations.max(1) {
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
         body_contacts.sweep(sb, Phase::Solve);
     }
     integrate_positions(c);
     relax_rows(c);
-    let sc = &mut c.sc.rows;
+    let sc = &mut c.scratch.rows;
     for _ in 0..RELAX_ITERATIONS {
         row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
-        c.sc.contacts.sweep(&mut sc.bodies, Phase::Relax);
+        c.scratch.contacts.sweep(&mut sc.bodies, Phase::Relax);
     }
     write_back(c);
 }
@@ -293,17 +293,17 @@ fn solve(c: &mut StepContext) {
 /// the bodies here take as many sub-substeps as keep each at most 1/240 s.
 ///
 /// Under the exact solver, ball-socket joints that form a tree of bodies are solved
-/// directly instead (`exact::bodies`), and only the other joints stay rows (`solve_tree`).
+/// directly instead (`exact::body_tree`), and only the other joints stay rows (`solve_tree`).
 pub fn solve_bodies(c: &mut StepContext) {
     if c.bodies.is_empty() {
         return;
     }
     // (Between this solver's substeps the bodies moved: proxies, rope–body projection, the
     // exact solver's projection of its body tree.)
-    c.sc.contacts.poses_moved();
-    if c.s.solver == SolverKind::Exact {
-        c.sc.body_tree.refresh(&mut *c.joints, c.bodies);
-        if c.sc.body_tree.active() {
+    c.scratch.contacts.poses_moved();
+    if c.settings.solver == SolverKind::Exact {
+        c.scratch.body_tree.refresh(&mut *c.joints, c.bodies);
+        if c.scratch.body_tree.active() {
             return solve_tree(c);
         }
     }
@@ -328,13 +328,13 @@ pub(crate) fn body_substeps(h: f32) -> u32 {
     ((h * BODY_RATE).ceil().max(1.0) as u32).min(crate::limits::MAX_BODY_SUBSTEPS)
 }
 
-/// Under the exact solver with a body tree (`exact::bodies`): per (sub-)substep, the rows of
+/// Under the exact solver with a body tree (`exact::body_tree`): per (sub-)substep, the rows of
 /// every other joint and the body contacts (or a plain integration when there are none),
 /// then the tree's projection and the velocities it implies.
 fn solve_tree(c: &mut StepContext) {
     let h = c.h;
     // Body contacts are rows: with any patch the step runs the rows too.
-    let pure = c.sc.body_tree.pure && c.sc.contacts.patches.is_empty() && c.sc.contacts.flat.is_empty();
+    let pure = c.scratch.body_tree.pure && c.scratch.contacts.patches.is_empty() && c.scratch.contacts.flat.is_empty();
     let n = if pure { 1 } else { body_substeps(h) };
     c.h = h / n as f32;
     for _ in 0..n {
@@ -342,10 +342,10 @@ fn solve_tree(c: &mut StepContext) {
             integrate_bodies(c);
             solve(c);
         }
-        exact::bodies::project(c, pure);
+        exact::body_tree::project(c, pure);
         // (The projection moved the tree's bodies: the separations the relax measured are
         // stale.)
-        c.sc.contacts.poses_moved();
+        c.scratch.contacts.poses_moved();
     }
     c.h = h;
 }
@@ -354,8 +354,8 @@ fn solve_tree(c: &mut StepContext) {
 /// impulse solver moves its free particles first: `impulse::integrate_positions`).
 pub(crate) fn integrate_positions(c: &mut StepContext) {
     let h = c.h;
-    let sc = &c.sc.rows;
-    let np = c.p.len();
+    let sc = &c.scratch.rows;
+    let np = c.particles.len();
     let b = &mut *c.bodies;
     for k in 0..b.len() {
         if b.kind[k] == crate::bodies::BodyKind::Static
@@ -372,9 +372,9 @@ pub(crate) fn integrate_positions(c: &mut StepContext) {
         if let (Ok(k), true) = (b.index(a.body), i < np) {
             // (The position-based family's integration already moved `prev` on.)
             if sc.with_particles {
-                c.p.prev[i] = c.p.pos[i];
+                c.particles.prev[i] = c.particles.pos[i];
             }
-            c.p.pos[i] = b.world_point(k, a.local);
+            c.particles.pos[i] = b.world_point(k, a.local);
         }
     }
 }
@@ -383,13 +383,13 @@ pub(crate) fn integrate_positions(c: &mut StepContext) {
 /// inverse mass is its body's generalised inverse mass at the attachment point along the
 /// particle's first link (`bodies::attach`); 0 for an immovable body.
 pub fn proxy_masses(c: &mut StepContext) {
-    if c.attach.is_empty() || c.s.solver == SolverKind::Impulse {
+    if c.attach.is_empty() || c.settings.solver == SolverKind::Impulse {
         return;
     }
     for a in c.attach.iter() {
         let i = a.particle as usize;
         let Ok(k) = c.bodies.index(a.body) else { continue };
-        if i >= c.p.len() {
+        if i >= c.particles.len() {
             continue;
         }
         let b = &*c.bodies;
@@ -404,14 +404,14 @@ pub fn proxy_masses(c: &mut StepContext) {
                 None
             }
         });
-        let n = other.and_then(|j| c.p.pos.get(j as usize)).map_or(Vec3::Y, |&pj| (pj - x).normalize_or(Vec3::Y));
+        let n = other.and_then(|j| c.particles.pos.get(j as usize)).map_or(Vec3::Y, |&pj| (pj - x).normalize_or(Vec3::Y));
         let w = if b.inv_mass[k] > 0.0 {
             crate::bodies::attach::generalized_inv_mass(b.inv_mass[k], b.inv_inertia_world(k), r, n)
         } else {
             0.0
         };
-        c.p.pos[i] = x;
-        c.p.set_inv_mass(i, w);
+        c.particles.pos[i] = x;
+        c.particles.set_inv_mass(i, w);
     }
 }
 
@@ -426,15 +426,15 @@ pub fn transfer_proxies(c: &mut StepContext) {
     for a in c.attach.iter() {
         let i = a.particle as usize;
         let Ok(k) = c.bodies.index(a.body) else { continue };
-        if i >= c.p.len() {
+        if i >= c.particles.len() {
             continue;
         }
         let b = &mut *c.bodies;
         let r = b.rot[k] * a.local;
         let anchor = b.pos[k] + r;
-        let w = c.p.inv_mass[i];
+        let w = c.particles.inv_mass[i];
         if w > 0.0 && b.inv_mass[k] > 0.0 {
-            let imp = (c.p.pos[i] - anchor) / w;
+            let imp = (c.particles.pos[i] - anchor) / w;
             let dx = imp * b.inv_mass[k];
             let dth = b.inv_inertia_world(k) * r.cross(imp);
             b.pos[k] += dx;
@@ -442,7 +442,7 @@ pub fn transfer_proxies(c: &mut StepContext) {
             b.vel[k] += dx * inv_h;
             b.ang_vel[k] += dth * inv_h;
         }
-        c.p.pos[i] = b.world_point(k, a.local);
+        c.particles.pos[i] = b.world_point(k, a.local);
     }
 }
 
@@ -456,8 +456,8 @@ pub fn integrate_rotation(q: Quat, w: Vec3, h: f32) -> Quat {
 /// Solver velocities back into the bodies (the impulse solver writes its particles' first:
 /// `impulse::write_back`).
 pub(crate) fn write_back(c: &mut StepContext) {
-    let sc = &c.sc.rows;
-    let np = c.p.len();
+    let sc = &c.scratch.rows;
+    let np = c.particles.len();
     let b = &mut *c.bodies;
     for k in 0..b.len() {
         if b.kind[k] != crate::bodies::BodyKind::Static {
@@ -471,7 +471,7 @@ pub(crate) fn write_back(c: &mut StepContext) {
 /// starting by id) and their reaction force and torque on B; links their tension.
 pub fn store_impulses(c: &mut StepContext) {
     let h = c.h;
-    let sc = &c.sc.rows;
+    let sc = &c.scratch.rows;
     if sc.rows.is_empty() {
         return;
     }
@@ -486,7 +486,7 @@ pub fn store_impulses(c: &mut StepContext) {
     }
     // (The exact solver's direct joints have empty rows: their forces come from its body
     // forest below.)
-    let direct = direct_joints(c.s, &c.sc.body_tree.direct);
+    let direct = direct_joints(c.settings, &c.scratch.body_tree.direct);
     for k in 0..c.joints.len() {
         if direct.get(k).copied().unwrap_or(false) {
             continue;
@@ -502,7 +502,7 @@ pub fn store_impulses(c: &mut StepContext) {
         c.joints.force[k] = f / h;
         c.joints.torque[k] = t / h;
     }
-    if c.s.solver == SolverKind::Exact {
-        c.sc.body_tree.store_forces(c.joints);
+    if c.settings.solver == SolverKind::Exact {
+        c.scratch.body_tree.store_forces(c.joints);
     }
 }

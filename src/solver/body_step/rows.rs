@@ -22,7 +22,7 @@ use glam::{Quat, Vec3};
 
 use super::RowScratch;
 use crate::bodies::Bodies;
-use crate::joints::planar;
+use crate::joints::lock_2d;
 use crate::joints::row::{self, Phase, Row, Soft, Spring};
 use crate::joints::setup::{Setup, JOINT_MAX_CORRECTION};
 use crate::joints::MAX_ROWS;
@@ -33,12 +33,12 @@ use crate::solver::StepContext;
 /// locks' built at the step's first substep (after choosing the idle ones) and only their
 /// bias at the others. `rows` is the whole row array, taken out of the scratch.
 pub(crate) fn prepare_body_rows(c: &mut StepContext, rows: &mut [Row]) {
-    let (h, np) = (c.h, c.p.len());
-    let sc = &mut c.sc.rows;
-    let direct = direct_joints(c.s, &c.sc.body_tree.direct);
+    let (h, np) = (c.h, c.particles.len());
+    let sc = &mut c.scratch.rows;
+    let direct = direct_joints(c.settings, &c.scratch.body_tree.direct);
     let locks = if sc.locks_built { Locks::Bias } else { Locks::Build };
     if locks == Locks::Build {
-        idle_locks(sc, c.joints, c.bodies, c.attach, &c.sc.contacts, np, c.s.gravity);
+        idle_locks(sc, c.joints, c.bodies, c.attach, &c.scratch.contacts, np, c.settings.gravity);
     }
     body_rows(sc, c.joints, c.bodies, np, h, rows, false, direct, locks);
     sc.locks_built = true;
@@ -50,12 +50,12 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     if c.bodies.is_empty() {
         return;
     }
-    let sc = &mut c.sc.rows;
+    let sc = &mut c.scratch.rows;
     let mut rows = std::mem::take(&mut sc.rows);
-    let direct = direct_joints(c.s, &c.sc.body_tree.direct);
-    body_rows(sc, c.joints, c.bodies, c.p.len(), c.h, &mut rows, true, direct, Locks::Keep);
+    let direct = direct_joints(c.settings, &c.scratch.body_tree.direct);
+    body_rows(sc, c.joints, c.bodies, c.particles.len(), c.h, &mut rows, true, direct, Locks::Keep);
     sc.rows = rows;
-    c.sc.contacts.refresh_relax(c.bodies, c.h);
+    c.scratch.contacts.refresh_relax(c.bodies, c.h);
 }
 
 /// Which planar bodies' 2D locks sit this step out (`row::IDLE_LOCK`: neither built nor
@@ -224,17 +224,17 @@ fn body_rows(
     }
     for k in 0..bodies.len() {
         if bodies.planar[k] && locks == Locks::Bias {
-            let rr = &mut rows[r..r + planar::ROWS];
+            let rr = &mut rows[r..r + lock_2d::ROWS];
             if rr[0].block != row::IDLE_LOCK {
-                planar::refresh_bias(bodies.pos[k], bodies.rot[k], h, rr);
+                lock_2d::refresh_bias(bodies.pos[k], bodies.rot[k], h, rr);
             }
-            r += planar::ROWS;
+            r += lock_2d::ROWS;
         } else if bodies.planar[k] {
-            let rr = &mut rows[r..r + planar::ROWS];
+            let rr = &mut rows[r..r + lock_2d::ROWS];
             if sc.lock_idle.get(k) == Some(&true) && rr.iter().all(|row| row.accum.to_bits() == 0) {
                 // Left out of this step (`idle_locks`); its impulses stay +0.
                 rr[0].block = row::IDLE_LOCK;
-                r += planar::ROWS;
+                r += lock_2d::ROWS;
                 continue;
             }
             let s = Setup {
@@ -250,8 +250,8 @@ fn body_rows(
                 user: None,
                 max_correction: JOINT_MAX_CORRECTION,
             };
-            planar::setup(&s, &mut rows[r..r + planar::ROWS]);
-            r += planar::ROWS;
+            lock_2d::setup(&s, &mut rows[r..r + lock_2d::ROWS]);
+            r += lock_2d::ROWS;
         }
     }
 }

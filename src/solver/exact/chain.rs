@@ -5,7 +5,7 @@
 use glam::{Vec3, Vec3A};
 
 use super::plan::{ChainLink, ChainPart, Stat, WARM_BOUND};
-use crate::constraints::distance::Packed;
+use crate::constraints::length::Packed;
 
 /// A chain's first measuring sweep of a substep: copies each link's data from its packed
 /// forest slot (rest length, α̃, rope flag, inverse masses; λ = 0) and measures it.

@@ -1,4 +1,4 @@
-//! The body forest's search for tree centres (`bodies::BodyTree::refresh`): the dynamic
+//! The body forest's search for tree centres (`body_tree::BodyTree::refresh`): the dynamic
 //! bodies and their candidate joints as a graph in compressed rows, searched breadth first.
 
 // `NONE`: the end of a joint on the world (no body).

@@ -31,7 +31,7 @@
 use glam::Vec3;
 
 use super::plan::ExactScratch;
-use crate::constraints::distance::Packed;
+use crate::constraints::length::Packed;
 
 /// Σ C² over the rigid links of `packed` (rope links when taut).
 pub(super) fn violation(pos: &[Vec3], packed: &[Packed]) -> f64 {

@@ -113,7 +113,7 @@
 //! - `warm.rs`: warm starting (the multipliers carried between substeps) and the closing
 //!   projection of unconverged trees.
 
-pub mod bodies;
+pub mod body_tree;
 mod chain;
 mod graph;
 mod guard;
@@ -122,9 +122,9 @@ mod tree;
 mod warm;
 
 use super::StepContext;
-use crate::constraints::distance;
+use crate::constraints::length;
 use crate::constraints::Direct;
-pub use bodies::BodyTree;
+pub use body_tree::BodyTree;
 pub use plan::{ExactScratch, ExactWarm};
 use tree::Forest;
 
@@ -137,31 +137,31 @@ pub const TOLERANCE: f32 = 8e-5;
 pub fn solve(c: &mut StepContext) {
     // No particles (W4's bodies alone): nothing here (the plan's key comparisons were 2 %
     // of W4's step).
-    if c.p.is_empty() {
+    if c.particles.is_empty() {
         return;
     }
-    let passes = c.s.iterations.max(1);
+    let passes = c.settings.iterations.max(1);
     let step = c.step;
     c.start_multipliers();
-    let n_tree = c.sc.n_tree;
+    let n_tree = c.scratch.n_tree;
     // Other constraints: those that converge over the passes themselves (loop links,
     // bending, pins, holds, the dogs) and contacts (walls, obstacles, rope–rope).
-    let gradual = n_tree < c.sc.packed.len()
-        || c.s.bending
-        || !c.sc.topo.pins.is_empty()
+    let gradual = n_tree < c.scratch.packed.len()
+        || c.settings.bending
+        || !c.scratch.topo.pins.is_empty()
         || !c.holds.is_empty()
         || !c.dogs.is_empty();
     let iterative = gradual
         || !c.obstacles.is_empty()
-        || c.s.walls.is_some()
+        || c.settings.walls.is_some()
         || c.out.rope.active
-        || !c.sc.contacts.rope.pairs.is_empty();
-    c.sc.exact.refresh_plan(&c.sc.topo, n_tree);
-    c.sc.exact.take_pending();
+        || !c.scratch.contacts.rope.pairs.is_empty();
+    c.scratch.exact.refresh_plan(&c.scratch.topo, n_tree);
+    c.scratch.exact.take_pending();
     // Warm start from the multipliers of the last substep if it was this step's or the
     // last one's (not after a pause under another solver) and the tree converged in it;
     // only without other constraints (with them the passes follow their projections).
-    let ex = &mut c.sc.exact;
+    let ex = &mut c.scratch.exact;
     let warm = !iterative && ex.last_step.is_some_and(|s| s == step || s + 1 == step);
     ex.last_step = Some(step);
     if iterative {
@@ -169,28 +169,28 @@ pub fn solve(c: &mut StepContext) {
         // Other constraints move particles between passes: every tree takes part in every
         // pass, after their projections.
         for pass in 0..passes {
-            let loops = &c.sc.packed[n_tree..];
-            distance::sweep(&mut c.p.pos, loops, &mut c.sc.lambda[n_tree..], &mut Direct);
+            let loops = &c.scratch.packed[n_tree..];
+            length::sweep(&mut c.particles.pos, loops, &mut c.scratch.lambda[n_tree..], &mut Direct);
             c.bending(&mut Direct);
             c.local(false);
-            let sc = &mut *c.sc;
+            let sc = &mut *c.scratch;
             let forest = Forest::new(&sc.packed[..n_tree], &sc.topo);
             // With loop links, the pass is kept only if it lowers the forest's violation
             // (`guard.rs`).
             let loops = n_tree < sc.packed.len();
-            let before = if loops { guard::violation(&c.p.pos, &sc.packed[..n_tree]) } else { 0.0 };
+            let before = if loops { guard::violation(&c.particles.pos, &sc.packed[..n_tree]) } else { 0.0 };
             if loops {
-                sc.exact.save_pass(&c.p.pos, &sc.lambda[..n_tree], pass == 0);
+                sc.exact.save_pass(&c.particles.pos, &sc.lambda[..n_tree], pass == 0);
             }
             let mut any = false;
             for t in 0..sc.exact.plan.len() {
-                let changed = sc.exact.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
+                let changed = sc.exact.tree_pass(t, &mut c.particles.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
                 // Converged if the last pass found nothing to do (a solve in it is unverified).
                 sc.exact.converged[t] = !changed;
                 any |= changed;
             }
-            if loops && any && guard::violation(&c.p.pos, &sc.packed[..n_tree]) > before {
-                sc.exact.undo_pass(&mut c.p.pos, &mut sc.lambda[..n_tree]);
+            if loops && any && guard::violation(&c.particles.pos, &sc.packed[..n_tree]) > before {
+                sc.exact.undo_pass(&mut c.particles.pos, &mut sc.lambda[..n_tree]);
             }
             // Every tree was within tolerance right after the contacts' projections: nothing
             // the next passes could improve (the contacts run once more below). Not with
@@ -203,7 +203,7 @@ pub fn solve(c: &mut StepContext) {
     } else {
         // Trees are independent: each is solved to convergence in turn, its data staying in
         // cache over its passes.
-        let sc = &mut *c.sc;
+        let sc = &mut *c.scratch;
         let forest = Forest::new(&sc.packed[..n_tree], &sc.topo);
         let ex = &mut sc.exact;
         for t in 0..ex.plan.len() {
@@ -211,14 +211,14 @@ pub fn solve(c: &mut StepContext) {
             ex.converged[t] = false;
             for pass in 0..passes {
                 let first = pass == 0;
-                if !ex.tree_pass(t, &mut c.p.pos, &forest, &mut sc.lambda[..n_tree], first, first && warm) {
+                if !ex.tree_pass(t, &mut c.particles.pos, &forest, &mut sc.lambda[..n_tree], first, first && warm) {
                     ex.converged[t] = true;
                     break;
                 }
             }
         }
     }
-    let sc = &mut *c.sc;
+    let sc = &mut *c.scratch;
     // The forest slots' multipliers are read only by `end_step` (link tensions) and by the
     // closing projection (which then updates them: store once, before it).
     let unconverged = sc.exact.converged.iter().any(|&v| !v);
@@ -226,7 +226,7 @@ pub fn solve(c: &mut StepContext) {
         sc.exact.store_chains(&mut sc.lambda[..n_tree]);
     }
     if unconverged {
-        sc.exact.close_unconverged(&mut c.p.pos, &sc.packed[..n_tree], &mut sc.lambda[..n_tree]);
+        sc.exact.close_unconverged(&mut c.particles.pos, &sc.packed[..n_tree], &mut sc.lambda[..n_tree]);
     }
     if iterative {
         // Contacts get the last word, as in the iterative solvers: the direct solve may have
@@ -240,7 +240,7 @@ pub fn solve(c: &mut StepContext) {
 mod tests {
     use super::tree::general_pass;
     use super::*;
-    use crate::constraints::distance::Packed;
+    use crate::constraints::length::Packed;
     use crate::links::LinkDef;
     use crate::particles::ParticleDef;
     use crate::settings::Settings;
@@ -308,7 +308,7 @@ mod chain_tests {
     use super::plan::Plan;
     use super::tree::general_pass;
     use super::*;
-    use crate::constraints::distance::Packed;
+    use crate::constraints::length::Packed;
     use crate::links::LinkDef;
     use crate::particles::ParticleDef;
     use crate::settings::Settings;

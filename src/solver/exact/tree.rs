@@ -7,7 +7,7 @@ use glam::Vec3;
 use super::chain::{load_and_measure, measure, ChainView};
 use super::plan::{ExactScratch, Plan, Stat};
 use super::warm::warm_load_and_measure;
-use crate::constraints::distance::Packed;
+use crate::constraints::length::Packed;
 use crate::solver::topology::{Topology, MANY_CHILDREN, NONE, ONLY_CHILD, SINGLE_CHILD};
 
 /// The spanning forest as the direct solve reads it.

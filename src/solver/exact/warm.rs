@@ -7,7 +7,7 @@ use glam::{Vec3, Vec3A};
 
 use super::chain::{load_link, measure};
 use super::plan::{ChainLink, ChainPart, ExactScratch, Plan, Stat, WARM_BOUND};
-use crate::constraints::distance::{self, Packed};
+use crate::constraints::length::{self, Packed};
 use crate::constraints::Direct;
 
 /// The warm-start share of link `l` lying along `d` (in the prediction): g = f d with
@@ -116,17 +116,17 @@ impl ExactScratch {
                 Plan::Chain { l0, n, .. } => {
                     for &slot in &self.c_slot[l0 as usize..(l0 + n) as usize] {
                         let j = slot as usize;
-                        distance::project(pos, &packed[j], &mut lambda[j], &mut Direct);
+                        length::project(pos, &packed[j], &mut lambda[j], &mut Direct);
                     }
                     for &slot in self.c_slot[l0 as usize..(l0 + n) as usize].iter().rev() {
                         let j = slot as usize;
-                        distance::project(pos, &packed[j], &mut lambda[j], &mut Direct);
+                        length::project(pos, &packed[j], &mut lambda[j], &mut Direct);
                     }
                 }
                 Plan::Tree { start, end } => {
                     let end = (end as usize).min(packed.len());
                     for j in (start as usize..end).chain((start as usize..end).rev()) {
-                        distance::project(pos, &packed[j], &mut lambda[j], &mut Direct);
+                        length::project(pos, &packed[j], &mut lambda[j], &mut Direct);
                     }
                 }
             }

@@ -470,10 +470,10 @@ fn skew(r: Vec3A) -> Mat3A {
 /// the velocities with the poses), and attached particles put back on their bodies.
 pub(crate) fn project(c: &mut StepContext, integrate: bool) {
     let h = c.h;
-    let passes = c.s.iterations.max(1);
-    let bt = &mut c.sc.body_tree;
+    let passes = c.settings.iterations.max(1);
+    let bt = &mut c.scratch.body_tree;
     bt.h = h;
-    let g = c.s.gravity;
+    let g = c.settings.gravity;
     let b = &mut *c.bodies;
     for k in 0..b.len().min(bt.inv_m.len()) {
         if integrate {
@@ -510,8 +510,8 @@ pub(crate) fn project(c: &mut StepContext, integrate: bool) {
     }
     for a in c.attach.iter() {
         let i = a.particle as usize;
-        if let (Ok(k), true) = (b.index(a.body), i < c.p.len()) {
-            c.p.pos[i] = b.world_point(k, a.local);
+        if let (Ok(k), true) = (b.index(a.body), i < c.particles.len()) {
+            c.particles.pos[i] = b.world_point(k, a.local);
         }
     }
 }

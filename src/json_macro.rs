@@ -12,12 +12,12 @@
 macro_rules! json {
     ({ $($k:literal : $v:expr),* $(,)? }) => {{
         #[allow(unused_mut)]
-        let mut m = $crate::json_value::Map::new();
-        $( m.insert(::std::string::String::from($k), $crate::json_value::Value::from($v)); )*
-        $crate::json_value::Value::Object(m)
+        let mut m = $crate::json_macro::Map::new();
+        $( m.insert(::std::string::String::from($k), $crate::json_macro::Value::from($v)); )*
+        $crate::json_macro::Value::Object(m)
     }};
     ($e:expr) => {
-        $crate::json_value::Value::from($e)
+        $crate::json_macro::Value::from($e)
     };
 }
 pub(crate) use json;
@@ -70,7 +70,7 @@ macro_rules! deserialize_by_name {
     ($t:ty, $($name:literal => $v:expr),+ $(,)?) => {
         impl<'de> ::serde::Deserialize<'de> for $t {
             fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                $crate::json_value::variant(d, &[$($name),+], &[$($v),+])
+                $crate::json_macro::variant(d, &[$($name),+], &[$($v),+])
             }
         }
     };
