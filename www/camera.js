@@ -10,7 +10,7 @@
 /** @import { InputSim, Sim } from './types.js' */
 
 /** The portrait fit's width: the subject's width times this (a margin on either side). */
-const PORTRAIT_MARGIN = 1.15;
+const PORTRAIT_MARGIN = 1.2;
 
 /** World (view-plane metres, y up) ↔ CSS pixels (y down). */
 export class Camera {
@@ -67,6 +67,15 @@ export class Camera {
     this.cx = this.frame.cx;
     this.cy = this.frame.cy;
     this.update();
+    // Portrait: the subject may sit off the frame's centre (a rope laid out to one side of its
+    // anchor): move sideways until it is in view, as far as it fits.
+    const c = this.content;
+    if (this.portrait && c && this.viewport.h > 1.2 * this.viewport.w) {
+      const half = this.viewport.w / 2 / this.scale;
+      if (c.x1 - c.x0 <= 2 * half) this.cx = Math.min(Math.max(this.cx, c.x1 - half), c.x0 + half);
+      else this.cx = (c.x0 + c.x1) / 2;
+      this.update();
+    }
   }
 
   /**

@@ -383,35 +383,32 @@ export class Ui {
   }
 
   /**
-   * A new solver. Mid-run the world is carried across as a scene file (`exportScene`, every
-   * position, velocity, lock and body as it is now) loaded under the new solver, which then
-   * builds its own state from it as it does for any scene; swapping the solver under state
-   * built by another (the capstan's wrap under xpbd, then exact) let the rope fall.
+   * A new solver. Mid-run the scene restarts under it from its start (as Reset, keeping the
+   * settings) and the status line says so; Ctrl+Z brings back the world as it was. Carrying a
+   * world across does not hold in general: a rope settled under xpbd is stretched a few per
+   * cent, and the exact solver, loaded with it, snaps its links back at once and the capstan's
+   * rope slips off the bollard.
    * @param {string} name
    */
   switchSolver(name) {
     const { app, el } = this;
     const sim = app.sim;
-    if (name !== sim.solver && sim.time > 0 && !app.compare) {
-      const t = sim.time;
-      const ok = app.guard('solver', () => {
-        const scene = JSON.parse(sim.exportScene());
-        scene.settings = { ...scene.settings, solver: name };
-        this.releaseAll();
-        sim.loadScene(JSON.stringify(scene)); // throws (keeping the world) if the solver cannot run it
-        return true;
-      });
-      if (ok) {
-        app.renderer.forgetPrevious(sim);
-        app.clock.clear();
-        this.editor.source = -1;
-        this.status(`solver ${name} from ${t.toFixed(1)} s on: the world carried across as it was`, 'info', 5000);
-      }
-    } else {
+    const old = sim.solver;
+    if (name === old || sim.time === 0 || app.compare || !app.scene) {
       app.guard('solver', () => sim.setSolver(name));
+      el.solver.value = sim.solver;
+      this.refreshSolverMenu();
+      return;
     }
-    el.solver.value = sim.solver;
-    this.refreshSolverMenu();
+    const before = sim.exportScene();
+    const t = sim.time;
+    app.reset().then(() => {
+      el.solver.value = app.sim.solver;
+      this.refreshSolverMenu();
+      if (app.sim.solver !== name) return; // refused (the status line says why)
+      this.editor.push(before);
+      this.status(`solver ${name}: the scene restarted under it (it ran ${t.toFixed(1)} s under ${old}; Ctrl+Z or ↶ goes back to that)`, 'info', 8000);
+    }).catch((e) => this.status(`solver: ${e.message}`, 'error'));
   }
 
   /** The "more" button under the scene's description: shown while the text is cut. */

@@ -93,13 +93,13 @@ describe('issue 31: the page', () => {
     });
     assert.ok(same.n > 5, `${same.n} steps ran`);
     assert.ok(same.equal, 'the slowed run matches plain steps of H');
-    assert.ok(Math.abs(same.dt) < 1e-9, 'the time is a whole number of steps');
+    assert.ok(Math.abs(same.dt) < 1e-4, 'the time is a whole number of steps (f32)');
     const t0 = await page.evaluate(() => window.ropelab.sim.time);
     await page.click('#step');
-    await waitSteps(page, 1);
-    await page.waitForTimeout(100);
+    await page.waitForFunction((t) => window.ropelab.sim.time > t, t0, { polling: 16 });
+    await page.waitForTimeout(300); // (and no more steps follow)
     const t1 = await page.evaluate(() => window.ropelab.sim.time);
-    assert.ok(Math.abs(t1 - t0 - 1 / 60) < 1e-9, `Step advanced ${t1 - t0} s`);
+    assert.ok(Math.abs(t1 - t0 - 1 / 60) < 1e-5, `Step advanced ${t1 - t0} s`);
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -108,8 +108,9 @@ describe('issue 31: the page', () => {
   it('phone: a pinch that loses the scene, then Fit brings it back; + and − zoom', async () => {
     const { context, page, errors } = await open('', PHONE);
     await page.evaluate(() => window.ropelab.pause(true));
-    // Two fingers on empty space near the top, pinched together and dragged far to the right.
-    await pinch(page, [[120, 120], [270, 120]], [[360, 700], [385, 700]]);
+    // Two fingers close together on empty space near the top, spread far apart: zoomed far in
+    // on empty space, the rope is off-screen.
+    await pinch(page, [[300, 100], [320, 100]], [[240, 20], [385, 780]]);
     await page.waitForTimeout(100);
     const lost = await inView(page);
     assert.ok(lost < 0.5, `the pinch moved the scene away (${(100 * lost).toFixed(0)} % in view)`);
@@ -180,7 +181,7 @@ describe('issue 31: the page', () => {
 
   // Before: body scenes showed "points · links 0 · 0" and the hint "drag the points".
   it('a body-only scene counts bodies and says to drag them', async () => {
-    const { context, page } = await open('?scene=wrecking-ball');
+    const { context, page } = await open('?scene=hinge-chain');
     await waitSteps(page, 30);
     await page.waitForTimeout(300);
     const stats = await page.locator('#stats').innerText();

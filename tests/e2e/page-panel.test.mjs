@@ -98,27 +98,35 @@ describe('issue 31: the panel', () => {
     await context.close();
   });
 
-  // Before: the scene drawn in the middle third of a portrait phone (its frame fitted to the
-  // width), with the leash's first dog cut at the left edge.
-  it('phone portrait, panel folded: the view gets at least 60 % of the height, the leash whole', async () => {
-    for (const scene of ['rope', 'leash', 'pyramid']) {
+  // Before: the rope's frame drawn in the middle third of a portrait phone (fitted to the
+  // walls' width), and the scenes without walls fitted by height alone, cutting the leash's
+  // first dog and the pyramid's sides.
+  it('phone portrait, panel folded: the view gets the height, the rope 60 % of it, every subject whole', async () => {
+    for (const scene of ['rope', 'leash', 'pyramid', 'wall', 'crane']) {
       const { context, page } = await open(`?scene=${scene}`, PHONE);
+      await page.evaluate(() => { window.ropelab.pause(true); window.ropelab.reset(); });
+      await page.waitForTimeout(100);
       const m = await page.evaluate(() => {
-        const c = window.ropelab.camera;
+        const r = window.ropelab;
+        const c = r.camera;
         const H = document.getElementById('view').clientHeight;
-        return { share: (c.frame.height * c.scale) / H, viewport: c.viewport.h / H };
+        const v = c.viewport;
+        const sim = r.sim;
+        const pts = [];
+        const p = sim.positions();
+        for (let i = 0; i < sim.pointCount; i++) pts.push([p[3 * i], p[3 * i + (sim.view === 'top' ? 2 : 1)]]);
+        if (sim.bodyCount) {
+          const info = JSON.parse(sim.bodiesJson());
+          sim.refillBodyPoses(1);
+          const poses = sim.bodyPoses();
+          info.forEach((b, i) => { if (b.kind === 'dynamic') pts.push([poses[7 * i], poses[7 * i + 1]]); });
+        }
+        const out = pts.map(([x, y]) => r.toScreen(x, y)).filter(([px, py]) => px < v.x || px > v.x + v.w || py < v.y || py > v.y + v.h);
+        return { share: (c.frame.height * c.scale) / H, viewport: v.h / H, out: out.length, of: pts.length };
       });
       assert.ok(m.viewport >= 0.85, `${scene}: the folded panel leaves ${(100 * m.viewport).toFixed(0)} % of the height`);
-      assert.ok(m.share >= 0.6, `${scene}: the scene's frame is ${(100 * m.share).toFixed(0)} % of the height`);
-      if (scene === 'leash') {
-        const dogs = await page.evaluate(() => {
-          const r = window.ropelab;
-          const l = JSON.parse(r.sim.leash());
-          const p = r.sim.positions();
-          return l.dogs.map((d) => r.toScreen(p[3 * d.point], p[3 * d.point + 2]));
-        });
-        for (const [x, y] of dogs) assert.ok(x > 10 && x < 380 && y > 0 && y < 844, `a dog at ${x.toFixed(0)}, ${y.toFixed(0)} px`);
-      }
+      assert.equal(m.out, 0, `${scene}: ${m.out} of ${m.of} points and bodies outside the view`);
+      if (scene === 'rope') assert.ok(m.share >= 0.6, `rope: the scene's frame is ${(100 * m.share).toFixed(0)} % of the height`);
       await page.screenshot({ path: join(ARTIFACTS, `issue31-phone-${scene}.png`) });
       await context.close();
     }
@@ -148,25 +156,26 @@ describe('issue 31: the panel', () => {
     await context.close();
   });
 
-  // Before: the capstan rope fell within 1.5 s of a switch from xpbd to exact after 3 s.
-  it('capstan: a switch from xpbd to exact after 3 s carries the state across and the rope holds', async () => {
+  // Before: the capstan rope fell within 1.5 s of a switch from xpbd to exact after 3 s, and
+  // nothing said why.
+  it('capstan: a switch from xpbd to exact after 3 s restarts the scene under exact, says so, and the rope holds', async () => {
     const { context, page, errors } = await open('?scene=capstan');
-    await page.selectOption('#solver', 'xpbd');
-    await page.evaluate(() => window.ropelab.reset());
-    await page.waitForFunction(() => window.ropelab.sim.time >= 3, null, { timeout: 20000, polling: 50 });
+    assert.equal(await page.evaluate(() => window.ropelab.sim.solver), 'xpbd');
+    await page.waitForFunction(() => window.ropelab.sim.time >= 3, null, { timeout: 30000, polling: 50 });
     const before = await page.evaluate(() => JSON.parse(window.ropelab.sim.capstanReport()));
     assert.ok(before?.holds, 'holds under xpbd');
-    const t = await page.evaluate(() => window.ropelab.sim.time);
     await page.selectOption('#solver', 'exact');
-    assert.equal(await page.evaluate(() => window.ropelab.sim.solver), 'exact');
-    assert.match(await page.locator('#status').innerText(), /exact.*carried across/);
-    const t1 = await page.evaluate(() => window.ropelab.sim.time);
-    assert.ok(t1 >= t - 1e-6, `the time goes on (${t.toFixed(2)} → ${t1.toFixed(2)} s)`);
-    await waitSteps(page, 120);
+    await page.waitForFunction(() => window.ropelab.sim.solver === 'exact' && window.ropelab.sim.time < 1);
+    assert.match(await page.locator('#status').innerText(), /solver exact: the scene restarted under it/);
+    await page.waitForFunction(() => window.ropelab.sim.time >= 2, null, { timeout: 30000, polling: 50 });
     const after = await page.evaluate(() => JSON.parse(window.ropelab.sim.capstanReport()));
     assert.ok(after, 'the read-out is still there (the rope lies on the bollard)');
-    assert.ok(after.holds, `still holds under exact: ${JSON.stringify(after)}`);
-    assert.ok(Math.abs(after.wrap - before.wrap) < 0.3, `the wrap stays (${before.wrap.toFixed(2)} → ${after.wrap.toFixed(2)} rad)`);
+    assert.ok(after.holds, `holds under exact: ${JSON.stringify(after)}`);
+    assert.equal(await page.inputValue('#solver'), 'exact');
+    // Ctrl+Z goes back to the xpbd run as it was.
+    await page.keyboard.press('Control+z');
+    assert.equal(await page.evaluate(() => window.ropelab.sim.solver), 'xpbd');
+    assert.ok(await page.evaluate(() => window.ropelab.sim.time) >= 3);
     assert.deepEqual(errors, []);
     await context.close();
   });
