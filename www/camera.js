@@ -9,9 +9,6 @@
 
 /** @import { InputSim, Sim } from './types.js' */
 
-/** The portrait fit's width: the subject's width times this (a margin on either side). */
-const PORTRAIT_MARGIN = 1.2;
-
 /** World (view-plane metres, y up) ↔ CSS pixels (y down). */
 export class Camera {
   /**
@@ -24,9 +21,6 @@ export class Camera {
     this.minZoom = minZoom;
     this.maxZoom = maxZoom;
     this.frame = { cx: 0, cy: 0, height: 10, minWidth: 10 };
-    /** The scene's subject as loaded (its points and moving bodies), for the portrait fit; null: unknown. */
-    /** @type {{ x0: number, x1: number } | null} */
-    this.content = null;
     this.viewport = { x: 0, y: 0, w: 1, h: 1 };
     this.zoom = 1;
     this.cx = 0;
@@ -67,15 +61,6 @@ export class Camera {
     this.cx = this.frame.cx;
     this.cy = this.frame.cy;
     this.update();
-    // Portrait: the subject may sit off the frame's centre (a rope laid out to one side of its
-    // anchor): move sideways until it is in view, as far as it fits.
-    const c = this.content;
-    if (this.portrait && c && this.viewport.h > 1.2 * this.viewport.w) {
-      const half = this.viewport.w / 2 / this.scale;
-      if (c.x1 - c.x0 <= 2 * half) this.cx = Math.min(Math.max(this.cx, c.x1 - half), c.x0 + half);
-      else this.cx = (c.x0 + c.x1) / 2;
-      this.update();
-    }
   }
 
   /**
@@ -93,16 +78,10 @@ export class Camera {
   update() {
     const { w, h } = this.viewport;
     const f = this.frame;
-    let minWidth = f.minWidth;
-    if (this.portrait && h > 1.2 * w) {
-      // A portrait screen (a phone) fitting the frame's whole width (the walls) would draw a
-      // 10 × 6 m scene in a third of its height: there the width that has to fit is the
-      // subject's (its points and bodies as loaded, with a margin), which is what a frame
-      // fitted by height alone cut (the leash's dogs); the rest is a pinch away, Fit refits.
-      const c = this.content;
-      const subject = c && c.x1 > c.x0 ? (c.x1 - c.x0) * PORTRAIT_MARGIN : 0;
-      minWidth = subject > 0 ? (f.minWidth > 0 ? Math.min(subject, f.minWidth * 0.75) : subject) : f.minWidth * 0.75;
-    }
+    // A portrait screen (a phone) fitting the whole width would use a quarter of its height
+    // for a 10 × 6 m scene: there only the middle three quarters of the width have to fit (the walls
+    // are a pinch away; 0 refits).
+    const minWidth = this.portrait && h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth;
     const fit = Math.min(h / f.height, minWidth > 0 ? w / minWidth : Infinity);
     this.scale = fit * this.zoom;
     this.ox = this.viewport.x + w / 2 - this.cx * this.scale;
@@ -149,7 +128,6 @@ export class Camera {
    */
   follow(other) {
     this.frame = { ...other.frame };
-    this.content = other.content;
     this.ys = other.ys;
     this.zoom = other.zoom;
     this.cx = other.cx;
@@ -177,7 +155,6 @@ export class Camera {
  */
 export function frameScene(cam, sim) {
   cam.setFlip(sim.view === 'top'); // seen from above: +z down on screen
-  cam.content = subjectSpan(sim);
   const c = sim.camera();
   const walls = sim.walls();
   const wallW = walls.length === 4 ? walls[2] - walls[0] : 0;
@@ -192,36 +169,6 @@ export function frameScene(cam, sim) {
   }
   if (!Number.isFinite(x0)) cam.setFrame(0, 0, 10, 10);
   else cam.setFrame((x0 + x1) / 2, (y0 + y1) / 2, Math.max(y1 - y0, 1) * 1.6, Math.max(x1 - x0, 1) * 1.3);
-}
-
-/**
- * The horizontal span (view-plane metres) of what the scene is about: its free points and its
- * dynamic bodies (their outlines), or null for an empty scene.
- * @param {Sim} sim
- * @returns {{ x0: number, x1: number } | null}
- */
-function subjectSpan(sim) {
-  let x0 = Infinity, x1 = -Infinity;
-  const pos = sim.positions();
-  const flags = sim.pointFlags();
-  for (let i = 0; 3 * i + 2 < pos.length; i++) {
-    if (flags[i] & 1) continue; // locked: an anchor, not the subject
-    x0 = Math.min(x0, pos[3 * i]);
-    x1 = Math.max(x1, pos[3 * i]);
-  }
-  if (sim.bodyCount) {
-    /** @type {{ kind: string, shape: { radius?: number, half?: number[] } }[]} */
-    const info = JSON.parse(sim.bodiesJson());
-    sim.refillBodyPoses(1);
-    const poses = sim.bodyPoses(); // a view: no sim calls below
-    info.forEach((b, i) => {
-      if (b.kind !== 'dynamic' || 7 * i >= poses.length) return;
-      const r = b.shape.radius ?? Math.hypot(b.shape.half?.[0] ?? 0, b.shape.half?.[1] ?? 0);
-      x0 = Math.min(x0, poses[7 * i] - r);
-      x1 = Math.max(x1, poses[7 * i] + r);
-    });
-  }
-  return Number.isFinite(x0) ? { x0, x1 } : null;
 }
 
 /**

@@ -26,7 +26,7 @@
 /** @import { CompareSpec } from './compare-spec.js' */
 /** @import { App } from './main.js' */
 
-import { Camera } from './camera.js';
+import { PageCamera as Camera } from './pagecamera.js'; // (the page's: the portrait fit)
 import { SimGroup } from './compare-group.js';
 import { EXACT_PASS_CAP, SOLVER_COLORS, SPARE_COLORS, fmtEnergy, fmtExp, fmtStretch, fmtUs } from './compare-spec.js';
 import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';

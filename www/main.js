@@ -25,7 +25,7 @@
 /** @import { CompareSpec } from './compare-spec.js' */
 
 import { Renderer } from './render.js';
-import { Camera, frameScene } from './camera.js';
+import { PageCamera, frameSubject } from './pagecamera.js';
 import { Ui } from './ui.js';
 import { Compare } from './compare.js';
 import { bindComparePanel } from './compare-panel.js';
@@ -80,7 +80,7 @@ export class App {
     this.presetGroups = PRESET_GROUPS;
     this.sim = new Sim();
     this.canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('view'));
-    this.camera = new Camera();
+    this.camera = new PageCamera();
     this.renderer = new Renderer(this.canvas, this.camera);
     this.paused = false;
     this.pendingSteps = 0;
@@ -172,10 +172,10 @@ export class App {
 
   /**
    * A camera was zoomed or panned by the user (the comparison's regions move together).
-   * @param {Camera} cam
+   * @param {import("./camera.js").Camera} cam
    */
   viewChanged(cam) {
-    this.compare?.viewChanged(cam);
+    this.compare?.viewChanged(/** @type {PageCamera} */ (cam)); // (every camera of the page is one)
   }
 
   resetView() {
@@ -185,7 +185,7 @@ export class App {
 
   /** Frames the scene: its camera, else its walls, else the bounding box of its points. */
   frameScene() {
-    frameScene(this.camera, this.sim);
+    frameSubject(this.camera, this.sim);
   }
 
   /**
