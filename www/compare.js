@@ -279,7 +279,7 @@ export class Compare {
     hud.style.bottom = `${inset.bottom + 10}px`;
     hud.style.maxWidth = `${Math.max(W - inset.left - inset.right - 20, 100)}px`;
     const hudH = hud.offsetHeight ? hud.offsetHeight + 16 : 0;
-    document.body.style.setProperty('--inset-bottom', `${inset.bottom + hudH}px`); // the view bar above the table
+    document.body.style.setProperty('--inset-bottom', `${inset.bottom + hudH + 22}px`); // the view bar above the table and the scale bar
     const area = {
       x: inset.left,
       y: inset.top,
