@@ -18,6 +18,11 @@
 
 export const H = 1 / 60;
 export const MAX_STEPS = 5;
+/**
+ * Slow motion: the fractions of real time the clock can run at. Slower runs fewer steps of
+ * the same H per second (never a shorter step), so a slowed run is the same run, step for step.
+ */
+export const TIME_SCALES = [1, 1 / 2, 1 / 4, 1 / 10];
 
 export class FixedClock {
   constructor(h = H, maxSteps = MAX_STEPS) {

@@ -37,12 +37,6 @@ export function bindComparePanel(app) {
     }
     // Keep the settings of solvers that stay; new ones take the scene's.
     const old = app.compare ? app.compare.specs() : [];
-    // XPBD joining from the panel gets "n substeps × 1 iteration" with the scene's pass count
-    // (Macklin et al. 2019), so it does not merely repeat PBD (which it equals at 0 compliance).
-    const passes = app.sim.iterations;
-    const fresh = (/** @type {string} */ solver) => (solver === 'xpbd' && passes > 1
-      ? { solver, iterations: 1, substeps: passes }
-      : { solver, iterations: null, substeps: null });
     const specs = names.map((solver) => old.find((s) => s.solver === solver) ?? fresh(solver));
     app.guard('compare', () => app.setCompare(specs, app.compare?.layoutMode ?? app.compareLayout));
   };
@@ -61,6 +55,20 @@ export function bindComparePanel(app) {
     if (navigator.clipboard?.writeText) navigator.clipboard.writeText(url).then(done, () => app.ui.status(url, 'info', 10000));
     else app.ui.status(url, 'info', 10000);
   });
+
+  /**
+   * A solver joining the comparison with the loaded scene's settings. XPBD gets "n substeps ×
+   * 1 iteration" with the scene's pass count (Macklin et al. 2019), so it does not merely
+   * repeat PBD (which it equals at 0 compliance).
+   * @param {string} solver
+   * @returns {import('./compare-spec.js').CompareSpec}
+   */
+  function fresh(solver) {
+    const passes = app.sim.iterations;
+    return solver === 'xpbd' && passes > 1
+      ? { solver, iterations: 1, substeps: passes }
+      : { solver, iterations: null, substeps: null };
+  }
 
   /**
    * The solvers ticked when the comparison is off: the default ones that can run the loaded
@@ -88,5 +96,7 @@ export function bindComparePanel(app) {
     }
   }
   sync();
-  return { sync };
+  /** What ticking compare gives the loaded scene (a preset chosen while comparing gets it too). */
+  const defaultSpecs = () => defaults().map(fresh);
+  return { sync, defaultSpecs };
 }

@@ -26,7 +26,7 @@
 /** @import { CompareSpec } from './compare-spec.js' */
 /** @import { App } from './main.js' */
 
-import { Camera } from './camera.js';
+import { PageCamera as Camera } from './pagecamera.js'; // (the page's: the portrait fit)
 import { SimGroup } from './compare-group.js';
 import { EXACT_PASS_CAP, SOLVER_COLORS, SPARE_COLORS, fmtEnergy, fmtExp, fmtStretch, fmtUs } from './compare-spec.js';
 import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';
@@ -279,6 +279,7 @@ export class Compare {
     hud.style.bottom = `${inset.bottom + 10}px`;
     hud.style.maxWidth = `${Math.max(W - inset.left - inset.right - 20, 100)}px`;
     const hudH = hud.offsetHeight ? hud.offsetHeight + 16 : 0;
+    document.body.style.setProperty('--inset-bottom', `${inset.bottom + hudH + 22}px`); // the view bar above the table and the scale bar
     const area = {
       x: inset.left,
       y: inset.top,

@@ -41,6 +41,7 @@ import { LINK_PICK_PX, nearestLink } from './editing.js';
  * @property {() => void} releaseAll drop every gesture (before the world is replaced)
  * @property {(shift: (j: number) => number) => void} pointRemoved edit: indices above a removed point shift
  * @property {() => void} cleared the world was replaced (undo): nothing is hovered
+ * @property {(w: Where) => void} tapEmpty drag mode: a tap or click on empty space (adds a body in body scenes)
  */
 /**
  * The view under the pointer (App `viewAt`): its camera, and the sim to pick in.
@@ -70,6 +71,7 @@ import { LINK_PICK_PX, nearestLink } from './editing.js';
  * @property {Where} [cur] pinch: the latest position
  * @property {boolean} [remembered] cut: the undo step is taken
  * @property {number} [cuts] cut: links cut so far
+ * @property {boolean} [tap] cut: begun on empty space in drag mode (a tap there is `tapEmpty`)
  */
 
 
@@ -233,6 +235,7 @@ export class Gestures {
       // In an embed, a swipe on empty space does not cut (it is the reader scrolling the
       // page): only Cut mode, the right button or Alt cut there.
       s.kind = this.host.mode() === 'edit' ? 'press' : this.host.embed() ? 'none' : 'cut';
+      s.tap = s.kind === 'cut' && this.host.mode() === 'drag';
       // A second finger on empty space while another rests there (not cutting yet): pinch.
       const other = e.pointerType === 'touch' && !this.pinch
         ? [...this.pointers.values()].find((p) => p !== s && p.type === 'touch' && !p.moved && (p.kind === 'cut' || p.kind === 'press' || (this.host.embed() && p.kind === 'none')))
@@ -361,15 +364,16 @@ export class Gestures {
     if (cancelled || s.consumed) return;
 
     const w = this.where(e, s);
-    if (s.kind === 'cut') {
-      if (s.moved) this.cutSegment(s, w);
-      if (s.cuts) this.host.status(`cut ${s.cuts} link${s.cuts === 1 ? '' : 's'}`, 'info', 1500);
-      return;
-    }
     // The events' own times, not when they were handled: on a busy page the handlers can
     // run hundreds of ms late, and a quick click must stay a click (a fresh-clone CI run on
     // a loaded machine lost an edit-mode click this way).
     const click = !s.moved && e.timeStamp - s.downT < CLICK_MS;
+    if (s.kind === 'cut') {
+      if (s.moved) this.cutSegment(s, w);
+      if (s.cuts) this.host.status(`cut ${s.cuts} link${s.cuts === 1 ? '' : 's'}`, 'info', 1500);
+      else if (click && s.tap) this.host.tapEmpty(w);
+      return;
+    }
     if (!click) return;
     if (s.kind === 'grab') {
       if (this.host.mode() === 'edit') this.editor.clickPoint(s.index, s.shift || e.shiftKey);

@@ -1,7 +1,6 @@
 // @ts-check
-// The page's keyboard: space pause / run, s or . one step, r reset, d / c / e modes, h the
-// panel, 0 refits the view, Esc ends an edit chain; Ctrl+Z / ⌘Z undo, Ctrl+Shift+Z / Ctrl+Y
-// redo. Keys typed into a text field or a menu are theirs.
+// The page's keyboard (KEY_HELP lists it; help.js shows that list on `?`). Keys typed into a
+// text field or a menu are theirs.
 
 /**
  * What the keys do (ui.js binds them to the App and the panel).
@@ -13,8 +12,31 @@
  * @property {(mode: string) => void} mode
  * @property {() => void} panel toggles the panel
  * @property {() => void} resetView
+ * @property {(factor: number) => void} zoom zooms the view about its centre
+ * @property {(faster: boolean) => void} timeScale one slow-motion step faster or slower
+ * @property {() => void} help opens the list of keys
  * @property {() => void} endChain edit mode: ends the chain of connected points
  */
+
+/** The zoom factor of one +/− press (key or button). */
+export const ZOOM_STEP = 1.25;
+
+/** Every key, as the help overlay lists it: [keys, what they do]. */
+export const KEY_HELP = [
+  ['Space', 'pause / run'],
+  ['S or .', 'one step of 1/60 s (pauses)'],
+  ['[ and ]', 'slow motion: slower / faster (1, ½, ¼, ⅒ of real time)'],
+  ['R', 'reset the scene, keeping the settings'],
+  ['D · C · E', 'drag, cut and edit mode (edit mode pauses)'],
+  ['0', 'fit the scene in view'],
+  ['+ and −', 'zoom in / out'],
+  ['H', 'hide / show the panel'],
+  ['Esc', 'edit mode: end a chain of connected points'],
+  ['Ctrl+Z / ⌘Z', 'undo an edit, cut, lock or added body'],
+  ['Ctrl+Shift+Z / Ctrl+Y', 'redo'],
+  ['Ctrl+V / ⌘V', 'paste a scene as JSON'],
+  ['?', 'this list'],
+];
 
 /** @param {KeyActions} a */
 export function bindKeys(a) {
@@ -29,7 +51,8 @@ export function bindKeys(a) {
       return;
     }
     if (e.ctrlKey || e.metaKey) return;
-    if (t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range')) return;
+    if (t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && t.type !== 'checkbox' && t.type !== 'range')) return;
+    if (document.querySelector('dialog[open]') && e.key !== '?') return; // a dialog has the keys ('?' closes the help)
     switch (e.key) {
       case ' ':
         a.pause();
@@ -45,6 +68,11 @@ export function bindKeys(a) {
       case 'e': a.mode('edit'); break;
       case 'h': a.panel(); break;
       case '0': a.resetView(); break;
+      case '+': case '=': a.zoom(ZOOM_STEP); break;
+      case '-': case '_': a.zoom(1 / ZOOM_STEP); break;
+      case '[': a.timeScale(false); break;
+      case ']': a.timeScale(true); break;
+      case '?': a.help(); break;
       case 'Escape': a.endChain(); break;
       default: return;
     }

@@ -25,7 +25,7 @@
 /** @import { CompareSpec } from './compare-spec.js' */
 
 import { Renderer } from './render.js';
-import { Camera, frameScene } from './camera.js';
+import { PageCamera, frameSubject } from './pagecamera.js';
 import { Ui } from './ui.js';
 import { Compare } from './compare.js';
 import { bindComparePanel } from './compare-panel.js';
@@ -33,7 +33,8 @@ import { formatCompare, parseCompare } from './compare-spec.js';
 import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneDescription, sceneName } from './sceneio.js';
 import { isPacked, packScene, unpackScene } from './sharelink.js';
 import { TanglePanel } from './tanglepanel.js';
-import { FixedClock, H, MAX_STEPS } from './clock.js';
+import { FixedClock, H, MAX_STEPS, TIME_SCALES } from './clock.js';
+import { pageApi } from './api.js';
 
 /** The preset menu (www/scenes/<name>.json), by group; the first preset loads by default. */
 export const PRESET_GROUPS = [
@@ -79,10 +80,12 @@ export class App {
     this.presetGroups = PRESET_GROUPS;
     this.sim = new Sim();
     this.canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('view'));
-    this.camera = new Camera();
+    this.camera = new PageCamera();
     this.renderer = new Renderer(this.canvas, this.camera);
     this.paused = false;
     this.pendingSteps = 0;
+    /** Slow motion: the fraction of real time the clock runs at (one of TIME_SCALES). */
+    this.timeScale = 1;
     /** The fixed-step clock (clock.js). */
     this.clock = new FixedClock(H, MAX_STEPS);
     /** @type {string | null} */
@@ -145,6 +148,8 @@ export class App {
     const Hh = this.renderer.cssH;
     const side = this.ui.panelInset(W);
     this.camera.setViewport(side.left, side.top, W - side.left - side.right, Hh - side.top - side.bottom);
+    // The view bar sits above a phone's panel (style.css .viewbar).
+    document.body.style.setProperty('--inset-bottom', `${side.bottom}px`);
     this.compare?.layout();
   }
 
@@ -167,10 +172,10 @@ export class App {
 
   /**
    * A camera was zoomed or panned by the user (the comparison's regions move together).
-   * @param {Camera} cam
+   * @param {import("./camera.js").Camera} cam
    */
   viewChanged(cam) {
-    this.compare?.viewChanged(cam);
+    this.compare?.viewChanged(/** @type {PageCamera} */ (cam)); // (every camera of the page is one)
   }
 
   resetView() {
@@ -180,7 +185,7 @@ export class App {
 
   /** Frames the scene: its camera, else its walls, else the bounding box of its points. */
   frameScene() {
-    frameScene(this.camera, this.sim);
+    frameSubject(this.camera, this.sim);
   }
 
   /**
@@ -247,9 +252,12 @@ export class App {
     if (keepSettings) this.ui.applyControls();
     else this.ui.syncFromSim();
     this.frameScene();
-    if (this.compare) {
+    if (this.compare && keepSettings) {
       this.guard('compare', () => /** @type {Compare} */ (this.compare).load(text));
       this.compare.frame();
+    } else if (this.compare) {
+      // A new scene gets the solvers ticking compare would give it, whichever came first.
+      this.guard('compare', () => this.setCompare(this.comparePanel.defaultSpecs()));
     }
     this.ui.sceneLoaded(this.scene);
     if (!this.compare) this.comparePanel.sync(); // the default solvers follow the scene
@@ -389,6 +397,15 @@ export class App {
     this.ui.pausedChanged();
   }
 
+  /**
+   * Slow motion: runs the clock at `f` of real time (the nearest of TIME_SCALES).
+   * @param {number} f
+   */
+  setTimeScale(f) {
+    this.timeScale = TIME_SCALES.reduce((a, b) => (Math.abs(b - f) < Math.abs(a - f) ? b : a));
+    this.ui.timeScaleChanged();
+  }
+
   /** Queues `n` single steps (they run on the next frame, paused or not). */
   stepOnce(n = 1) {
     if (!this.paused) this.setPaused(true);
@@ -436,7 +453,7 @@ export class App {
       n = Math.min(this.pendingSteps, 600);
       this.pendingSteps = 0;
     } else {
-      n = this.clock.advance(dt);
+      n = this.clock.advance(dt * this.timeScale);
       st.droppedSteps = this.clock.dropped;
     }
     if (n > 0 && this.compare) {
@@ -495,53 +512,7 @@ async function boot() {
     const app = new App(bindings.Sim);
     app.embed = params.embed;
     if (params.layout) app.compareLayout = params.layout === 'overlay' ? 'overlay' : 'side';
-    const cam = app.camera;
-    window.ropelab = {
-      app,
-      Sim: bindings.Sim,
-      get sim() { return app.sim; },
-      get stats() { return app.refreshStats(); },
-      get preset() { return app.preset; },
-      get scene() { return app.scene; },
-      get paused() { return app.paused; },
-      /** The comparison view (compare.js `Compare`: slots, stats(), group), or null. */
-      get compare() { return app.compare; },
-      camera: cam,
-      H,
-      MAX_STEPS,
-      presets: PRESETS.slice(),
-      /** World (view-plane metres) → CSS pixels from the canvas's top-left corner. */
-      toScreen: (x, y) => cam.toScreen(x, y),
-      /** CSS pixels from the canvas's top-left corner → world (view-plane metres). */
-      toWorld: (px, py) => cam.toWorld(px, py),
-      loadPreset: (name) => app.loadPreset(name),
-      /** Loads scene JSON text (throws the sim's error, keeping the world, if it is bad). */
-      loadSceneText: (text) => app.loadSceneText(text, { label: 'scene' }),
-      exportScene: () => app.exportText(),
-      /** The "Copy link" URL (a promise): #s=<preset> or #s=z:<the scene deflated>. */
-      shareLink: (embed = false) => app.shareLink({ embed }),
-      /** `spec`: "classic,pbd,xpbd:1i5s" or null to leave the comparison. */
-      setCompare: (spec, layout) => app.setCompare(spec == null ? null : parseCompare(spec, bindings.Sim.solvers()), layout),
-      setCompareLayout: (mode) => app.setCompareLayout(mode),
-      reset: () => app.reset(),
-      pause: (p = true) => app.setPaused(p),
-      step: (n = 1) => app.stepOnce(n),
-      setMode: (m) => app.ui.setMode(m),
-      /** False while the view is off-screen or the tab hidden (the loop then idles). */
-      get visible() { return app.visible !== false; },
-      /** The leash panel's log line for a sim event (`drainEvents()` entry). */
-      eventText: (e) => app.tanglePanel.eventText(e),
-      /** A copy of the render data, for tests and the console (not used by the loop). */
-      snapshot() {
-        const sim = app.sim;
-        sim.refreshRender();
-        return {
-          positions: Array.from(sim.positions()),
-          links: Array.from(sim.links()),
-          flags: Array.from(sim.pointFlags()),
-        };
-      },
-    };
+    window.ropelab = pageApi(app, bindings.Sim);
 
     // The scene: ?scene= (a preset name or a URL), else #name, else the first preset. If it
     // fails, say why and fall back to the first preset.
@@ -566,10 +537,7 @@ async function boot() {
     if (sceneError) {
       app.ui.status(sceneError, 'error');
     } else {
-      const coarse = matchMedia('(pointer: coarse)').matches;
-      app.ui.status(coarse
-        ? 'drag the points (a finger each) · long-press to lock · swipe empty space to cut'
-        : 'drag the points · click one to lock it · swipe empty space to cut', 'info', 6000);
+      app.ui.welcome();
     }
     app.watchVisibility();
     requestAnimationFrame((t) => app.frame(t));

@@ -90,6 +90,9 @@ export interface Ropelab {
   pause(p?: boolean): void;
   step(n?: number): void;
   setMode(m: string): void;
+  /** Slow motion: runs the clock at `f` of real time (the nearest of clock.js TIME_SCALES). */
+  setTimeScale(f: number): void;
+  readonly timeScale: number;
   /** False while the view is off-screen or the tab hidden (the loop then idles). */
   readonly visible: boolean;
   /** The leash panel's log line for a `drainEvents()` entry. */

@@ -13,14 +13,19 @@ import { buildSliders } from './sliders.js';
 import { Gestures } from './gestures.js';
 import { Editor } from './editing.js';
 import { bindKeys } from './keys.js';
+import { renderCapstan } from './readout.js';
+import { ViewControls, scaleLabel } from './viewbar.js';
+import { ADD_SHAPES, addBodyAt, canAddBodies, dynamicBodies } from './addbody.js';
 
 
 /** @type {Record<string, string>} */
 const HINTS = {
   drag: 'Drag points. Click one to lock it (touch: long-press). Swipe empty space to cut.',
   cut: 'Every swipe cuts the links it crosses.',
-  edit: 'Click empty space: add a point. Click two points: connect. Click a link: subdivide. Shift-click / long-press a point: remove.',
+  edit: 'Edit mode pauses. Click empty space: add a point. Click two points: connect. Click a link: subdivide. Shift-click / long-press a point: remove.',
 };
+/** Drag mode's hint in a scene with bodies (and no points) instead of HINTS.drag. */
+const BODY_HINT = 'Drag a body at any point of it. Tap empty space to drop one (↶ or Ctrl+Z undoes).';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -42,6 +47,7 @@ export class Ui {
       massWeighted: /** @type {HTMLInputElement} */ ($('mass-weighted')), walls: /** @type {HTMLInputElement} */ ($('walls')),
       strain: /** @type {HTMLInputElement} */ ($('strain')),
       stats: $('stats'), status: $('status'), sceneAbout: $('scene-about'), solverAbout: $('solver-about'),
+      aboutMore: $('about-more'), addRow: $('add-row'),
       frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'),
       winch: /** @type {HTMLInputElement} */ ($('winch')), winchOut: $('winch-out'), winchRow: $('winch-row'),
     };
@@ -69,9 +75,17 @@ export class Ui {
       releaseAll: () => this.gestures.releaseAll(),
       pointRemoved: (shift) => this.gestures.pointRemoved(shift),
       cleared: () => this.gestures.clearHover(),
+      tapEmpty: (w) => this.tapEmpty(w),
     };
     this.editor = new Editor(host);
     this.gestures = new Gestures(this.canvas, host, this.editor);
+    this.views = new ViewControls(app);
+    /** What a tap on empty space adds in a body scene (ADD_SHAPES). */
+    this.addShape = 'box';
+    /** Whether the loaded scene takes added bodies (addbody.js `canAddBodies`). */
+    this.bodyScene = false;
+    /** Whether the sim ran when Edit mode paused it (leaving Edit mode runs it again). */
+    this.runAfterEdit = false;
     bindKeys({
       undo: (redo) => this.editor.undo(redo),
       pause: () => app.setPaused(!app.paused),
@@ -80,6 +94,9 @@ export class Ui {
       mode: (m) => this.setMode(m),
       panel: () => this.togglePanel(),
       resetView: () => app.resetView(),
+      zoom: (f) => this.views.zoom(f),
+      timeScale: (faster) => this.views.stepTimeScale(faster),
+      help: () => this.views.toggleHelp(),
       endChain: () => { this.editor.source = -1; },
     });
     this.setMode('drag');
@@ -97,11 +114,7 @@ export class Ui {
       o.textContent = label;
       el.solver.append(o);
     }
-    el.solver.addEventListener('change', () => {
-      app.guard('solver', () => sim().setSolver(el.solver.value));
-      el.solver.value = sim().solver;
-      this.refreshSolverMenu();
-    });
+    el.solver.addEventListener('change', () => this.switchSolver(el.solver.value));
 
     // The preset menu, by group (main.js PRESET_GROUPS).
     el.preset.replaceChildren(...app.presetGroups.map(({ label, names }) => {
@@ -126,7 +139,11 @@ export class Ui {
     el.collapse.addEventListener('click', () => this.togglePanel());
     for (const p of [el.sceneAbout, el.solverAbout]) {
       p.title = 'Click for the whole text';
-      p.addEventListener('click', () => p.classList.toggle('open'));
+      p.addEventListener('click', () => { p.classList.toggle('open'); this.showMore(); });
+    }
+    el.aboutMore.addEventListener('click', () => { el.sceneAbout.classList.toggle('open'); this.showMore(); });
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-add]'))) {
+      b.addEventListener('click', () => this.setAddShape(/** @type {string} */ (b.dataset.add)));
     }
 
     for (const [name, s] of Object.entries(this.sliders)) {
@@ -317,6 +334,11 @@ export class Ui {
     }
     this.el.sceneAbout.textContent = scene.description ?? '';
     this.el.sceneAbout.hidden = !scene.description;
+    this.el.sceneAbout.classList.remove('open');
+    this.showMore();
+    this.bodyScene = canAddBodies(this.app.sim);
+    this.el.addRow.hidden = !this.bodyScene;
+    this.setMode(this.mode);
     this.showWinch();
     this.capstan = null;
     this.editor.clear();
@@ -338,6 +360,15 @@ export class Ui {
   setMode(mode) {
     if (!HINTS[mode]) throw new Error(`unknown mode ${mode}`);
     if (mode === 'edit' && this.app.compare) mode = 'drag'; // no editing across a comparison
+    // Edit mode pauses, as editors do: points added to a running world would fall at once.
+    // Leaving it restores the run state it found.
+    if (mode === 'edit' && this.mode !== 'edit') {
+      this.runAfterEdit = !this.app.paused;
+      if (this.runAfterEdit) this.app.setPaused(true);
+    } else if (mode !== 'edit' && this.mode === 'edit' && this.runAfterEdit) {
+      this.runAfterEdit = false;
+      if (this.app.paused) this.app.setPaused(false);
+    }
     this.mode = mode;
     this.editor.source = -1;
     this.gestures.hoverLink = -1;
@@ -345,10 +376,90 @@ export class Ui {
       b.classList.toggle('on', b.dataset.mode === mode);
       b.setAttribute('aria-checked', String(b.dataset.mode === mode));
     }
-    this.el.hint.textContent = HINTS[mode];
+    this.el.hint.textContent = mode === 'drag' && this.bodyScene && !this.app.sim.pointCount ? BODY_HINT : HINTS[mode];
     this.el.subdivRow.hidden = mode !== 'edit';
     this.canvas.classList.toggle('mode-cut', mode === 'cut');
     this.canvas.classList.toggle('mode-edit', mode === 'edit');
+  }
+
+  /**
+   * A new solver. Mid-run the scene restarts under it from its start (as Reset, keeping the
+   * settings) and the status line says so; Ctrl+Z brings back the world as it was. Carrying a
+   * world across does not hold in general: a rope settled under xpbd is stretched a few per
+   * cent, and the exact solver, loaded with it, snaps its links back at once and the capstan's
+   * rope slips off the bollard.
+   * @param {string} name
+   */
+  switchSolver(name) {
+    const { app, el } = this;
+    const sim = app.sim;
+    const old = sim.solver;
+    if (name === old || sim.time === 0 || app.compare || !app.scene) {
+      app.guard('solver', () => sim.setSolver(name));
+      el.solver.value = sim.solver;
+      this.refreshSolverMenu();
+      return;
+    }
+    const before = sim.exportScene();
+    const t = sim.time;
+    app.reset().then(() => {
+      el.solver.value = app.sim.solver;
+      this.refreshSolverMenu();
+      if (app.sim.solver !== name) return; // refused (the status line says why)
+      this.editor.push(before);
+      this.status(`solver ${name}: the scene restarted under it (it ran ${t.toFixed(1)} s under ${old}; Ctrl+Z or ↶ goes back to that)`, 'info', 8000);
+    }).catch((e) => this.status(`solver: ${e.message}`, 'error'));
+  }
+
+  /** The "more" button under the scene's description: shown while the text is cut. */
+  showMore() {
+    const p = this.el.sceneAbout;
+    const open = p.classList.contains('open');
+    const cut = !p.hidden && (open || p.scrollHeight > p.clientHeight + 1);
+    this.el.aboutMore.hidden = !cut;
+    this.el.aboutMore.textContent = open ? 'less ▴' : 'more ▾';
+    this.el.aboutMore.setAttribute('aria-expanded', String(open));
+  }
+
+  /** @param {string} shape one of ADD_SHAPES */
+  setAddShape(shape) {
+    if (!ADD_SHAPES.includes(shape)) throw new Error(`unknown shape ${shape}`);
+    this.addShape = shape;
+    for (const b of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-add]'))) {
+      b.classList.toggle('on', b.dataset.add === shape);
+      b.setAttribute('aria-checked', String(b.dataset.add === shape));
+    }
+  }
+
+  /**
+   * A tap or click on empty space in Drag mode: in a body scene, drops the chosen body there.
+   * @param {{ x: number, y: number }} w
+   */
+  tapEmpty(w) {
+    const { app } = this;
+    if (!this.bodyScene || this.addShape === 'none' || this.mode !== 'drag' || app.compare) return;
+    this.editor.remember();
+    const id = app.guard('add body', () => addBodyAt(app.sim, this.addShape, w.x, w.y));
+    if (id === undefined) this.editor.undoStack.pop();
+    else this.status(`added a ${this.addShape} · Ctrl+Z or ↶ undoes`, 'info', 2000);
+  }
+
+  /** The first status line: what to do with this scene. */
+  welcome() {
+    const coarse = matchMedia('(pointer: coarse)').matches;
+    if (this.bodyScene && !this.app.sim.pointCount) {
+      this.status(coarse ? 'drag the bodies (a finger each) · tap empty space to drop a box' : 'drag the bodies · click empty space to drop a box · ? lists the keys', 'info', 6000);
+    } else {
+      this.status(coarse
+        ? 'drag the points (a finger each) · long-press to lock · swipe empty space to cut'
+        : 'drag the points · click one to lock it · swipe empty space to cut · ? lists the keys', 'info', 6000);
+    }
+  }
+
+  timeScaleChanged() {
+    this.views.timeScaleChanged();
+    const f = this.app.timeScale;
+    this.status(f === 1 ? 'real time' : `slow motion: ${scaleLabel(f)} of real time`, 'info', 1500);
   }
 
   /**
@@ -415,11 +526,15 @@ export class Ui {
     this.refreshSolverMenu(); // an edit can change what the solvers can run
     this.renderReadout();
     const st = this.app.refreshStats();
+    const bodies = this.bodyScene ? dynamicBodies(this.app.sim) : 0;
     /** @type {[string, string | number][]} */
     const rows = [
-      ['points · links', `${st.points} · ${st.links}`],
-      ['max stretch', `${(st.maxStretch * 100).toFixed(2)} %`],
-      ['energy', `${st.energy.toFixed(2)} J`],
+      ...(st.points || !bodies ? /** @type {[string, string][]} */ ([
+        ['points · links', `${st.points} · ${st.links}`],
+        ['max stretch', `${(st.maxStretch * 100).toFixed(2)} %`],
+      ]) : []),
+      ...(bodies ? /** @type {[string, string][]} */ ([['bodies · joints', `${bodies} · ${JSON.parse(this.app.sim.jointsJson()).length}`]]) : []),
+      [bodies ? '<span title="Kinetic plus gravitational potential energy of the points and the moving bodies">energy</span>' : 'energy', `${st.energy.toFixed(2)} J`],
       ['sim time', `${st.time.toFixed(2)} s`],
       ['frame', `${st.frameMs.toFixed(1)} ms (${st.frameMs > 0 ? Math.round(1000 / st.frameMs) : 0} fps)`],
       ['script / frame', `${st.cpuMs.toFixed(2)} ms`],
@@ -432,33 +547,11 @@ export class Ui {
     if (html !== this.el.stats.innerHTML) this.el.stats.innerHTML = html;
   }
 
-  /**
-   * The capstan on screen: for a rope lying over an obstacle (the capstan preset), the load
-   * and hold ends with their tensions, the wrap angle θ, the friction limit e^{μθ} and whether
-   * the rope holds, from `sim.capstanReport()`. The renderer labels the ends and the arc.
-   */
+  /** The capstan read-out over the view (readout.js), from the sim's report. */
   renderReadout() {
-    const el = this.el.readout;
-    /** @type {CapstanReport | null} */
-    const r = this.app.compare ? null : JSON.parse(this.app.sim.capstanReport());
+    const r = this.app.compare ? null : /** @type {CapstanReport | null} */ (JSON.parse(this.app.sim.capstanReport()));
     this.capstan = r;
-    el.hidden = !r;
-    if (!r) return;
-    const deg = (r.wrap * 180) / Math.PI;
-    const ratio = r.ratio == null ? '∞ (hold side slack)' : r.ratio.toFixed(2);
-    const src = r.fromSolver ? 'link forces' : 'hanging weight';
-    const verdict = r.holds
-      ? (r.ratio != null && r.ratio <= r.limit ? 'holds: friction grips (ratio ≤ limit)' : 'holds')
-      : `slips at ${(r.slipSpeed * 100).toFixed(1)} cm/s${r.ratio != null && r.ratio > r.limit ? ' (ratio > limit)' : ''}`;
-    const html = [
-      '<b>Capstan</b> <span class="dim">T_load / T_hold ≤ e<sup>μθ</sup></span>',
-      `load ${r.load.mass.toFixed(2)} kg · T<sub>load</sub> ${r.tensionLoad.toFixed(1)} N`,
-      `hold ${r.hold.mass.toFixed(2)} kg · T<sub>hold</sub> ${r.tensionHold.toFixed(1)} N`,
-      `wrap θ ${deg.toFixed(0)}° (${r.wrap.toFixed(2)} rad) · μ ${r.mu.toFixed(2)}`,
-      `ratio ${ratio} · limit e<sup>μθ</sup> ${r.limit.toFixed(2)}`,
-      `<span class="${r.holds ? 'ok' : 'bad'}">${verdict}</span> <span class="dim">(tensions from ${src})</span>`,
-    ].map((l) => `<div>${l}</div>`).join('');
-    if (el.innerHTML !== html) el.innerHTML = html;
+    renderCapstan(this.el.readout, r);
   }
 
   /** @returns {Overlay} */

@@ -35,7 +35,11 @@ test('H, MAX_STEPS, the point flags and the dogs\' hues are each defined once', 
 
 test('the page and <rope-lab> share the clock, the camera and the drawing of links, points, obstacles and the leash', () => {
   for (const f of ['main.js', 'rope-lab.js']) assert.match(text[f], /from '\.\/clock\.js'/, `${f} uses clock.js`);
-  for (const f of ['main.js', 'rope-lab.js', 'compare.js']) assert.match(text[f], /from '\.\/camera\.js'/, `${f} uses camera.js`);
+  assert.match(text['rope-lab.js'], /from '\.\/camera\.js'/, 'rope-lab.js uses camera.js');
+  // The page's camera is camera.js's with a portrait fit by the scene's subject added (pagecamera.js).
+  assert.match(text['pagecamera.js'], /from '\.\/camera\.js'/);
+  assert.match(text['pagecamera.js'], /class PageCamera extends Camera\b/);
+  for (const f of ['main.js', 'compare.js']) assert.match(text[f], /from '\.\/pagecamera\.js'/, `${f} uses camera.js through pagecamera.js`);
   assert.match(text['render.js'], /drawLeashTop/);
   assert.match(text['embed-draw.js'], /import\('\.\/leash\.js'\)/, '<rope-lab> draws the leash with leash.js');
   assert.match(text['embed-draw.js'], /\.drawLeashTop\(/);

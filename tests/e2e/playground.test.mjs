@@ -445,8 +445,12 @@ describe('phone, touch', () => {
   it('two fingers on empty space pinch-zoom the view', async () => {
     const s = await snap(page);
     const scale0 = await page.evaluate(() => window.ropelab.camera.scale);
-    // Two spots on empty space (right of the rope, which hangs from x = -2).
-    const c = await toScreen(page, 3.0, 3.0);
+    // Two spots on empty space: low in the view, right of the rope (which hangs from x = -2).
+    // (A phone frames the rope itself, 4.6 m across, not the 10 m between its walls.)
+    const c = await page.evaluate(() => {
+      const v = window.ropelab.camera.viewport;
+      return [v.x + 0.75 * v.w, v.y + 0.9 * v.h];
+    });
     const empty = await page.evaluate(([x, y]) => window.ropelab.sim.pick(...window.ropelab.toWorld(x, y), 40 / window.ropelab.camera.scale), c);
     assert.equal(empty, -1, 'the pinch starts on empty space');
     await touch('touchStart', [[c[0] - 20, c[1]], [c[0] + 20, c[1]]]);
@@ -463,7 +467,19 @@ describe('phone, touch', () => {
   it('a long-press locks a point; a tap does not', async () => {
     await page.evaluate(() => window.ropelab.pause(true));
     const s = await snap(page);
-    const i = 8;
+    // The free point nearest the middle of the view (the swinging rope can be partly out of a
+    // phone's view).
+    const mid = await page.evaluate(() => {
+      const v = window.ropelab.camera.viewport;
+      return [v.x + v.w / 2, v.y + v.h / 2];
+    });
+    let i = -1, best = Infinity;
+    for (let k = 0; k < s.points; k++) {
+      if (s.flags[k] & 1) continue;
+      const q = await toScreen(page, ...pt(s, k));
+      const d = Math.hypot(q[0] - mid[0], q[1] - mid[1]);
+      if (d < best) [i, best] = [k, d];
+    }
     const p = await toScreen(page, ...pt(s, i));
     await touch('touchStart', [p]);
     await touch('touchEnd', []);
