@@ -16,6 +16,8 @@
 //   label     the accessible name (default: "rope simulation: <scene name>")
 //   wasm      "full": always load the full wasm; otherwise the lite one unless the scene has
 //             bodies, joints or attachments or a view's solver is impulse
+//   time-scale  slow motion: simulated seconds per real second, 0.1–1 (default 1); the
+//             steps stay 1/60 s, fewer of them per second, so the motion is the same
 //
 // Manners: the wasm module loads once per page (every instance has its own `Sim`s); one
 // requestAnimationFrame loop serves every instance that is on screen, in a visible tab and
@@ -35,72 +37,23 @@ import { FixedClock } from './clock.js';
 import { Camera, frameScene } from './camera.js';
 import { drawView, loadBodies, loadLeash } from './embed-draw.js';
 import { at, bindInput } from './embed-input.js';
-import { DEFAULT_SCENE, aspectOf, hasBodies, loadWasm, needsFull, parseScene, presetText, sceneText } from './embed-scenes.js';
+import { live, onScreen, resized, wake } from './embed-loop.js';
+import { CSS, MIN_TIME_SCALE } from './embed-style.js';
+import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, presetText, sceneText } from './embed-scenes.js';
 
 export { DEFAULT_SCENE, loadWasm, sceneText };
 /** @typedef {import('./embed-scenes.js').SimClass} SimClass */
 
 const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
-const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
 
-// ---- the shared loop and observers ----------------------------------------------------
-
-/** @type {Set<RopeLab>} instances that want frames */
-const live = new Set();
-let raf = 0;
-/** @param {number} now */
-function tick(now) {
-  raf = -1; // (wake() schedules nothing while the frame runs)
-  for (const el of live) {
-    try {
-      el.frame(now);
-    } catch (e) {
-      // One broken embed must not stop the others: it pauses and says why.
-      el.isPaused = true;
-      live.delete(el);
-      el.say(`paused: ${errText(e)}`);
-    }
-  }
-  raf = live.size ? requestAnimationFrame(tick) : 0;
-}
-function wake() {
-  if (!raf && live.size) raf = requestAnimationFrame(tick);
-}
-const onScreen = new IntersectionObserver((entries) => {
-  for (const e of entries) {
-    const el = /** @type {RopeLab} */ (e.target);
-    el.onScreen = e.isIntersecting;
-    el.schedule();
-  }
-});
-const resized = new ResizeObserver((entries) => {
-  for (const e of entries) /** @type {RopeLab} */ (e.target).resize();
-});
-document.addEventListener('visibilitychange', () => {
-  for (const el of document.querySelectorAll('rope-lab')) if (el instanceof RopeLab) el.schedule();
-});
 
 /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
 /** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, cam: Camera,
  *   prev: Float32Array | null, cross?: any[] }} View */
 
-const CSS = `
-:host{display:block;position:relative;aspect-ratio:var(--aspect);min-height:120px;background:#141414;color:#ccc;
- font:12px/1.3 system-ui,sans-serif;border-radius:6px;overflow:hidden;contain:content;-webkit-tap-highlight-color:transparent}
-:host([hidden]){display:none}
-:host(:focus-visible){outline:2px solid #4dd6ff;outline-offset:2px}
-canvas{display:block;position:absolute;inset:0;width:100%;height:100%;touch-action:pan-x pan-y pinch-zoom;cursor:crosshair}
-canvas.active{touch-action:none}
-.bar{position:absolute;left:6px;bottom:6px;display:flex;gap:4px}
-button,select{font:inherit;color:#ddd;background:#1e1e1ee6;border:1px solid #555;border-radius:4px;padding:3px 8px;cursor:pointer}
-button:focus-visible,select:focus-visible{outline:2px solid #4dd6ff}
-.msg{position:absolute;left:8px;right:8px;top:6px;margin:0;color:#ff9c8a;pointer-events:none}
-.msg:empty{display:none}
-.play{position:absolute;left:50%;top:50%;width:56px;height:56px;margin:-28px;border-radius:50%;font-size:20px;padding:0}
-[hidden]{display:none}`;
 
 export class RopeLab extends HTMLElement {
-  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm'];
+  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm', 'time-scale'];
 
   constructor() {
     super();
@@ -131,6 +84,8 @@ export class RopeLab extends HTMLElement {
     this.dirty = true;
     /** The fixed-step clock (clock.js, the page's too); every view steps together. */
     this.clock = new FixedClock();
+    /** Simulated seconds per real second (`time-scale`). */
+    this.scale = 1;
     this.cssW = 1;
     this.cssH = 1;
     this.dpr = 1;
@@ -166,6 +121,8 @@ export class RopeLab extends HTMLElement {
   set aspect(v) { this.setAttribute('aspect', String(v)); }
   get label() { return this.getAttribute('label') ?? ''; }
   set label(v) { this.setAttribute('label', String(v)); }
+  get timeScale() { return this.scale; }
+  set timeScale(v) { this.setAttribute('time-scale', String(v)); }
 
   /** The first view's `Sim` (null before the first scene is loaded). */
   get sim() { return this.views[0]?.sim ?? null; }
@@ -203,6 +160,7 @@ export class RopeLab extends HTMLElement {
    * @param {string | null} value
    */
   attributeChangedCallback(name, old, value) {
+    if (name === 'time-scale') return this.setTimeScale();
     if (old === value || !this.started) {
       if (name === 'aspect') this.setAspect();
       return;
@@ -218,6 +176,15 @@ export class RopeLab extends HTMLElement {
     const a = aspectOf(this.aspect);
     if (!a) this.say(`aspect "${this.aspect}": expected width/height such as 16/9`);
     this.aspectStyle.textContent = `:host{--aspect:${a ?? '16 / 9'}}`;
+  }
+
+  setTimeScale() {
+    const v = this.getAttribute('time-scale')?.trim() || '1';
+    const s = Number(v);
+    const ok = s >= MIN_TIME_SCALE && s <= 1;
+    if (!ok) this.say(`time-scale "${v}": expected a number from ${MIN_TIME_SCALE} to 1 (slow motion)`);
+    else if (this.msg.textContent?.startsWith('time-scale')) this.say();
+    this.scale = ok ? s : 1;
   }
 
   setLabel() {
@@ -272,7 +239,9 @@ export class RopeLab extends HTMLElement {
         this.build(text);
       } catch (e2) {
         this.loading = false;
-        this.say(`rope-lab could not start: ${errText(e2)}`);
+        // (the requested scene's failure first: the default's alone would hide which was asked)
+        const [asked, fallback] = [errText(e), errText(e2)];
+        this.say(`rope-lab could not start: ${asked}${fallback === asked ? '' : `; the default scene: ${fallback}`}`);
         return;
       }
     }
@@ -466,7 +435,8 @@ export class RopeLab extends HTMLElement {
   frame(now) {
     if ((window.devicePixelRatio || 1) !== this.dpr) this.resize(); // moved to another screen
     const dt = this.clock.elapsed(now);
-    const n = this.isPaused ? 0 : this.clock.advance(dt);
+    // (slow motion: less simulated time per frame, the same 1/60 s steps, fewer of them)
+    const n = this.isPaused ? 0 : this.clock.advance(dt * this.scale);
     if (n > 0) {
       try {
         for (let k = 0; k < n; k++) {
