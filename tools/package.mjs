@@ -13,6 +13,8 @@
 //   leash.js, embed-bodies.js   the leash's drawing (www/leash.js) and the bodies' outlines
 //                               (www/embed-bodies.js), loaded by the component for a leash scene
 //                               and with the full build only
+//   embed-world.js              links, bodies and points (www/embed-world.js), loaded for every
+//                               scene but the leash seen from above
 //   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), minified
 //   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
 //   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
@@ -56,18 +58,13 @@ function minify(src) {
 // the module's memory under the objects the first one made ("memory access out of bounds",
 // "recursive use of an object detected"). A page that imports the element and also awaits
 // `init()` from `ropelab/sim` makes exactly those two calls, so the package's glues export an
-// `init` that keeps one promise per page (forgotten if it fails, so a retry can succeed), and
-// an `initSync` that refuses to start a second instance while that promise is pending.
+// `init` that keeps the first call's promise for the page (as <rope-lab> keeps its loads: a
+// failed load is not retried). `initSync` is wasm-bindgen's: not for a page with the element.
+// (No initSync guard and no retry: each costs about 40 bytes gzipped of the embed's JS budget.)
 const GLUE_EXPORTS = 'export { initSync };\nexport default __wbg_init;';
 const SHARED_INIT = `let __wbg_shared;
-function __wbg_init_shared(arg) {
-  return (__wbg_shared ??= __wbg_init(arg).catch((e) => { __wbg_shared = undefined; throw e; }));
-}
-function initSync_shared(arg) {
-  if (__wbg_shared && wasm === undefined) throw new Error('ropelab: the wasm is loading already (init() or <rope-lab>): await init() instead');
-  return initSync(arg);
-}
-export { initSync_shared as initSync };
+const __wbg_init_shared = (arg) => (__wbg_shared ??= __wbg_init(arg));
+export { initSync };
 export default __wbg_init_shared;`;
 /** The glue's source with the shared init (throws if wasm-bindgen's footer has changed). @param {string} src @param {string} name */
 function sharedInit(src, name) {
@@ -133,10 +130,12 @@ writeFileSync(join(out, 'ropelab.d.ts'), withoutDispose(readFileSync(readdirSync
 // for pages that want the codec without the element.
 const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
 // The leash's knot-diagram drawing (www/leash.js, the page's) is its own file, leash.js, which
-// the component imports only when it shows a leash scene, and the bodies' outlines are
+// the component imports only when it shows a leash scene; every other scene's drawing (links,
+// points) is embed-world.js, which a leash embed does not load; the bodies' outlines are
 // embed-bodies.js, imported with the full build: an embed of a rope scene loads neither
-// (tests/e2e/embed.test.mjs holds what each kind of scene loads to 15 KiB gzipped).
-const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies)\.js$/;
+// leash.js nor embed-bodies.js (tests/e2e/embed.test.mjs holds what each kind of scene loads
+// to 15 KiB gzipped).
+const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies|embed-world)\.js$/;
 // The presets the component can name, written here from www/scenes/ (the one list of them):
 // one literal `new URL('./scenes/<name>.json', import.meta.url)` each, the form bundlers
 // follow (www/embed-presets.d.ts says why).
@@ -167,6 +166,7 @@ writeFileSync(join(out, 'rope-lab.js'), await bundleOf('rope-lab.js'));
 // (only what the component calls: not the page's braid marks and side inset, LEASH_EXTRAS)
 writeFileSync(join(out, 'leash.js'), await bundleOf('leash.js', ['drawLeashTop']));
 writeFileSync(join(out, 'embed-bodies.js'), await bundleOf('embed-bodies.js'));
+writeFileSync(join(out, 'embed-world.js'), await bundleOf('embed-world.js'));
 writeFileSync(join(out, 'sharelink.js'), minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
 for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));
@@ -183,7 +183,7 @@ writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
 mkdirSync(check, { recursive: true });
 try {
-  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'sharelink.js', 'ropelab-lite.js']) {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'sharelink.js', 'ropelab-lite.js']) {
     const file = join(check, f.replace(/\.js$/, '.mjs'));
     writeFileSync(file, readFileSync(join(out, f)));
     const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });

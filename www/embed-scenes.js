@@ -64,7 +64,7 @@ async function fetchText(url) {
 export function presetText(name) {
   let p = presetTexts.get(name);
   if (!p) {
-    if (!Object.hasOwn(PRESETS, name)) return Promise.reject(new Error(`no preset "${name}" (the presets: ${Object.keys(PRESETS).join(', ')})`));
+    if (!Object.hasOwn(PRESETS, name)) return Promise.reject(new Error(`no preset "${name}"`));
     p = fetchText(PRESETS[name]().href).catch((e) => {
       presetTexts.delete(name);
       throw new Error(`no preset "${name}" (${errText(e)})`);

@@ -35,7 +35,7 @@
 /** @typedef {import('./ropelab.js').Sim} Sim */
 import { FixedClock } from './clock.js';
 import { Camera, frameScene } from './camera.js';
-import { drawView, loadBodies, loadLeash } from './embed-draw.js';
+import { drawView, loadBodies, loadLeash, loadWorld } from './embed-draw.js';
 import { at, bindInput } from './embed-input.js';
 import { live, onScreen, resized, wake } from './embed-loop.js';
 import { CSS, MIN_TIME_SCALE } from './embed-style.js';
@@ -49,7 +49,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
 /** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, cam: Camera,
- *   prev: Float32Array | null, cross?: any[] }} View */
+ *   prev: Float32Array | null, minWidth: number, cross?: any[] }} View */
 
 
 export class RopeLab extends HTMLElement {
@@ -226,7 +226,7 @@ export class RopeLab extends HTMLElement {
       [{ text }] = await Promise.all([this.sceneSource(), loadWasm(full)]);
       const scene = parseScene(text);
       // (the drawing a scene kind needs comes with it: the leash's, the bodies')
-      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), scene?.leash && loadLeash(), hasBodies(scene) && loadBodies()]);
+      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), scene?.leash ? loadLeash() : loadWorld(), hasBodies(scene) && loadBodies()]);
       if (token !== this.loadToken) return;
       this.build(text);
     } catch (e) {
@@ -299,7 +299,7 @@ export class RopeLab extends HTMLElement {
    */
   makeView(sim, solver) {
     // (an embed fits the whole frame, also in a portrait box, and zooms 0.2–20×)
-    return { sim, solver, note: '', obstacles: [], rect: { x: 0, y: 0, w: 1, h: 1 }, cam: new Camera({ portrait: false, minZoom: 0.2, maxZoom: 20 }), prev: null };
+    return { sim, solver, note: '', obstacles: [], rect: { x: 0, y: 0, w: 1, h: 1 }, cam: new Camera({ portrait: false, minZoom: 0.2, maxZoom: 20 }), prev: null, minWidth: 0 };
   }
 
   /**
@@ -324,6 +324,7 @@ export class RopeLab extends HTMLElement {
     }
     v.prev = null;
     frameScene(v.cam, sim);
+    v.minWidth = v.cam.frame.minWidth; // (0: the scene is framed by its height; layout() widens it)
   }
 
   /** Applies the `solver` attribute to the first view (a refusal is shown, the solver stays). */
@@ -483,17 +484,26 @@ export class RopeLab extends HTMLElement {
     this.schedule();
   }
 
-  /** Splits the box into one region per view (columns when wide, rows when tall) and fits each. */
+  /**
+   * Splits the box into one region per view, in the grid (columns × rows) that shows the scene
+   * largest, and fits each. Every view keeps at least the width of the scene the embed shows
+   * alone (a scene framed by its height only would otherwise be cropped to a narrow column,
+   * the wrecking ball swinging out of it); more columns win a tie.
+   */
   layout() {
     const n = Math.max(this.views.length, 1);
-    const cols = this.cssW >= this.cssH ? n : 1;
-    const rows = cols === n ? 1 : n;
-    const w = this.cssW / cols, h = this.cssH / rows;
+    const W = this.cssW, H = this.cssH;
+    for (const v of this.views) v.cam.frame.minWidth = v.minWidth || (v.cam.frame.height * W) / H;
+    const fit = (/** @type {number} */ cols) => Math.min(...this.views.map(({ cam: { frame: f } }) => Math.min(H / Math.ceil(n / cols) / f.height, W / cols / f.minWidth)));
+    let cols = n;
+    for (let c = n - 1; c >= 1; c--) if (fit(c) > fit(cols) * 1.001) cols = c;
+    const w = W / cols, h = H / Math.ceil(n / cols);
     this.views.forEach((v, k) => {
       v.rect = { x: (k % cols) * w, y: Math.floor(k / cols) * h, w, h };
       v.cam.setViewport(v.rect.x, v.rect.y, w, h);
     });
   }
+
 
   /**
    * Zooms every view by `f` (0: back to the scene's frame) about the CSS point (px, py) of the

@@ -95,6 +95,15 @@ before(async () => {
   writeFileSync(join(app, 'index.html'), HTML);
   writeFileSync(join(app, 'main.ts'), MAIN);
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  // The same page without a bundler: the package's files, the app's main.ts without its types
+  // (esbuild's) importing them by path.
+  const plain = join(dir, 'plain');
+  cpSync(into, plain, { recursive: true });
+  const js = transformSync(MAIN, { loader: 'ts', format: 'esm' }).code
+    .replace(/from "ropelab"/, 'from "./rope-lab.js"').replace(/from "ropelab\/sim"/, 'from "./ropelab.js"');
+  writeFileSync(join(plain, 'main.js'), js);
+  writeFileSync(join(plain, 'index.html'), HTML.replace('./main.ts', './main.js'));
+  writeFileSync(join(plain, 'missing.html'), '<!doctype html><link rel="icon" href="data:,"><script type="module" src="./rope-lab.js"></script><rope-lab id="e" scene="bridge"></rope-lab>');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 });
 after(async () => {
@@ -218,19 +227,29 @@ describe('the package in a Vite app (TypeScript, no config)', () => {
 
 describe('the same page without a bundler (script tags, the package as it is)', () => {
   it(`both embeds start on every one of ${RELOADS} loads`, async () => {
-    const plain = join(dir, 'plain');
-    cpSync(join(app, 'node_modules', 'ropelab'), plain, { recursive: true });
-    // (the app's main.ts without its types, esbuild's; the package's files by their paths)
-    const js = transformSync(MAIN, { loader: 'ts', format: 'esm' }).code
-      .replace(/from "ropelab"/, 'from "./rope-lab.js"').replace(/from "ropelab\/sim"/, 'from "./ropelab.js"');
-    writeFileSync(join(plain, 'main.js'), js);
-    writeFileSync(join(plain, 'index.html'), HTML.replace('./main.ts', './main.js'));
-    const server = await serve(plain);
+    const server = await serve(join(dir, 'plain'));
     try {
       const { failures, wasm } = await reloads(server.url);
       console.log(`plain files: ${failures.length} of ${RELOADS} loads failed; wasm fetched per load: ${wasm.join(' / ')}`);
       assert.deepEqual(failures, []);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('when the default scene fails too, the message names the scene that was asked for first', async () => {
+    const server = await serve(join(dir, 'plain'));
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      // (both scene files answer 404, as under a bundler that did not emit them)
+      await page.route(/\/scenes\/(bridge|rope)\.json$/, (route) => route.fulfill({ status: 404, body: 'not found' }));
+      await page.goto(`${server.url}missing.html`);
+      const msg = await page.waitForFunction(() => document.getElementById('e').shadowRoot?.querySelector('.msg')?.textContent, null, { timeout: 15000 }).then((h) => h.jsonValue());
+      console.log(`both scenes missing: ${msg}`);
+      assert.match(msg, /^rope-lab could not start: no preset "bridge" \(.*404.*\); the default scene: no preset "rope" \(/);
+    } finally {
+      await context.close();
       await server.close();
     }
   });
