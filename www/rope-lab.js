@@ -223,10 +223,14 @@ export class RopeLab extends HTMLElement {
     let text;
     try {
       const full = +(this.getAttribute('wasm') === 'full');
-      [{ text }] = await Promise.all([this.sceneSource(), loadWasm(full)]);
+      // The drawing a scene kind needs (the leash's, else links and points; the bodies') comes
+      // with it, its download started as soon as the scene is read, while the wasm's runs.
+      const drawing = (/** @type {any} */ s) => Promise.all([s?.leash ? loadLeash() : loadWorld(), hasBodies(s) && loadBodies()]);
+      const source = this.sceneSource();
+      source.then(({ text }) => drawing(parseScene(text))).catch(() => {});
+      [{ text }] = await Promise.all([source, loadWasm(full)]);
       const scene = parseScene(text);
-      // (the drawing a scene kind needs comes with it: the leash's, the bodies')
-      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), scene?.leash ? loadLeash() : loadWorld(), hasBodies(scene) && loadBodies()]);
+      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), drawing(scene)]);
       if (token !== this.loadToken) return;
       this.build(text);
     } catch (e) {
