@@ -29,6 +29,9 @@ export interface RopeLabAttributes {
    *  (`ropelab-lite_bg.wasm`, a third smaller) unless the scene has bodies, joints or
    *  attachments or a view's solver is `impulse`, which need the full one. */
   wasm?: 'full' | 'lite';
+  /** Slow motion: simulated seconds per real second, "0.1" to "1" (default). The steps stay
+   *  1/60 s, fewer of them per second, so the motion is the same step for step. */
+  'time-scale'?: string;
 }
 
 /** The element's events: the sim's events (the JSON object as `detail`), `ready`, `error`. */
@@ -56,6 +59,8 @@ export declare class RopeLab extends HTMLElement {
   controls: 'minimal' | 'none';
   aspect: string;
   label: string;
+  /** The `time-scale` attribute as a number (1 when it is missing or not 0.1–1). */
+  timeScale: number;
   paused: boolean;
   /** The first view's `Sim` (null before the first scene is loaded). */
   readonly sim: Sim | null;

@@ -13,6 +13,8 @@
 //   leash.js, embed-bodies.js   the leash's drawing (www/leash.js) and the bodies' outlines
 //                               (www/embed-bodies.js), loaded by the component for a leash scene
 //                               and with the full build only
+//   embed-world.js              links, bodies and points (www/embed-world.js), loaded for every
+//                               scene but the leash seen from above
 //   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), minified
 //   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
 //   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
@@ -51,6 +53,36 @@ function minify(src) {
   return transformSync(src, { minify: true, format: 'esm', target: 'es2022', legalComments: 'none' }).code;
 }
 
+// wasm-bindgen's `init` (the glue's default export) returns early only once a load has
+// finished: a second call while the first is in flight instantiates the wasm again and swaps
+// the module's memory under the objects the first one made ("memory access out of bounds",
+// "recursive use of an object detected"). A page that imports the element and also awaits
+// `init()` from `ropelab/sim` makes exactly those two calls, so the package's glues export an
+// `init` that keeps the first call's promise for the page (as <rope-lab> keeps its loads: a
+// failed load is not retried). `initSync` is wasm-bindgen's: not for a page with the element.
+// (No initSync guard and no retry: each costs about 40 bytes gzipped of the embed's JS budget.)
+const GLUE_EXPORTS = 'export { initSync };\nexport default __wbg_init;';
+const SHARED_INIT = `let __wbg_shared;
+const __wbg_init_shared = (arg) => (__wbg_shared ??= __wbg_init(arg));
+export { initSync };
+export default __wbg_init_shared;`;
+/** The glue's source with the shared init (throws if wasm-bindgen's footer has changed). @param {string} src @param {string} name */
+function sharedInit(src, name) {
+  if (!src.includes(GLUE_EXPORTS)) throw new Error(`package: ${name} does not end with wasm-bindgen's \`${GLUE_EXPORTS}\` (see sharedInit)`);
+  return src.replace(GLUE_EXPORTS, SHARED_INIT);
+}
+
+// wasm-bindgen declares `Sim`'s `[Symbol.dispose]()`, which TypeScript knows only with lib
+// `esnext.disposable` (or es2025): with `skipLibCheck: false` on lib ES2022/ES2023 the
+// package's types would not compile. The published declarations leave it out; at run time
+// `using sim = new Sim()` still works where the browser has Symbol.dispose.
+/** @param {string} dts @param {string} name */
+function withoutDispose(dts, name) {
+  const out = dts.replace(/^[ \t]*\[Symbol\.dispose\]\(\): void;\n/gm, '');
+  if (out.includes('Symbol.dispose')) throw new Error(`package: ${name} still names Symbol.dispose`);
+  return out;
+}
+
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'scenes'), { recursive: true });
 
@@ -80,16 +112,16 @@ const run = (/** @type {string} */ cmd, /** @type {string[]} */ args) => {
   // `--converge` after one -Oz took 0.3 KB less for 6 s more, and after -Oz -Oz nothing more).
   run(wasmOpt, ['-Oz', '-Oz', ...WASM_OPT_FLAGS, '--strip-producers', '--strip-target-features',
     join(lite, 'ropelab-lite_bg.wasm'), '-o', join(out, 'ropelab-lite_bg.wasm')]);
-  writeFileSync(join(out, 'ropelab-lite.js'), minify(readFileSync(join(lite, 'ropelab-lite.js'), 'utf8')));
-  cpSync(join(lite, 'ropelab-lite.d.ts'), join(out, 'ropelab-lite.d.ts'));
+  writeFileSync(join(out, 'ropelab-lite.js'), minify(sharedInit(readFileSync(join(lite, 'ropelab-lite.js'), 'utf8'), 'ropelab-lite.js')));
+  writeFileSync(join(out, 'ropelab-lite.d.ts'), withoutDispose(readFileSync(join(lite, 'ropelab-lite.d.ts'), 'utf8'), 'ropelab-lite.d.ts'));
   rmSync(lite, { recursive: true, force: true });
 }
 
-const glueText = minify(readFileSync(join(from, glue[0]), 'utf8').replaceAll(`${base}_bg.wasm`, 'ropelab_bg.wasm'));
+const glueText = minify(sharedInit(readFileSync(join(from, glue[0]), 'utf8').replaceAll(`${base}_bg.wasm`, 'ropelab_bg.wasm'), glue[0]));
 writeFileSync(join(out, 'ropelab.js'), glueText);
 cpSync(join(from, `${base}_bg.wasm`), join(out, 'ropelab_bg.wasm'));
 const dts = join(from, `${base}.d.ts`);
-cpSync(readdirSync(from).includes(`${base}.d.ts`) ? dts : join(REPO, 'www/types/ropelab.d.ts'), join(out, 'ropelab.d.ts'));
+writeFileSync(join(out, 'ropelab.d.ts'), withoutDispose(readFileSync(readdirSync(from).includes(`${base}.d.ts`) ? dts : join(REPO, 'www/types/ropelab.d.ts'), 'utf8'), 'ropelab.d.ts'));
 // The component is bundled by esbuild from www/rope-lab.js and the page's modules it imports
 // (the clock, the flags, the drawing of each scene kind, the share-string codec): one request
 // and one gzip stream for an embed, and only what it uses of them (esbuild drops the unused
@@ -98,10 +130,21 @@ cpSync(readdirSync(from).includes(`${base}.d.ts`) ? dts : join(REPO, 'www/types/
 // for pages that want the codec without the element.
 const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
 // The leash's knot-diagram drawing (www/leash.js, the page's) is its own file, leash.js, which
-// the component imports only when it shows a leash scene, and the bodies' outlines are
+// the component imports only when it shows a leash scene; every other scene's drawing (links,
+// points) is embed-world.js, which a leash embed does not load; the bodies' outlines are
 // embed-bodies.js, imported with the full build: an embed of a rope scene loads neither
-// (tests/e2e/embed.test.mjs holds what each kind of scene loads to 15 KiB gzipped).
-const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies)\.js$/;
+// leash.js nor embed-bodies.js (tests/e2e/embed.test.mjs holds what each kind of scene loads
+// to 15 KiB gzipped).
+const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies|embed-world)\.js$/;
+// The presets the component can name, written here from www/scenes/ (the one list of them):
+// one literal `new URL('./scenes/<name>.json', import.meta.url)` each, the form bundlers
+// follow (www/embed-presets.d.ts says why).
+const SCENES = readdirSync(join(REPO, 'www/scenes')).filter((n) => n.endsWith('.json')).sort();
+const PRESETS_MODULE = `export const PRESETS = {\n${SCENES.map((f) => {
+  const name = f.slice(0, -'.json'.length);
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`package: www/scenes/${f}: a preset's name is letters, digits, - and _`);
+  return `  ${JSON.stringify(name)}: () => new URL(${JSON.stringify(`./scenes/${f}`)}, import.meta.url),\n`;
+}).join('')}};\n`;
 /** @param {string} entry a file of www/ @param {string[]} [only] the exports to keep (default: all) */
 const bundleOf = async (entry, only) => (await build({
   ...(only
@@ -111,16 +154,23 @@ const bundleOf = async (entry, only) => (await build({
   plugins: [{
     name: 'separate',
     setup(b) { b.onResolve({ filter: SEPARATE }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)); },
+  }, {
+    name: 'presets',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/embed-presets\.js$/ }, () => ({ path: 'embed-presets.js', namespace: 'presets' }));
+      b.onLoad({ filter: /.*/, namespace: 'presets' }, () => ({ contents: PRESETS_MODULE, loader: 'js' }));
+    },
   }],
 })).outputFiles[0].text;
 writeFileSync(join(out, 'rope-lab.js'), await bundleOf('rope-lab.js'));
 // (only what the component calls: not the page's braid marks and side inset, LEASH_EXTRAS)
 writeFileSync(join(out, 'leash.js'), await bundleOf('leash.js', ['drawLeashTop']));
 writeFileSync(join(out, 'embed-bodies.js'), await bundleOf('embed-bodies.js'));
+writeFileSync(join(out, 'embed-world.js'), await bundleOf('embed-world.js'));
 writeFileSync(join(out, 'sharelink.js'), minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
 for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));
-for (const f of readdirSync(join(REPO, 'www/scenes')).filter((n) => n.endsWith('.json'))) {
+for (const f of SCENES) {
   cpSync(join(REPO, 'www/scenes', f), join(out, 'scenes', f));
 }
 const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(REPO, 'Cargo.toml'), 'utf8'))?.[1];
@@ -133,7 +183,7 @@ writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
 mkdirSync(check, { recursive: true });
 try {
-  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'sharelink.js', 'ropelab-lite.js']) {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'sharelink.js', 'ropelab-lite.js']) {
     const file = join(check, f.replace(/\.js$/, '.mjs'));
     writeFileSync(file, readFileSync(join(out, f)));
     const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });

@@ -1,14 +1,12 @@
 // @ts-check
 // <rope-lab>'s drawing of a view (rope-lab.js): walls and obstacles, then the leash seen from
 // above as the page draws it (leash.js, loaded when a leash scene is shown), else links
-// (tinted by stretch), joints, bodies (outlines) and points, interpolated `frac` of the way
-// between the last two steps. Every sim call comes before the views of wasm memory are built.
+// (tinted by stretch), joints, bodies (outlines) and points (embed-world.js, loaded for every
+// other scene), interpolated `frac` of the way between the last two steps.
 
 /** @import { RopeLab, View } from './rope-lab.js' */
 
-import { FLAG_HELD } from './flags.js';
 import { drawObstacles } from './obstacles.js';
-import { linkPaths, pointPaths } from './points.js';
 
 /** @type {Promise<unknown> | undefined} */
 let leashLoad;
@@ -19,6 +17,19 @@ let leashDrawing = null;
  * ships it as its own file (leash.js), so an embed of any other scene loads none of its code.
  */
 export const loadLeash = () => (leashLoad ??= import('./leash.js').then((m) => (leashDrawing = m)));
+
+/** @type {Promise<unknown> | undefined} */
+let worldLoad;
+/** @type {typeof import('./embed-world.js') | null} links, bodies and points, once loaded */
+let worldDrawing = null;
+/**
+ * The drawing of every scene but the leash from above: the package ships it as its own file
+ * (embed-world.js), so that a leash embed, which draws with leash.js, loads none of it.
+ */
+export const loadWorld = () => (worldLoad ??= import('./embed-world.js').then((m) => (worldDrawing = m)));
+
+/** @param {RopeLab} el */
+const redraw = (el) => { el.dirty = true; el.schedule(); };
 
 /** @type {Promise<unknown> | undefined} */
 let bodiesLoad;
@@ -56,10 +67,13 @@ export function drawView(el, v, frac) {
   }
   drawObstacles(ctx, v.obstacles, c, v.rect, k > 1); // (the page's, obstacles.js)
 
-  if (leash && !leashDrawing) loadLeash().then(() => { el.dirty = true; el.schedule(); });
+  if (leash && !leashDrawing) loadLeash().then(() => redraw(el));
   // (until it has loaded, the leash is drawn as any other scene)
   if (leash && leashDrawing) v.cross = leashDrawing.drawLeashTop(el, sim, c, { hover: -1 }, v.rect) || [];
-  else drawWorld(el, v, frac);
+  else if (worldDrawing) {
+    // Joints and bodies: embed-bodies.js, loaded with the full build (it has the bodies).
+    worldDrawing.drawWorld(el, v, frac, (...a) => (bodyDrawing ? bodyDrawing.drawBodies(...a) : void loadBodies().then(() => redraw(el))));
+  } else loadWorld().then(() => redraw(el));
   if (el.views.length > 1) {
     ctx.fillStyle = '#aaa';
     ctx.fillText(v.solver + (v.note ? ' (cannot run this scene)' : ''), rx + 8, ry + 16);
@@ -70,59 +84,3 @@ export function drawView(el, v, frac) {
   ctx.restore();
 }
 
-/**
- * Links, joints, bodies and points (every scene but the leash from above).
- * @param {RopeLab} el
- * @param {View} v
- * @param {number} frac
- */
-export function drawWorld(el, v, frac) {
-  const ctx = el.ctx;
-  const sim = v.sim;
-  const c = v.cam;
-  const k = c.ys < 0 ? 2 : 1;
-  // Every sim call before the views of wasm memory are built.
-  const nb = sim.bodyCount;
-  const bodies = nb ? JSON.parse(sim.bodiesJson()) : [];
-  const joints = nb ? JSON.parse(sim.jointsJson()) : [];
-  if (nb) sim.refillBodyPoses(frac);
-  sim.refreshRender();
-  const poses = nb ? Float32Array.from(sim.bodyPoses()) : null;
-  const now = sim.positions();
-  const flags = sim.pointFlags();
-  const links = sim.links();
-  const strain = sim.linkStrain();
-  const pos = v.prev && v.prev.length === now.length && frac < 1 ? v.prev.map((p, i) => p + (now[i] - p) * frac) : now;
-  if (pos !== now) for (let i = 0; i < flags.length; i++) if (flags[i] & FLAG_HELD) for (let c = 0; c < 3; c++) pos[3 * i + c] = now[3 * i + c];
-
-  // Links (points.js): neutral, stretched (≥ 3 %), compressed (≤ −3 %): one path each.
-  const n = flags.length;
-  const paths = linkPaths(c, pos, links, k, (j) => {
-    const s = strain[j] ?? 0;
-    return s >= 0.03 ? 1 : s <= -0.03 ? 2 : 0;
-  });
-  ctx.lineCap = 'round';
-  ctx.lineJoin = 'round';
-  ctx.lineWidth = Math.min(Math.max(2 * Math.sqrt(c.zoom), 1), 4);
-  ['#999', '#e39a2e', '#4f7bea'].forEach((c, i) => {
-    ctx.strokeStyle = c;
-    const p = paths[i];
-    if (p) ctx.stroke(p);
-  });
-
-  // Joints and bodies: embed-bodies.js, loaded with the full build (it has the bodies).
-  if (poses) {
-    if (bodyDrawing) bodyDrawing.drawBodies(ctx, c, bodies, joints, poses);
-    else loadBodies().then(() => { el.dirty = true; el.schedule(); });
-  }
-
-  // Points: free white, locked red, a halo around held ones.
-  let typical = 12;
-  if (links.length >= 2 && links[0] < n && links[1] < n) typical = Math.hypot(pos[3 * links[0]] - pos[3 * links[1]], pos[3 * links[0] + k] - pos[3 * links[1] + k]) * c.scale;
-  const r = Math.min(Math.max(Math.min(3.5 * Math.sqrt(c.zoom), typical / 3), 1.5), 7);
-  const dots = pointPaths(c, pos, flags, k, v.rect, r, 16, 20);
-  [[dots.free, '#fff'], [dots.locked, '#f55'], [dots.halo, 'rgba(255,255,255,0.15)']].forEach(([p, color]) => {
-    ctx.fillStyle = /** @type {string} */ (color);
-    ctx.fill(/** @type {Path2D} */ (p));
-  });
-}

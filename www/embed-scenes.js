@@ -4,10 +4,12 @@
 // share string, a URL); whether a scene needs the full build; the `aspect` attribute.
 
 import { isPacked, unpackScene } from './sharelink.js';
+import { PRESETS } from './embed-presets.js';
 
 /** @typedef {typeof import('./ropelab.js').Sim} SimClass */
 
-const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
+/** An error's message (or the thrown value as text). */
+export const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
 const PRESET = /^[A-Za-z0-9_-]+$/;
 export const DEFAULT_SCENE = 'rope';
 
@@ -15,14 +17,18 @@ export const DEFAULT_SCENE = 'rope';
 const wasm = [];
 /**
  * A wasm build, loaded once for every instance on the page: 0 the lite one (ropes only, a
- * third of the size), 1 the full one (rigid bodies, joints, the impulse solver). The wasm's
- * download starts together with the glue's (a dynamic import), not after it.
+ * third of the size), 1 the full one (rigid bodies, joints, the impulse solver). Each glue's
+ * `init` keeps one load per page (tools/package.mjs), shared with a page that also awaits
+ * `init()` from `ropelab/sim`. The full build's init is given the wasm's URL, so that when the
+ * page's own `init()` came first nothing is downloaded twice; the lite one's download starts
+ * together with its glue's (a dynamic import), not after it, for the first frame of a rope
+ * embed (the API rarely loads the lite build as well).
  * @param {number} full
  */
-export const loadWasm = (full = 0) => (wasm[full] ??= Promise.all(full
-  ? [import('./ropelab.js'), fetch(new URL('./ropelab_bg.wasm', import.meta.url))]
-  : [import('./ropelab-lite.js'), fetch(new URL('./ropelab-lite_bg.wasm', import.meta.url))])
-  .then(async ([glue, res]) => (await glue.default({ module_or_path: res }), glue.Sim)));
+export const loadWasm = (full = 0) => (wasm[full] ??= full
+  ? import('./ropelab.js').then(async (glue) => (await glue.default({ module_or_path: new URL('./ropelab_bg.wasm', import.meta.url) }), glue.Sim))
+  : Promise.all([import('./ropelab-lite.js'), fetch(new URL('./ropelab-lite_bg.wasm', import.meta.url))])
+    .then(async ([glue, res]) => (await glue.default({ module_or_path: res }), glue.Sim)));
 /** Whether a (parsed) scene has rigid bodies, joints or attachments. @param {any} s */
 export const hasBodies = (s) => ['bodies', 'joints', 'attachments'].some((k) => s?.[k]?.length);
 /**
@@ -47,11 +53,19 @@ async function fetchText(url) {
   if (!res.ok) throw new Error(`${url}: ${res.status} ${res.statusText}`);
   return res.text();
 }
-/** @param {string} name */
+/**
+ * A preset's text, fetched once per page. The URL is one of PRESETS' literal
+ * `new URL('./scenes/<name>.json', import.meta.url)` expressions: bundlers (Vite, webpack 5)
+ * emit or serve exactly the files named that way, while a name put together at run time
+ * becomes a glob that Vite's dependency optimizer leaves empty. An unknown name fetches
+ * nothing.
+ * @param {string} name
+ */
 export function presetText(name) {
   let p = presetTexts.get(name);
   if (!p) {
-    p = fetchText(new URL(`./scenes/${name}.json`, import.meta.url).href).catch((e) => {
+    if (!Object.hasOwn(PRESETS, name)) return Promise.reject(new Error(`no preset "${name}"`));
+    p = fetchText(PRESETS[name]().href).catch((e) => {
       presetTexts.delete(name);
       throw new Error(`no preset "${name}" (${errText(e)})`);
     });

@@ -16,6 +16,8 @@
 //   label     the accessible name (default: "rope simulation: <scene name>")
 //   wasm      "full": always load the full wasm; otherwise the lite one unless the scene has
 //             bodies, joints or attachments or a view's solver is impulse
+//   time-scale  slow motion: simulated seconds per real second, 0.1–1 (default 1); the
+//             steps stay 1/60 s, fewer of them per second, so the motion is the same
 //
 // Manners: the wasm module loads once per page (every instance has its own `Sim`s); one
 // requestAnimationFrame loop serves every instance that is on screen, in a visible tab and
@@ -33,74 +35,25 @@
 /** @typedef {import('./ropelab.js').Sim} Sim */
 import { FixedClock } from './clock.js';
 import { Camera, frameScene } from './camera.js';
-import { drawView, loadBodies, loadLeash } from './embed-draw.js';
+import { drawView, loadBodies, loadLeash, loadWorld } from './embed-draw.js';
 import { at, bindInput } from './embed-input.js';
-import { DEFAULT_SCENE, aspectOf, hasBodies, loadWasm, needsFull, parseScene, presetText, sceneText } from './embed-scenes.js';
+import { live, onScreen, resized, wake } from './embed-loop.js';
+import { CSS, MIN_TIME_SCALE } from './embed-style.js';
+import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, presetText, sceneText } from './embed-scenes.js';
 
 export { DEFAULT_SCENE, loadWasm, sceneText };
 /** @typedef {import('./embed-scenes.js').SimClass} SimClass */
 
 const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
-const errText = (/** @type {any} */ e) => (e && e.message) || String(e);
 
-// ---- the shared loop and observers ----------------------------------------------------
-
-/** @type {Set<RopeLab>} instances that want frames */
-const live = new Set();
-let raf = 0;
-/** @param {number} now */
-function tick(now) {
-  raf = -1; // (wake() schedules nothing while the frame runs)
-  for (const el of live) {
-    try {
-      el.frame(now);
-    } catch (e) {
-      // One broken embed must not stop the others: it pauses and says why.
-      el.isPaused = true;
-      live.delete(el);
-      el.say(`paused: ${errText(e)}`);
-    }
-  }
-  raf = live.size ? requestAnimationFrame(tick) : 0;
-}
-function wake() {
-  if (!raf && live.size) raf = requestAnimationFrame(tick);
-}
-const onScreen = new IntersectionObserver((entries) => {
-  for (const e of entries) {
-    const el = /** @type {RopeLab} */ (e.target);
-    el.onScreen = e.isIntersecting;
-    el.schedule();
-  }
-});
-const resized = new ResizeObserver((entries) => {
-  for (const e of entries) /** @type {RopeLab} */ (e.target).resize();
-});
-document.addEventListener('visibilitychange', () => {
-  for (const el of document.querySelectorAll('rope-lab')) if (el instanceof RopeLab) el.schedule();
-});
 
 /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
 /** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, cam: Camera,
- *   prev: Float32Array | null, cross?: any[] }} View */
+ *   prev: Float32Array | null, minWidth: number, cross?: any[] }} View */
 
-const CSS = `
-:host{display:block;position:relative;aspect-ratio:var(--aspect);min-height:120px;background:#141414;color:#ccc;
- font:12px/1.3 system-ui,sans-serif;border-radius:6px;overflow:hidden;contain:content;-webkit-tap-highlight-color:transparent}
-:host([hidden]){display:none}
-:host(:focus-visible){outline:2px solid #4dd6ff;outline-offset:2px}
-canvas{display:block;position:absolute;inset:0;width:100%;height:100%;touch-action:pan-x pan-y pinch-zoom;cursor:crosshair}
-canvas.active{touch-action:none}
-.bar{position:absolute;left:6px;bottom:6px;display:flex;gap:4px}
-button,select{font:inherit;color:#ddd;background:#1e1e1ee6;border:1px solid #555;border-radius:4px;padding:3px 8px;cursor:pointer}
-button:focus-visible,select:focus-visible{outline:2px solid #4dd6ff}
-.msg{position:absolute;left:8px;right:8px;top:6px;margin:0;color:#ff9c8a;pointer-events:none}
-.msg:empty{display:none}
-.play{position:absolute;left:50%;top:50%;width:56px;height:56px;margin:-28px;border-radius:50%;font-size:20px;padding:0}
-[hidden]{display:none}`;
 
 export class RopeLab extends HTMLElement {
-  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm'];
+  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm', 'time-scale'];
 
   constructor() {
     super();
@@ -131,6 +84,8 @@ export class RopeLab extends HTMLElement {
     this.dirty = true;
     /** The fixed-step clock (clock.js, the page's too); every view steps together. */
     this.clock = new FixedClock();
+    /** Simulated seconds per real second (`time-scale`). */
+    this.scale = 1;
     this.cssW = 1;
     this.cssH = 1;
     this.dpr = 1;
@@ -166,6 +121,8 @@ export class RopeLab extends HTMLElement {
   set aspect(v) { this.setAttribute('aspect', String(v)); }
   get label() { return this.getAttribute('label') ?? ''; }
   set label(v) { this.setAttribute('label', String(v)); }
+  get timeScale() { return this.scale; }
+  set timeScale(v) { this.setAttribute('time-scale', String(v)); }
 
   /** The first view's `Sim` (null before the first scene is loaded). */
   get sim() { return this.views[0]?.sim ?? null; }
@@ -203,6 +160,7 @@ export class RopeLab extends HTMLElement {
    * @param {string | null} value
    */
   attributeChangedCallback(name, old, value) {
+    if (name === 'time-scale') return this.setTimeScale();
     if (old === value || !this.started) {
       if (name === 'aspect') this.setAspect();
       return;
@@ -218,6 +176,15 @@ export class RopeLab extends HTMLElement {
     const a = aspectOf(this.aspect);
     if (!a) this.say(`aspect "${this.aspect}": expected width/height such as 16/9`);
     this.aspectStyle.textContent = `:host{--aspect:${a ?? '16 / 9'}}`;
+  }
+
+  setTimeScale() {
+    const v = this.getAttribute('time-scale')?.trim() || '1';
+    const s = Number(v);
+    const ok = s >= MIN_TIME_SCALE && s <= 1;
+    if (!ok) this.say(`time-scale "${v}": expected a number from ${MIN_TIME_SCALE} to 1 (slow motion)`);
+    else if (this.msg.textContent?.startsWith('time-scale')) this.say();
+    this.scale = ok ? s : 1;
   }
 
   setLabel() {
@@ -256,10 +223,14 @@ export class RopeLab extends HTMLElement {
     let text;
     try {
       const full = +(this.getAttribute('wasm') === 'full');
-      [{ text }] = await Promise.all([this.sceneSource(), loadWasm(full)]);
+      // The drawing a scene kind needs (the leash's, else links and points; the bodies') comes
+      // with it, its download started as soon as the scene is read, while the wasm's runs.
+      const drawing = (/** @type {any} */ s) => Promise.all([s?.leash ? loadLeash() : loadWorld(), hasBodies(s) && loadBodies()]);
+      const source = this.sceneSource();
+      source.then(({ text }) => drawing(parseScene(text))).catch(() => {});
+      [{ text }] = await Promise.all([source, loadWasm(full)]);
       const scene = parseScene(text);
-      // (the drawing a scene kind needs comes with it: the leash's, the bodies')
-      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), scene?.leash && loadLeash(), hasBodies(scene) && loadBodies()]);
+      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), drawing(scene)]);
       if (token !== this.loadToken) return;
       this.build(text);
     } catch (e) {
@@ -272,7 +243,9 @@ export class RopeLab extends HTMLElement {
         this.build(text);
       } catch (e2) {
         this.loading = false;
-        this.say(`rope-lab could not start: ${errText(e2)}`);
+        // (the requested scene's failure first: the default's alone would hide which was asked)
+        const [asked, fallback] = [errText(e), errText(e2)];
+        this.say(`rope-lab could not start: ${asked}${fallback === asked ? '' : `; the default scene: ${fallback}`}`);
         return;
       }
     }
@@ -330,7 +303,7 @@ export class RopeLab extends HTMLElement {
    */
   makeView(sim, solver) {
     // (an embed fits the whole frame, also in a portrait box, and zooms 0.2–20×)
-    return { sim, solver, note: '', obstacles: [], rect: { x: 0, y: 0, w: 1, h: 1 }, cam: new Camera({ portrait: false, minZoom: 0.2, maxZoom: 20 }), prev: null };
+    return { sim, solver, note: '', obstacles: [], rect: { x: 0, y: 0, w: 1, h: 1 }, cam: new Camera({ portrait: false, minZoom: 0.2, maxZoom: 20 }), prev: null, minWidth: 0 };
   }
 
   /**
@@ -355,6 +328,7 @@ export class RopeLab extends HTMLElement {
     }
     v.prev = null;
     frameScene(v.cam, sim);
+    v.minWidth = v.cam.frame.minWidth; // (0: the scene is framed by its height; layout() widens it)
   }
 
   /** Applies the `solver` attribute to the first view (a refusal is shown, the solver stays). */
@@ -466,7 +440,8 @@ export class RopeLab extends HTMLElement {
   frame(now) {
     if ((window.devicePixelRatio || 1) !== this.dpr) this.resize(); // moved to another screen
     const dt = this.clock.elapsed(now);
-    const n = this.isPaused ? 0 : this.clock.advance(dt);
+    // (slow motion: less simulated time per frame, the same 1/60 s steps, fewer of them)
+    const n = this.isPaused ? 0 : this.clock.advance(dt * this.scale);
     if (n > 0) {
       try {
         for (let k = 0; k < n; k++) {
@@ -513,17 +488,26 @@ export class RopeLab extends HTMLElement {
     this.schedule();
   }
 
-  /** Splits the box into one region per view (columns when wide, rows when tall) and fits each. */
+  /**
+   * Splits the box into one region per view, in the grid (columns × rows) that shows the scene
+   * largest, and fits each. Every view keeps at least the width of the scene the embed shows
+   * alone (a scene framed by its height only would otherwise be cropped to a narrow column,
+   * the wrecking ball swinging out of it); more columns win a tie.
+   */
   layout() {
     const n = Math.max(this.views.length, 1);
-    const cols = this.cssW >= this.cssH ? n : 1;
-    const rows = cols === n ? 1 : n;
-    const w = this.cssW / cols, h = this.cssH / rows;
+    const W = this.cssW, H = this.cssH;
+    for (const v of this.views) v.cam.frame.minWidth = v.minWidth || (v.cam.frame.height * W) / H;
+    const fit = (/** @type {number} */ cols) => Math.min(...this.views.map(({ cam: { frame: f } }) => Math.min(H / Math.ceil(n / cols) / f.height, W / cols / f.minWidth)));
+    let cols = n;
+    for (let c = n - 1; c >= 1; c--) if (fit(c) > fit(cols) * 1.001) cols = c;
+    const w = W / cols, h = H / Math.ceil(n / cols);
     this.views.forEach((v, k) => {
       v.rect = { x: (k % cols) * w, y: Math.floor(k / cols) * h, w, h };
       v.cam.setViewport(v.rect.x, v.rect.y, w, h);
     });
   }
+
 
   /**
    * Zooms every view by `f` (0: back to the scene's frame) about the CSS point (px, py) of the

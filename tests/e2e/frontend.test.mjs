@@ -43,7 +43,7 @@ test('the page and <rope-lab> share the clock, the camera and the drawing of lin
   assert.match(text['render.js'], /drawLeashTop/);
   assert.match(text['embed-draw.js'], /import\('\.\/leash\.js'\)/, '<rope-lab> draws the leash with leash.js');
   assert.match(text['embed-draw.js'], /\.drawLeashTop\(/);
-  for (const f of ['render.js', 'embed-draw.js']) {
+  for (const f of ['render.js', 'embed-world.js']) {
     assert.match(text[f], /from '\.\/points\.js'/, `${f} draws links and points with points.js`);
   }
   assert.match(text['embed-draw.js'], /from '\.\/obstacles\.js'/, '<rope-lab> draws obstacles with obstacles.js');
