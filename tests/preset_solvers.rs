@@ -2,7 +2,7 @@
 //! are refused with a reason (issue 8, point 2: `classic` used to collapse the leash
 //! scene's dogs onto the hand and drop the capstan's rope through the bollard).
 use glam::Vec3;
-use ropelab::wrap::wrap_report;
+use ropelab::obstacle_wrap::wrap_report;
 use ropelab::{scene::Scene, Event, SolverKind, World};
 
 /// The presets with rigid bodies (tests/scene_bodies.rs plays them), the "contacts" group
