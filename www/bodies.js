@@ -18,6 +18,8 @@
 // bodies and joints: a few kB per frame, fine at 60 Hz); nothing is called when the scene
 // has no bodies (every joint has at least one body).
 
+import { hull, rotate } from './bodyshape.js';
+
 /** @import { BodyInfo, JointInfo, Sim, Vec3 } from './types.js' */
 /** @typedef {{ ox: number, oy: number, ys: number, scale: number, zoom: number }} BodyCamera */
 /** @typedef {{ paused?: boolean, top?: boolean, frac?: number, hover?: number, color?: string | null }} BodyDrawOptions */
@@ -40,20 +42,6 @@ const COLOR = {
 
 /** The current poses (refilled at alpha 1), copied out of wasm memory; reused. */
 let current = new Float32Array(0);
-
-/**
- * Rotates v by the unit quaternion q = [x, y, z, w].
- * @param {ArrayLike<number>} q
- * @param {ArrayLike<number>} v
- * @returns {Vec3}
- */
-export function rotate(q, v) {
-  const x = q[0], y = q[1], z = q[2], w = q[3];
-  // v' = v + 2w (u × v) + 2 u × (u × v), u = (x, y, z)
-  const cx = y * v[2] - z * v[1], cy = z * v[0] - x * v[2], cz = x * v[1] - y * v[0];
-  const dx = y * cz - z * cy, dy = z * cx - x * cz, dz = x * cy - y * cx;
-  return [v[0] + 2 * (w * cx + dx), v[1] + 2 * (w * cy + dy), v[2] + 2 * (w * cz + dz)];
-}
 
 /**
  * Rotates v by angle `a` (rad, right-handed) about the unit axis `k` (Rodrigues).
@@ -126,31 +114,6 @@ function within(shape, l, slack) {
     return Math.hypot(l[0] - x, l[1], l[2]) <= shape.radius + slack;
   }
   return [0, 1, 2].every((c) => Math.abs(l[c]) <= shape.half[c] + slack);
-}
-
-/**
- * Convex hull of screen points (gift wrapping: 8 box corners at most).
- * @param {[number, number][]} pts
- * @returns {[number, number][]}
- */
-function hull(pts) {
-  const p = pts.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  if (p.length < 3) return p;
-  const cross = (/** @type {number[]} */ o, /** @type {number[]} */ a, /** @type {number[]} */ b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  /** @type {[number, number][]} */
-  const lower = [];
-  for (const q of p) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop();
-    lower.push(q);
-  }
-  /** @type {[number, number][]} */
-  const upper = [];
-  for (let k = p.length - 1; k >= 0; k--) {
-    const q = p[k];
-    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop();
-    upper.push(q);
-  }
-  return lower.slice(0, -1).concat(upper.slice(0, -1));
 }
 
 /**

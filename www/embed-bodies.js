@@ -6,43 +6,9 @@
 // scene loads none of it. (The page draws bodies with bodies.js: joints' axes, limits and
 // forces, which an embed leaves out.)
 
+import { hull, rotate } from './bodyshape.js';
+
 /** @import { Camera } from './camera.js' */
-
-/**
- * Rotates v by the unit quaternion q = [x, y, z, w] (q at offset `o`).
- * @param {ArrayLike<number>} q
- * @param {number} o
- * @param {number[]} v
- */
-function rotate(q, o, v) {
-  const x = q[o], y = q[o + 1], z = q[o + 2], w = q[o + 3];
-  const cx = y * v[2] - z * v[1], cy = z * v[0] - x * v[2], cz = x * v[1] - y * v[0];
-  return [
-    v[0] + 2 * (w * cx + y * cz - z * cy),
-    v[1] + 2 * (w * cy + z * cx - x * cz),
-    v[2] + 2 * (w * cz + x * cy - y * cx),
-  ];
-}
-
-/**
- * Convex hull (monotone chain) of screen points.
- * @param {number[][]} pts
- */
-function hull(pts) {
-  const p = pts.slice().sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (/** @type {number[]} */ o, /** @type {number[]} */ a, /** @type {number[]} */ b) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-  /** @type {number[][]} */
-  const out = [];
-  for (const pass of [p, p.slice().reverse()]) {
-    const start = out.length;
-    for (const q of pass) {
-      while (out.length >= start + 2 && cross(out[out.length - 2], out[out.length - 1], q) <= 0) out.pop();
-      out.push(q);
-    }
-    out.pop();
-  }
-  return out;
-}
 
 /**
  * @param {CanvasRenderingContext2D} ctx
@@ -75,23 +41,24 @@ export function drawBodies(ctx, c, bodies, joints, poses) {
     ctx.beginPath();
     if (s.type === 'sphere') {
       const r = s.radius * c.scale;
-      const e = rotate(poses, o + 3, [s.radius, 0, 0]);
+      const e = rotate(poses, [s.radius, 0, 0], o + 3);
       ctx.arc(px, py, r, 0, 7);
       ctx.moveTo(px, py);
       ctx.lineTo(px + e[0] * c.scale, py - c.ys * e[k] * c.scale);
     } else {
       /** @type {number[][]} */
+      /** @type {[number, number][]} */
       const pts = [];
       const corners = s.type === 'box' ? [s.half[0], s.half[1], s.half[2]] : [s.halfLength, 0, 0];
       const ring = s.type === 'box' ? [[1, 1], [1, -1], [-1, -1], [-1, 1]] : [];
       for (const sx of [-1, 1]) {
         if (s.type === 'box') {
           for (const [sy, sz] of ring) {
-            const q = rotate(poses, o + 3, [sx * corners[0], sy * corners[1], sz * corners[2]]);
+            const q = rotate(poses, [sx * corners[0], sy * corners[1], sz * corners[2]], o + 3);
             pts.push([px + q[0] * c.scale, py - c.ys * q[k] * c.scale]);
           }
         } else {
-          const q = rotate(poses, o + 3, [sx * corners[0], 0, 0]);
+          const q = rotate(poses, [sx * corners[0], 0, 0], o + 3);
           for (let a = 0; a < 12; a++) {
             const t = (a / 12) * 2 * Math.PI;
             pts.push([px + q[0] * c.scale + Math.cos(t) * s.radius * c.scale, py - c.ys * q[k] * c.scale + Math.sin(t) * s.radius * c.scale]);

@@ -51,3 +51,10 @@ test('the page and <rope-lab> share the clock, the camera and the drawing of lin
     assert.doesNotMatch(text[f], /class \w*(Camera|Clock)\b|\bdrawLeash\b|ys\s*\*\s*\(\s*\w+\.oy/, `${f}: no second camera, clock or leash drawing in the component`);
   }
 });
+
+test('the page and <rope-lab> draw bodies with one geometry (bodyshape.js)', () => {
+  for (const f of ['bodies.js', 'embed-bodies.js']) {
+    assert.match(text[f], /from '\.\/bodyshape\.js'/, `${f} uses bodyshape.js`);
+    assert.doesNotMatch(text[f], /function (rotate|hull)\(/, `${f} has no copy of rotate or hull`);
+  }
+});
