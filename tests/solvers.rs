@@ -362,7 +362,7 @@ fn switching_solvers_mid_run_is_seamless() {
 fn preset_stretch_bound(preset: &str, solver: SolverKind) -> f32 {
     match solver {
         SolverKind::Exact => match preset {
-            "leash" => 5e-4,
+            "leash" | "atwood" => 5e-4,
             "capstan" => 2e-3,
             _ => 1e-4,
         },
