@@ -35,6 +35,7 @@ pub mod leash;
 pub mod limits;
 pub mod links;
 pub mod num;
+pub mod obstacle_wrap;
 pub mod particles;
 pub mod report;
 pub mod ropes;
@@ -49,7 +50,6 @@ pub mod wasm;
 pub mod winch;
 pub mod workloads;
 pub mod world;
-pub mod obstacle_wrap;
 
 /// Whether this is the full build (the `full` feature: rigid bodies, joints, body contacts,
 /// the impulse solver and the playground's reports) rather than the lite embed build.

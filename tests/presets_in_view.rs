@@ -61,7 +61,7 @@ fn every_preset_keeps_its_subject_in_view_for_20_s() {
                 let half = glam::Vec2::new(0.5 * width, 0.5 * width / ASPECT);
                 (c.center - half, c.center + half)
             }
-            (None, Some(wl)) => (wl.min, wl.max),  // (the page adds a margin)
+            (None, Some(wl)) => (wl.min, wl.max), // (the page adds a margin)
             (None, None) => panic!("{name}: a preset states its camera or its walls"),
         };
         let mut worst = 1.0f32;

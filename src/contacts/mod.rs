@@ -44,8 +44,8 @@
 
 pub mod impact;
 mod lanes;
-pub mod patch;
 pub mod particle_rows;
+pub mod patch;
 pub mod planar;
 pub mod rope_body;
 pub mod rule;
@@ -63,7 +63,7 @@ use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
 use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
-use planar::{Contact2, Contact2x4, PlanarPatch, Motion2, StepSprings};
+use planar::{Contact2, Contact2x4, Motion2, PlanarPatch, StepSprings};
 
 pub use rule::SPECULATIVE;
 /// Graph colours for the 2D contacts (`Contacts::colour`; Box2D v3 has 24). A body in a

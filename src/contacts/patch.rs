@@ -46,8 +46,8 @@
 
 use glam::{Quat, Vec3};
 
-pub use crate::bodies::PairMaterial;
 use super::rule;
+pub use crate::bodies::PairMaterial;
 use crate::joints::row::{Phase, Soft, SolverBodies, Spring};
 
 /// Most points per manifold (a box face on a box face).

@@ -78,10 +78,10 @@
 use glam::{Mat3, Quat, Vec3};
 
 use super::rule::{self, Tuning, SPECULATIVE};
-use crate::collide::narrow::{self, Pose};
-use crate::collide::segments::ContactState;
 use crate::bodies::attach::Attachment;
 use crate::bodies::{Bodies, BodyKind};
+use crate::collide::narrow::{self, Pose};
+use crate::collide::segments::ContactState;
 use crate::joints::row::{Phase, Soft, SolverBodies};
 use crate::ropes::Ropes;
 

@@ -166,7 +166,11 @@ pub fn relax_bias<L: Lane>(s: L, h: L) -> L {
 #[inline]
 pub fn normal_soft(s: f32, h: f32, spring: Spring) -> [Soft; 2] {
     let spring = Spring2 { rate: spring.bias_rate, mass_scale: spring.mass_scale, impulse_scale: spring.impulse_scale };
-    normal_factors(s, h, spring).map(|f| Soft { bias: f.bias, mass_scale: f.mass_scale, impulse_scale: f.impulse_scale })
+    normal_factors(s, h, spring).map(|f| Soft {
+        bias: f.bias,
+        mass_scale: f.mass_scale,
+        impulse_scale: f.impulse_scale,
+    })
 }
 
 #[cfg(test)]

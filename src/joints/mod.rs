@@ -28,13 +28,13 @@
 
 pub mod angular_motor;
 pub mod ball_socket;
-pub mod distance_row;
 pub mod distance_joint;
+pub mod distance_row;
 pub mod fixed;
 pub mod hinge;
 pub mod hinge_axis;
-pub mod orientation;
 pub mod lock_2d;
+pub mod orientation;
 pub mod plane;
 pub mod prismatic;
 pub mod ragdoll;

@@ -234,7 +234,8 @@ fn prepare_rows(c: &mut StepContext) {
         let s = c.settings;
         let wall_mat = Material { mu_s: s.wall_friction, mu_k: s.wall_friction, e: s.restitution, keep: 1.0 };
         c.scratch.particle_contacts.build(&sc.bodies, ground, c.particles, c.obstacles, s.walls, wall_mat, h);
-        let friction = crate::contacts::rope_body::RopeFriction { mu_s: c.settings.rope_friction, mu_k: c.settings.rope_mu_k() };
+        let friction =
+            crate::contacts::rope_body::RopeFriction { mu_s: c.settings.rope_friction, mu_k: c.settings.rope_mu_k() };
         c.scratch.contacts.rope.build_rows(&sc.bodies, pos, c.ropes, bodies, np, friction, h);
         if crate::solver::soft_holds(c.settings) {
             for (n, hold) in c.holds.iter().enumerate() {

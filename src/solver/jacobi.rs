@@ -39,7 +39,16 @@ pub fn solve(c: &mut StepContext) {
             // Rope–rope contacts from the same positions, averaged with the links.
             if c.out.rope.active {
                 let rope = &mut c.out.rope;
-                super::project_rope_contacts(&mut c.particles.pos, &c.particles.prev, &c.particles.inv_mass, c.ropes, rope, c.settings, c.h, &mut acc);
+                super::project_rope_contacts(
+                    &mut c.particles.pos,
+                    &c.particles.prev,
+                    &c.particles.inv_mass,
+                    c.ropes,
+                    rope,
+                    c.settings,
+                    c.h,
+                    &mut acc,
+                );
             }
         }
         if c.settings.bending {

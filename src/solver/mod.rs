@@ -62,11 +62,11 @@ use glam::{Vec2, Vec3};
 use crate::bodies::attach::Attachment;
 use crate::bodies::Bodies;
 use crate::collide::contact::{self, ContactRecord, Material, Obstacle, WallContacts};
-use crate::contacts::rope_body::RopeFriction;
 use crate::collide::segments::{segment_contact_deltas, ContactParams};
 pub use crate::collide::{RopeContacts, ROPE_FAT_MARGIN};
 use crate::constraints::length::{pbd_stiffness, Packed};
 use crate::constraints::{bending, pin, tether, Apply, Direct};
+use crate::contacts::rope_body::RopeFriction;
 use crate::dog::Dog;
 use crate::hold::Hold;
 use crate::joints::Joints;
@@ -431,7 +431,8 @@ impl StepContext<'_> {
     /// or none when rope contacts are off.
     pub fn rope_broad_phase(&mut self) {
         let rc = &mut self.out.rope;
-        if !(self.settings.rope_collisions && self.settings.solver != SolverKind::Classic && self.ropes.segs.len() >= 2) {
+        if !(self.settings.rope_collisions && self.settings.solver != SolverKind::Classic && self.ropes.segs.len() >= 2)
+        {
             rc.deactivate();
             return;
         }
@@ -452,7 +453,16 @@ impl StepContext<'_> {
             return;
         }
         let rope = &mut self.out.rope;
-        project_rope_contacts(&mut self.particles.pos, &self.particles.prev, &self.particles.inv_mass, self.ropes, rope, self.settings, self.h, acc);
+        project_rope_contacts(
+            &mut self.particles.pos,
+            &self.particles.prev,
+            &self.particles.inv_mass,
+            self.ropes,
+            rope,
+            self.settings,
+            self.h,
+            acc,
+        );
     }
 
     /// Dogs: the collar stays at its height (the legs hold it; a leash can neither lift nor
@@ -471,7 +481,8 @@ impl StepContext<'_> {
             used.resize(self.dogs.len(), 0.0);
         }
         let budget_unit = self.settings.gravity.length() * self.h * self.h;
-        let (pos, prev, w, radius) = (&mut self.particles.pos, &self.particles.prev, &self.particles.inv_mass, &self.particles.radius);
+        let (pos, prev, w, radius) =
+            (&mut self.particles.pos, &self.particles.prev, &self.particles.inv_mass, &self.particles.radius);
         for (k, d) in self.dogs.iter().enumerate() {
             let di = d.particle as usize;
             if di >= pos.len() {
@@ -596,7 +607,14 @@ impl StepContext<'_> {
         for (&i, lam) in self.scratch.topo.pins.iter().zip(self.scratch.pin_lambda.iter_mut()) {
             let i = i as usize;
             let alpha = self.particles.pin_compliance[i] * inv_h2;
-            pin::project(&mut self.particles.pos, &self.particles.inv_mass, i, self.particles.pin_target[i], alpha, lam);
+            pin::project(
+                &mut self.particles.pos,
+                &self.particles.inv_mass,
+                i,
+                self.particles.pin_target[i],
+                alpha,
+                lam,
+            );
         }
         if soft_holds(self.settings) {
             let alpha = self.settings.drag_compliance * inv_h2;

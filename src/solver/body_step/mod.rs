@@ -404,7 +404,8 @@ pub fn proxy_masses(c: &mut StepContext) {
                 None
             }
         });
-        let n = other.and_then(|j| c.particles.pos.get(j as usize)).map_or(Vec3::Y, |&pj| (pj - x).normalize_or(Vec3::Y));
+        let n =
+            other.and_then(|j| c.particles.pos.get(j as usize)).map_or(Vec3::Y, |&pj| (pj - x).normalize_or(Vec3::Y));
         let w = if b.inv_mass[k] > 0.0 {
             crate::bodies::attach::generalized_inv_mass(b.inv_mass[k], b.inv_inertia_world(k), r, n)
         } else {

@@ -184,7 +184,8 @@ pub fn solve(c: &mut StepContext) {
             }
             let mut any = false;
             for t in 0..sc.exact.plan.len() {
-                let changed = sc.exact.tree_pass(t, &mut c.particles.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
+                let changed =
+                    sc.exact.tree_pass(t, &mut c.particles.pos, &forest, &mut sc.lambda[..n_tree], pass == 0, false);
                 // Converged if the last pass found nothing to do (a solve in it is unverified).
                 sc.exact.converged[t] = !changed;
                 any |= changed;
