@@ -14,6 +14,9 @@ export const ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--no-first-run', '--disable-quic',
 ];
+/** The viewports the page's tests and screenshots use: a desktop, and a phone with touch. */
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 export const ARTIFACTS = join(REPO, 'tests/e2e/artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 

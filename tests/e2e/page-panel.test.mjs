@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { checkDist } from './serve.mjs';
-import { ARTIFACTS, openPage, useBrowser, waitSteps } from './helpers.mjs';
+import { ARTIFACTS, DESKTOP, PHONE, openPage, useBrowser, waitSteps } from './helpers.mjs';
 
 checkDist();
 
@@ -15,8 +15,6 @@ let browser;
 let server;
 useBrowser((b, s) => { browser = b; server = s; });
 
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const open = (query = '', options = DESKTOP) => openPage(browser, `${server.url}${query}`, options);
 
 /** Whether `sel`'s box lies inside the panel's visible box (no scrolling needed). */

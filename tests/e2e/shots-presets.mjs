@@ -6,15 +6,12 @@ import { chromium } from 'playwright-core';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { serve } from './serve.mjs';
-import { ARGS, ARTIFACTS, CHROMIUM } from './helpers.mjs';
+import { ARGS, ARTIFACTS, CHROMIUM, DESKTOP, PHONE } from './helpers.mjs';
 import { REPO } from '../node/built-wasm.mjs';
 
 const all = readdirSync(join(REPO, 'www/scenes')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
 const names = process.argv.slice(2).length ? process.argv.slice(2) : all;
-const devices = {
-  desktop: { viewport: { width: 1280, height: 800 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-};
+const devices = { desktop: DESKTOP, phone: PHONE };
 const server = await serve();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 for (const name of names) {
