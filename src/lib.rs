@@ -34,6 +34,7 @@ mod json_macro;
 pub mod leash;
 pub mod limits;
 pub mod links;
+pub mod measure;
 pub mod num;
 pub mod obstacle_wrap;
 pub mod particles;

@@ -92,6 +92,7 @@ export class App {
     this.preset = null;
     /** @type {LoadedScene | null} */
     this.scene = null; // { text, name, preset, source }: what Reset reloads
+    this.restarts = 0; // times the scene restarted itself (restartScene)
     /** @type {Compare | null} */
     this.compare = null; // the comparison view, when on
     this.compareLayout = 'side';
@@ -264,6 +265,18 @@ export class App {
     this.tanglePanel.sceneLoaded({ keepSettings });
     this.updateUrl();
     return this.scene;
+  }
+
+  /**
+   * The scene's story has ended with nobody touching it (`sim.restartDue`, the scene's
+   * `restart_after`): it starts again, the view, the panel and the settings as they are.
+   */
+  restartScene() {
+    if (!this.scene) return;
+    this.ui.releaseAll();
+    this.sim.loadScene(this.scene.text);
+    this.renderer.forgetPrevious(this.sim);
+    this.restarts++;
   }
 
   async reset() {
@@ -475,6 +488,7 @@ export class App {
       st.steps += done;
     }
     st.stepsLastFrame = n;
+    if (!this.compare && !this.paused && this.sim.restartDue) this.restartScene();
 
     try {
       if (this.compare) this.compare.draw(this.ui.overlay(), this.paused);

@@ -1,10 +1,47 @@
 // @ts-check
-// The capstan read-out over the view's top-left (the capstan preset): for a rope lying over an
+// The read-outs over the view's top-left. The scene's number (`sim.measure()`, src/measure.rs):
+// what the preset demonstrates, measured beside the closed form's prediction, and whether it
+// lies within the stated tolerance. And the capstan read-out over the view's top-left (the capstan preset): for a rope lying over an
 // obstacle, the load and hold ends with their tensions, the wrap angle θ, the friction limit
 // e^{μθ} and whether the rope holds, from `sim.capstanReport()`. The renderer labels the ends
 // and the arc.
 
-/** @import { CapstanReport } from './types.js' */
+/** @import { CapstanReport, Reading } from './types.js' */
+
+/** @param {number} v @param {number} p the prediction, whose digits the value follows */
+function fmt(v, p) {
+  const digits = Math.max(0, Math.min(4, 3 - Math.floor(Math.log10(Math.abs(p) || 1))));
+  return v.toFixed(digits);
+}
+
+/**
+ * @param {HTMLElement} el
+ * @param {Reading | null} r
+ */
+export function renderMeasure(el, r) {
+  el.hidden = !r;
+  if (!r) return;
+  const unit = r.unit ? ` ${r.unit}` : '';
+  const tol = `± ${+(r.tolerance * 100).toFixed(1)} %`;
+  const window = `${+r.from.toFixed(2)}–${+r.to.toFixed(2)} s`;
+  let measured;
+  if (r.status === 'disturbed') {
+    measured = `<span class="dim">touched during the measurement (${window}): Reset to measure again</span>`;
+  } else if (r.value == null) {
+    measured = `<span class="dim">measured over ${window}…</span>`;
+  } else {
+    const mark = r.status !== 'done' ? '<span class="dim">…</span>' : r.within ? ' <span class="ok">✓</span>' : ' <span class="bad">✗</span>';
+    measured = `measured <span class="num">${fmt(r.value, r.predicted)}</span>${unit}${mark}`;
+  }
+  const html = [
+    `<b>${r.label}</b>`,
+    `${measured} <span class="dim">·</span> predicted <span class="num">${fmt(r.predicted, r.predicted)}</span>${unit} <span class="dim">${tol}</span>`,
+    r.formula ? `<span class="dim">${r.formula}</span>` : '',
+  ].filter(Boolean).map((l) => `<div>${l}</div>`).join('');
+  if (el.innerHTML !== html) el.innerHTML = html;
+  el.dataset.status = r.status;
+  el.dataset.value = r.value == null ? '' : String(r.value);
+}
 
 /**
  * @param {HTMLElement} el

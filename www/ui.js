@@ -4,7 +4,7 @@
 // (editing.js) and the keys (keys.js) reach the App only through the small `UiHost` and
 // `KeyActions` made here.
 
-/** @import { CapstanReport, LoadedScene, Overlay, SolverInfo, SolverSupport, WinchInfo } from './types.js' */
+/** @import { CapstanReport, LoadedScene, Overlay, Reading, SolverInfo, SolverSupport, WinchInfo } from './types.js' */
 /** @import { Slider } from './sliders.js' */
 /** @import { App } from './main.js' */
 /** @import { UiHost } from './gestures.js' */
@@ -13,7 +13,7 @@ import { buildSliders } from './sliders.js';
 import { Gestures } from './gestures.js';
 import { Editor } from './editing.js';
 import { bindKeys } from './keys.js';
-import { renderCapstan } from './readout.js';
+import { renderCapstan, renderMeasure } from './readout.js';
 import { ViewControls, scaleLabel } from './viewbar.js';
 import { ADD_SHAPES, addBodyAt, canAddBodies, dynamicBodies } from './addbody.js';
 
@@ -48,7 +48,7 @@ export class Ui {
       strain: /** @type {HTMLInputElement} */ ($('strain')),
       stats: $('stats'), status: $('status'), sceneAbout: $('scene-about'), solverAbout: $('solver-about'),
       aboutMore: $('about-more'), addRow: $('add-row'),
-      frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'),
+      frictionRow: $('friction-row'), dampingRow: $('damping-row'), readout: $('readout'), measure: $('measure'),
       winch: /** @type {HTMLInputElement} */ ($('winch')), winchOut: $('winch-out'), winchRow: $('winch-row'),
     };
     /** @type {SolverInfo[]} */
@@ -56,6 +56,8 @@ export class Ui {
     this.support = '';     // last solverSupport() JSON, to redo the menu only when it changes
     /** @type {CapstanReport | null} */
     this.capstan = null;   // last capstanReport(), refreshed with the stats
+    /** @type {Reading | null} the scene's last final reading (kept across its restarts) */
+    this.lastReading = null;
     // Phones start with the panel folded away (it would cover half the scene).
     if (window.innerWidth <= 640) this.el.panel.classList.add('collapsed');
     this.bindControls();
@@ -341,6 +343,7 @@ export class Ui {
     this.setMode(this.mode);
     this.showWinch();
     this.capstan = null;
+    this.lastReading = null;
     this.editor.clear();
     this.gestures.clearHover();
     this.lastStats = 0;
@@ -547,11 +550,19 @@ export class Ui {
     if (html !== this.el.stats.innerHTML) this.el.stats.innerHTML = html;
   }
 
-  /** The capstan read-out over the view (readout.js), from the sim's report. */
+  /**
+   * The read-outs over the view (readout.js): the scene's number, from `sim.measure()`, and
+   * the capstan's, from the sim's report. While a restarted scene (`restart_after`) waits for
+   * its window, the last run's final reading stays up.
+   */
   renderReadout() {
     const r = this.app.compare ? null : /** @type {CapstanReport | null} */ (JSON.parse(this.app.sim.capstanReport()));
     this.capstan = r;
     renderCapstan(this.el.readout, r);
+    let m = this.app.compare ? null : /** @type {Reading | null} */ (JSON.parse(this.app.sim.measure()));
+    if (m?.status === 'done') this.lastReading = m;
+    else if (m && m.status !== 'disturbed' && this.lastReading?.label === m.label) m = this.lastReading;
+    renderMeasure(this.el.measure, m);
   }
 
   /** @returns {Overlay} */

@@ -108,7 +108,22 @@ impl Scene {
         if let Some(state) = &self.state {
             super::state::restore(&mut w, state)?;
         }
+        if let Some(t) = self.restart_after {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(scene_err("restart_after", format!("{} is out of range (> 0 s)", crate::num::Num32(t))));
+            }
+        }
+        #[cfg(feature = "full")]
+        self.meter(&w)?;
         Ok(w)
+    }
+
+    /// The scene's `measure` resolved against `w`, the world it built (body names → ids).
+    #[cfg(feature = "full")]
+    pub fn meter(&self, w: &World) -> Result<Option<crate::measure::Meter>> {
+        let Some(spec) = &self.measure else { return Ok(None) };
+        let names: Vec<&str> = self.bodies.iter().map(|b| b.name.as_str()).collect();
+        crate::measure::Meter::new(spec, w, &names).map(Some)
     }
 }
 

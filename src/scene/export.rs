@@ -20,6 +20,10 @@ impl Scene {
             name: name.to_string(),
             description: String::new(),
             camera,
+            // (An export continues a run: the scene's measurement window and restart time
+            // count from a load, which this is not.)
+            measure: None,
+            restart_after: None,
             settings: world.settings.clone(),
             particles: (0..p.len())
                 .map(|i| ParticleSpec {

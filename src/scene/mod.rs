@@ -37,6 +37,12 @@ pub(super) fn at(path: String) -> impl FnOnce(SimError) -> SimError {
     }
 }
 
+/// The lite build reads past a field it does not use (`measure`): any value, kept as `None`.
+#[cfg(not(feature = "full"))]
+pub(super) fn ignore<'de, D: serde::Deserializer<'de>, T>(d: D) -> std::result::Result<Option<T>, D::Error> {
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(d).map(|_| None)
+}
+
 pub(super) fn scene_err(path: impl Into<String>, reason: impl Into<String>) -> SimError {
     SimError::Scene { path: path.into(), reason: reason.into() }
 }

@@ -68,6 +68,15 @@ pub struct Scene {
     /// Winches paying ropes out or reeling them in (`scene::winches`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub winches: Vec<super::winches::WinchSpec>,
+    /// The number the scene demonstrates, its prediction and how to read it off the running
+    /// world (`crate::measure`). Read by the page; the lite build reads past it.
+    #[serde(default, skip_serializing)]
+    #[cfg_attr(not(feature = "full"), serde(deserialize_with = "super::ignore"))]
+    pub measure: Option<crate::measure::MeasureSpec>,
+    /// Seconds after which the page starts the scene again when nobody has touched it: the
+    /// story of an experiment that ends (a weight landing) is shown again and again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_after: Option<f32>,
     /// What the step carries from one step to the next (`scene::state`): written by an
     /// export, so that the export continues exactly; absent in a scene's start.
     #[serde(default, skip_serializing_if = "Option::is_none")]

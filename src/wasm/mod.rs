@@ -9,12 +9,15 @@
 //!
 //! By concern: [`stepping`] (step, clock, render views, timers), [`settings`] (the settings
 //! table's setters, the solver menu), [`editing`] (pointer and edit operations), [`ropes`]
-//! (ropes, tangles, braid, events), [`scenes`] (load and export).
+//! (ropes, tangles, braid, events), [`scenes`] (load and export), [`reading`] (the scene's
+//! measured number).
 
 use wasm_bindgen::prelude::*;
 
 mod bodies;
 mod editing;
+#[cfg(feature = "full")]
+mod reading;
 mod ropes;
 mod scenes;
 mod settings;
@@ -74,6 +77,9 @@ pub struct Sim {
     body_poses: Vec<f32>,
     /// Pointer → the soft joint dragging a body.
     mouse_joints: Vec<(u32, crate::ids::Id)>,
+    /// The scene's measured number and restart time.
+    #[cfg(feature = "full")]
+    watch: reading::Watch,
 }
 
 impl Default for Sim {

@@ -8,6 +8,10 @@ impl Sim {
     pub fn load_scene_json(&mut self, json: &str) -> Result<()> {
         let scene = Scene::from_json(json)?;
         let world = scene.build()?;
+        #[cfg(feature = "full")]
+        {
+            self.watch = reading::Watch::new(&scene, &world)?;
+        }
         self.world = world;
         self.mouse_joints.clear();
         self.name = scene.name;

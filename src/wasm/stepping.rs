@@ -39,8 +39,15 @@ impl Sim {
         let n = self.clock.advance(elapsed);
         for _ in 0..n {
             self.world.step(self.clock.h)?;
+            self.after_step();
         }
         Ok(n)
+    }
+
+    /// What follows every step the page runs: the scene's meter reads the world.
+    fn after_step(&mut self) {
+        #[cfg(feature = "full")]
+        self.watch.after_step(&self.world, !self.mouse_joints.is_empty());
     }
 
     pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: f64) -> Result<()> {
@@ -97,6 +104,8 @@ impl Sim {
             clock: FixedClock::new(1.0 / 60.0, 5),
             body_poses: Vec::new(),
             mouse_joints: Vec::new(),
+            #[cfg(feature = "full")]
+            watch: Default::default(),
         }
     }
 
@@ -127,7 +136,9 @@ impl Sim {
 
     /// Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1).
     pub fn step(&mut self, dt: f32) -> Result<(), JsError> {
-        self.world.step(dt).map_err(js)
+        self.world.step(dt).map_err(js)?;
+        self.after_step();
+        Ok(())
     }
 
     #[wasm_bindgen(getter, js_name = pointCount)]

@@ -48,6 +48,7 @@ take('PointFlagBits', 'Sim.pointFlagBits()', Sim.pointFlagBits());
 function sample(sim, label) {
   take('SolverSupport[]', `${label}: solverSupport()`, sim.solverSupport());
   take('CapstanReport | null', `${label}: capstanReport()`, sim.capstanReport());
+  take('Reading | null', `${label}: measure()`, sim.measure());
   take('LeashInfo | null', `${label}: leash()`, sim.leash());
   take('Braid | null', `${label}: braid(false)`, sim.braid(false));
   take('Braid | null', `${label}: braid(true)`, sim.braid(true));
@@ -186,7 +187,7 @@ for (const t of ['ballSocket', 'hinge', 'prismatic', 'fixed', 'distance', 'rope'
   if (!sampled('JointInfo[]', new RegExp(`"type":"${t}"`))) missing.push(`a ${t} joint`);
 }
 const nonNull = (type) => checks.some(([t, , text]) => t === type && text !== 'null');
-for (const t of ['CapstanReport | null', 'LeashInfo | null', 'Braid | null']) if (!nonNull(t)) missing.push(t);
+for (const t of ['Reading | null', 'CapstanReport | null', 'LeashInfo | null', 'Braid | null']) if (!nonNull(t)) missing.push(t);
 if (missing.length) throw new Error(`json-shapes: no sample of ${missing.join(', ')}: the check would prove nothing`);
 
 const ts = [

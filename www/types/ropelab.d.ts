@@ -267,6 +267,14 @@ export class Sim {
    * Inserts `count` points evenly along link `link`; returns the first new point's index.
    */
   subdivide(link: number, count: number): number;
+  /**
+   * The number the scene demonstrates, measured: JSON `{label, unit, predicted,
+   * tolerance, formula, from, to, status ("waiting" | "measuring" | "done" |
+   * "disturbed"), value (null until read), within (null, or whether the value is within
+   * the tolerance of the prediction)}`, or `null` for a scene without one. Allocates:
+   * call it a few times a second.
+   */
+  measure(): string;
   setSolver(name: string): void;
   clearWalls(): void;
   /**
@@ -459,6 +467,12 @@ export class Sim {
    * per event).
    */
   readonly contactEventCount: number;
+  /**
+   * The scene states a `restart_after` time and has run that long since it was loaded
+   * with nobody touching it (no grab, edit or settings change): the page loads it again,
+   * so that an experiment that ends is shown again and again.
+   */
+  readonly restartDue: boolean;
   readonly iterations: number;
   readonly restitution: number;
   readonly massWeighted: boolean;
@@ -566,6 +580,7 @@ export interface InitOutput {
   readonly sim_loadScene: (a: number, b: any) => [number, number];
   readonly sim_massWeighted: (a: number) => number;
   readonly sim_maxStretch: (a: number) => number;
+  readonly sim_measure: (a: number) => [number, number];
   readonly sim_new: () => number;
   readonly sim_obstacles: (a: number) => [number, number];
   readonly sim_omega: (a: number) => number;
@@ -584,6 +599,7 @@ export interface InitOutput {
   readonly sim_removeJoint: (a: number, b: number) => [number, number];
   readonly sim_removePoint: (a: number, b: number) => [number, number];
   readonly sim_resetStageTimes: (a: number) => void;
+  readonly sim_restartDue: (a: number) => number;
   readonly sim_restitution: (a: number) => number;
   readonly sim_ropeCollisions: (a: number) => number;
   readonly sim_ropeContacts: (a: number) => [number, number];

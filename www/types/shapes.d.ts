@@ -569,9 +569,53 @@ export interface Scene {
   joints?: JointSpec[];
   attachments?: AttachSpec[];
   winches?: WinchSpec[];
+  /** The number the scene demonstrates and how to read it (src/measure.rs). */
+  measure?: MeasureSpec;
+  /** Seconds after which the page starts the scene again while nobody has touched it. */
+  restart_after?: number;
   /** What the step carries from one step to the next (docs/export.md): `exportScene()`
    * writes it, so that the export continues the same trajectory bit for bit. */
   state?: SceneState;
+}
+
+/** The quantity a `MeasureSpec` reads (src/measure.rs has how each is read): its kind and
+ * the fields that kind reads. */
+export type MeasureQuantity =
+  | { kind: 'fall' | 'period' | 'peak_speed' | 'speed'; point: number; body?: never }
+  | { kind: 'fall' | 'period' | 'peak_speed' | 'speed'; body: string; point?: never }
+  | { kind: 'sag'; rope: number }
+  | { kind: 'turn'; body: string; axis: Vec3 }
+  | { kind: 'capstan_ratio' };
+
+/** A scene's number: the closed form's value and its tolerance, read over a window. */
+export type MeasureSpec = MeasureQuantity & {
+  label: string;
+  predicted: number;
+  unit: string;
+  /** Relative (0.03 = 3 %). */
+  tolerance: number;
+  formula?: string;
+  /** The window, in seconds since the scene was loaded. */
+  from: number;
+  to: number;
+  /** `fall`: k of ẍ = a₀ + k x (1/s²), a fall that speeds up as it goes. */
+  growth?: number;
+};
+
+/** `measure()`: the scene's number as read so far. */
+export interface Reading {
+  label: string;
+  unit: string;
+  predicted: number;
+  tolerance: number;
+  formula: string;
+  from: number;
+  to: number;
+  status: 'waiting' | 'measuring' | 'done' | 'disturbed';
+  /** Null until there is a value (and when disturbed). */
+  value: number | null;
+  /** Whether the value lies within the tolerance of the prediction (null without one). */
+  within: boolean | null;
 }
 
 /** An export's carried state (src/scene/state.rs; docs/export.md). Its lists follow the
