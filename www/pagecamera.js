@@ -30,6 +30,8 @@ export class PageCamera extends Camera {
     this.content = null;
     /** True from a reset of the view until the user zooms or pans it. */
     this.fresh = true;
+    /** Room round the frame: 1 fits it exactly (the page), more leaves a margin (compare.js). */
+    this.pad = 1;
   }
 
   /** The stage's width (m): the frame's walls, else its height at the desktop aspect. */
@@ -64,10 +66,10 @@ export class PageCamera extends Camera {
    */
   fitFor(w, h) {
     const f = this.frame;
-    const minWidth = this.portrait && h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth;
-    const fit = Math.min(h / f.height, minWidth > 0 ? w / minWidth : Infinity);
+    const minWidth = (this.portrait && h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth) * this.pad;
+    const fit = Math.min(h / (f.height * this.pad), minWidth > 0 ? w / minWidth : Infinity);
     const need = this.subjectWidth();
-    return need ? Math.min(fit, w / need) : fit;
+    return need ? Math.min(fit, w / (need * this.pad)) : fit;
   }
 
   update() {
