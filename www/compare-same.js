@@ -54,7 +54,7 @@ export function sameText(slots, layoutMode) {
   const bodiesOnly = slots.every((s) => !s.sim || (s.sim.bodyCount > 0 && s.sim.pointCount === 0));
   return [...groups].map(([a, bs]) => {
     const why = bodiesOnly
-      ? ' (bodies alone: their contacts and joints are the same impulse rows under each)'
+      ? ' (bodies alone: the same impulse rows under each)'
       : (a === 'pbd' && bs.includes('xpbd')) || (a === 'xpbd' && bs.includes('pbd')) ? ' (xpbd at zero compliance is pbd)' : '';
     return `${bs.join(', ')} ${bs.length > 1 ? 'move' : 'moves'} exactly as ${a}${why}${how}`;
   }).join(' · ');
