@@ -30,6 +30,8 @@ import { PageCamera as Camera } from './pagecamera.js'; // (the page's: the port
 import { SimGroup } from './compare-group.js';
 import { EXACT_PASS_CAP, SOLVER_COLORS, SPARE_COLORS, fmtEnergy, fmtExp, fmtStretch, fmtUs } from './compare-spec.js';
 import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';
+import { bodyFigures, fmtLength, showColumns } from './compare-bodies.js';
+import { sameText } from './compare-same.js';
 
 /**
  * A slot's row in the HUD table.
@@ -39,6 +41,8 @@ import { Series, drawSparkline, logStretch, sharedRange } from './plot.js';
  * @property {HTMLInputElement} sub
  * @property {HTMLElement} stretch
  * @property {HTMLElement} energy
+ * @property {HTMLElement} overlap
+ * @property {HTMLElement} joints
  * @property {HTMLElement} us
  * @property {HTMLCanvasElement} sparkS
  * @property {HTMLCanvasElement} sparkE
@@ -72,6 +76,9 @@ const DASHES = [null, [9, 6], [2, 5], [14, 4, 3, 4], [5, 3]];
 
 export const PLOT_SECONDS = 10;
 const LABEL_H = 24; // px: the label strip above each region (side by side)
+/** Room round each region's frame: a solver that stretches a rope more than the scene's own
+ * (impulse on the wrecking ball) swings its load a little past the scene's stage. */
+const PAD = 1.12;
 // µs/step is the mean over the last TIMING_FRAMES frames, not a per-frame reading: outside a
 // cross-origin isolated page Chromium coarsens performance.now() to 100 µs (with jitter that
 // averages out), far coarser than one step of a small scene.
@@ -92,6 +99,7 @@ export class Compare {
     this.layoutMode = layout === 'overlay' ? 'overlay' : 'side';
     this.group = new SimGroup(this);
     this.master = new Camera(); // the shared view (zoom, centre); each region's camera follows it
+    this.master.pad = PAD;
     /** @type {Region[]} */
     this.regions = [];
     /** @type {string | null} */
@@ -110,7 +118,7 @@ export class Compare {
         substeps: sp.substeps,
         color,
         sim: null,
-        camera: new Camera(),
+        camera: Object.assign(new Camera(), { pad: PAD }),
         us: 0,
         steps: 0,
         timing: new Series(TIMING_FRAMES), // per frame: (steps, ms)
@@ -177,6 +185,7 @@ export class Compare {
       slot.el.row.title = slot.error ? `stopped: ${slot.error}` : '';
     });
     this.text = text;
+    showColumns(this.hud, created[0]); // the body columns where the scene has what they measure
     this.sample();
     this.syncInputs();
     this.refreshHud(true);
@@ -270,7 +279,7 @@ export class Compare {
 
   /** Places the HUD, then splits the rest of the free area into regions. */
   layout() {
-    const { renderer, ui, camera } = this.app;
+    const { renderer, ui } = this.app;
     const W = renderer.cssW;
     const Hh = renderer.cssH;
     const inset = ui.panelInset(W);
@@ -287,21 +296,20 @@ export class Compare {
       h: Math.max(Hh - inset.top - inset.bottom - hudH, 1),
     };
     const N = this.slots.length;
-    const f = camera.frame;
     this.regions = [];
     if (this.layoutMode === 'overlay') {
       this.grid = { cols: 1, rows: 1 };
       for (const slot of this.slots) slot.camera.setViewport(area.x, area.y, area.w, area.h);
       this.regions.push({ ...area, slot: null });
     } else {
-      // The column count that shows the scene largest (ties: more columns).
+      // The column count that shows the scene largest (ties: more columns), each region
+      // fitted as the page camera fits it (pagecamera.js: by height, and by the width of the
+      // subject's reach, so a swinging wrecking ball is not cut by a narrow column).
       /** @type {Grid | null} */
       let best = null;
       for (let cols = 1; cols <= N; cols++) {
         const rows = Math.ceil(N / cols);
-        const cw = area.w / cols;
-        const ch = area.h / rows - LABEL_H;
-        const s = Math.min(ch / f.height, f.minWidth > 0 ? cw / f.minWidth : Infinity);
+        const s = this.master.fitFor(area.w / cols, Math.max(area.h / rows - LABEL_H, 1));
         if (!best || s >= best.s) best = { cols, rows, s };
       }
       this.grid = best;
@@ -433,7 +441,7 @@ export class Compare {
     const left = x + 16 + ctx.measureText(slot.solver).width + 8;
     ctx.font = '12px system-ui, sans-serif';
     let stretchW = 0;
-    const last = slot.stretch.last();
+    const last = slot.sim?.linkCount ? slot.stretch.last() : null; // bodies alone: no stretch
     if (last) {
       const long = `stretch ${fmtStretch(last.v)}`;
       const text = ctx.measureText(long).width <= right - left ? long : fmtStretch(last.v);
@@ -453,23 +461,6 @@ export class Compare {
     ctx.restore();
   }
 
-  /** Names of slots whose positions equal an earlier slot's (bit for bit), for the legend. */
-  coincident() {
-    const out = [];
-    const live = this.slots.filter((s) => s.sim);
-    for (let j = 1; j < live.length; j++) {
-      const pj = /** @type {Sim} */ (live[j].sim).positions();
-      for (let i = 0; i < j; i++) {
-        const pi = /** @type {Sim} */ (live[i].sim).positions();
-        if (pi.length === pj.length && pi.every((v, k) => v === pj[k])) {
-          out.push([live[i].solver, live[j].solver]);
-          break;
-        }
-      }
-    }
-    return out;
-  }
-
   // ---- HUD (legend, numbers, sparklines) -----------------------------------------------
 
   buildHud() {
@@ -481,8 +472,10 @@ export class Compare {
         <th class="name">solver <span class="time"></span></th>
         <th title="Constraint iterations per substep">it</th>
         <th title="Substeps per 1/60 s step">sub</th>
-        <th class="num" title="Largest relative link stretch |d − L| / L">max stretch</th>
+        <th class="num stretch" title="Largest relative link stretch |d − L| / L">max stretch</th>
         <th class="num" title="Kinetic plus gravitational potential energy of the particles and bodies">energy</th>
+        <th class="num overlap" title="Bodies: the deepest overlap of two bodies' outlines in the view (contact penetration)">overlap</th>
+        <th class="num joints" title="Bodies: the largest joint error (anchors apart, off a prismatic axis, outside a distance joint's length)">joint error</th>
         <th class="num" title="Physics time per 1/60 s step: performance.now() around the sim's steps, mean of the last ${TIMING_FRAMES} frames">physics</th>
         <th class="spark" title="Max stretch over the last ${PLOT_SECONDS} s, log scale, shared by every row">stretch · ${PLOT_SECONDS} s <span class="range" data-range="stretch"></span></th>
         <th class="spark" title="Energy over the last ${PLOT_SECONDS} s, shared scale">energy · ${PLOT_SECONDS} s <span class="range" data-range="energy"></span></th>
@@ -501,7 +494,7 @@ export class Compare {
         <td class="name"><i class="swatch" style="background:${slot.color}"></i>${slot.solver}</td>
         <td><input class="it" type="number" min="1" max="1000" step="1" aria-label="${slot.solver} iterations"></td>
         <td><input class="sub" type="number" min="1" max="1000" step="1" aria-label="${slot.solver} substeps"></td>
-        <td class="num stretch"></td><td class="num energy"></td><td class="num us"></td>
+        <td class="num stretch"></td><td class="num energy"></td><td class="num overlap"></td><td class="num joints"></td><td class="num us"></td>
         <td class="spark"><canvas class="spark-stretch"></canvas></td>
         <td class="spark"><canvas class="spark-energy"></canvas></td>`;
       body.append(tr);
@@ -511,6 +504,8 @@ export class Compare {
         sub: /** @type {HTMLInputElement} */ (tr.querySelector('.sub')),
         stretch: /** @type {HTMLElement} */ (tr.querySelector('.stretch')),
         energy: /** @type {HTMLElement} */ (tr.querySelector('.energy')),
+        overlap: /** @type {HTMLElement} */ (tr.querySelector('.overlap')),
+        joints: /** @type {HTMLElement} */ (tr.querySelector('.joints')),
         us: /** @type {HTMLElement} */ (tr.querySelector('.us')),
         sparkS: /** @type {HTMLCanvasElement} */ (tr.querySelector('.spark-stretch')),
         sparkE: /** @type {HTMLCanvasElement} */ (tr.querySelector('.spark-energy')),
@@ -565,15 +560,18 @@ export class Compare {
       const e = slot.energy.last();
       /** @type {(el: HTMLElement, text: string) => void} */
       const set = (el, text) => { if (el.textContent !== text) el.textContent = text; };
-      set(slot.el.stretch, s ? fmtStretch(s.v) : '');
+      set(slot.el.stretch, slot.sim.linkCount === 0 ? '–' : s ? fmtStretch(s.v) : ''); // no links: no stretch
       set(slot.el.energy, e ? fmtEnergy(e.v) : '');
+      if (!slot.el.overlap.hidden || !slot.el.joints.hidden) {
+        const f = bodyFigures(slot.sim);
+        set(slot.el.overlap, fmtLength(f?.overlap));
+        set(slot.el.joints, fmtLength(f?.joints));
+      }
       set(slot.el.us, slot.error ? 'stopped' : slot.steps ? fmtUs(slot.us) : '–');
     }
     // (`this.el` is set by buildHud, from the constructor)
     /** @type {CompareEls} */ (this.el).time.textContent = `· t = ${time.toFixed(1)} s`;
-    const same = this.coincident();
-    const how = this.layoutMode === 'overlay' ? ': dashed over it' : '';
-    const text = same.map(([a, b]) => `${b} moves exactly as ${a}${(a === 'pbd' && b === 'xpbd') || (a === 'xpbd' && b === 'pbd') ? ' (xpbd at zero compliance is pbd)' : ''}${how}`).join(' · ');
+    const text = sameText(this.slots, this.layoutMode);
     if (/** @type {CompareEls} */ (this.el).same.textContent !== text) /** @type {CompareEls} */ (this.el).same.textContent = text;
     /** @type {CompareEls} */ (this.el).same.hidden = !text;
     if (plots) this.drawPlots();
