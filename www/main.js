@@ -81,6 +81,7 @@ export class App {
     this.sim = new Sim();
     this.canvas = /** @type {HTMLCanvasElement} */ (document.getElementById('view'));
     this.camera = new PageCamera();
+    this.camera.tracks = true; // (a comparison's columns frame the reach instead)
     this.renderer = new Renderer(this.canvas, this.camera);
     this.paused = false;
     this.pendingSteps = 0;
@@ -492,7 +493,10 @@ export class App {
 
     try {
       if (this.compare) this.compare.draw(this.ui.overlay(), this.paused);
-      else this.renderer.draw(this.sim, this.ui.overlay());
+      else {
+        if (this.ui.gestures.pointers.size === 0) this.camera.track(this.sim);
+        this.renderer.draw(this.sim, this.ui.overlay());
+      }
     } catch (e) {
       this.ui.status(`draw: ${fmtError(e)}`, 'error');
     }

@@ -18,6 +18,8 @@
 
 import { Camera, frameScene } from './camera.js';
 
+/** A subject whose reach is this many times its span as loaded swings: the phone follows it. */
+const SWING = 1.6;
 /** The fitted width: the subject's times this (a margin on either side). */
 const MARGIN = 1.2;
 /** The desktop canvas beside the panel, width over height (1280 × 800 less the panel). */
@@ -32,6 +34,57 @@ export class PageCamera extends Camera {
     this.fresh = true;
     /** Room round the frame: 1 fits it exactly (the page), more leaves a margin (compare.js). */
     this.pad = 1;
+    /**
+     * Follow the subject sideways (`track`): the page's own camera, on a portrait screen.
+     * There the width fitted is the subject's span as loaded, not its reach, and the view
+     * moves with it while nobody touches it, so that a swinging rope is drawn at 60 % of the
+     * height and stays whole.
+     */
+    this.tracks = false;
+    /** @type {{ x0: number, x1: number } | null} the subject's span as loaded (tracking) */
+    this.loaded = null;
+    /** @type {number[]} the dynamic bodies' indices as loaded (tracking) */
+    this.dynamic = [];
+  }
+
+  /** Tracking applies now: a portrait viewport, an untouched view, a known subject. */
+  tracking() {
+    const { w, h } = this.viewport;
+    return this.tracks && this.fresh && this.portrait && h > 1.2 * w && !!this.loaded;
+  }
+
+  /**
+   * Moves the view sideways, as little as keeps the subject's points and dynamic bodies a
+   * tenth of the width clear of the edges (or centres it when wider): once a frame, while
+   * tracking and no pointer holds anything. No sim calls that allocate: the positions view and
+   * the body poses the renderer refilled for this frame.
+   * @param {Sim} sim
+   */
+  track(sim) {
+    if (!this.tracking()) return;
+    let x0 = Infinity, x1 = -Infinity;
+    const flags = sim.pointFlags();
+    const pos = sim.positions(); // (the last call into the sim: the views stay valid)
+    for (let i = 0; 3 * i + 2 < pos.length; i++) {
+      if (flags[i] & 1) continue;
+      x0 = Math.min(x0, pos[3 * i]);
+      x1 = Math.max(x1, pos[3 * i]);
+    }
+    if (this.dynamic.length && sim.bodyCount >= this.dynamic.length) {
+      const poses = sim.bodyPoses();
+      for (const i of this.dynamic) {
+        if (7 * i + 1 >= poses.length) continue;
+        x0 = Math.min(x0, poses[7 * i]);
+        x1 = Math.max(x1, poses[7 * i]);
+      }
+    }
+    if (!Number.isFinite(x0)) return;
+    const half = (this.viewport.w / 2 / this.scale) * 0.8;
+    const cx = x1 - x0 <= 2 * half ? Math.min(Math.max(this.cx, x1 - half), x0 + half) : (x0 + x1) / 2;
+    if (Math.abs(cx - this.cx) > 1e-6) {
+      this.cx = cx;
+      this.update();
+    }
   }
 
   /** The stage's width (m): the frame's walls, else its height at the desktop aspect. */
@@ -66,6 +119,9 @@ export class PageCamera extends Camera {
    */
   fitFor(w, h) {
     const f = this.frame;
+    // Tracking, the subject's span as loaded fits and the view follows it (the walls need not).
+    const l = this.tracking() ? this.loaded : null;
+    if (l) return Math.min(h / (f.height * this.pad), w / (Math.min(Math.max((l.x1 - l.x0) * MARGIN, 0.5), this.stageWidth()) * this.pad));
     const minWidth = (this.portrait && h > 1.2 * w ? f.minWidth * 0.75 : f.minWidth) * this.pad;
     const fit = Math.min(h / (f.height * this.pad), minWidth > 0 ? w / minWidth : Infinity);
     const need = this.subjectWidth();
@@ -82,7 +138,7 @@ export class PageCamera extends Camera {
   resetView() {
     super.resetView();
     this.fresh = true;
-    const s = this.subjectSpan();
+    const s = this.tracking() ? this.loaded : this.subjectSpan();
     const span = this.viewport.w / this.scale;
     if (!s || span >= this.stageWidth() * 0.999) return; // the whole stage shows: as framed
     const half = (span / 2) * 0.8; // a tenth of the width kept clear each side
@@ -124,8 +180,20 @@ export class PageCamera extends Camera {
  */
 export function frameSubject(cam, sim) {
   cam.content = null;
+  cam.loaded = null;
   frameScene(cam, sim);
   cam.content = subjectSpan(sim, cam.stageWidth());
+  // Followed when it swings far (its reach, mirrored about its pivots, at least 1.6 times its
+  // span as loaded: a rope or a pendulum let go from the side); a scene that spreads rather
+  // than swings (a wall knocked over) fits its reach.
+  const loaded = cam.tracks ? subjectSpan(sim, cam.stageWidth(), false) : null;
+  const r = cam.content;
+  if (loaded && r && r.x1 - r.x0 >= SWING * (loaded.x1 - loaded.x0)) {
+    cam.loaded = loaded;
+    cam.dynamic = sim.bodyCount
+      ? /** @type {BodyInfo[]} */ (JSON.parse(sim.bodiesJson())).flatMap((b, i) => (b.kind === 'dynamic' ? [i] : []))
+      : [];
+  }
   cam.resetView();
 }
 
@@ -134,11 +202,13 @@ export function frameSubject(cam, sim) {
  * dynamic bodies (their outlines) as loaded, mirrored about each pivot they may swing round (a
  * locked point, a joint's anchor on the world or on a fixed body), and its fixed bodies but
  * the ground (those no wider than `wide` m, the stage); null for a scene with nothing free.
+ * With `reach` false: the free points and dynamic bodies as loaded, nothing else.
  * @param {Sim} sim
  * @param {number} wide
+ * @param {boolean} [reach]
  * @returns {{ x0: number, x1: number } | null}
  */
-export function subjectSpan(sim, wide) {
+export function subjectSpan(sim, wide, reach = true) {
   let x0 = Infinity, x1 = -Infinity;
   /** @type {number[]} */
   const pivots = [];
@@ -183,6 +253,7 @@ export function subjectSpan(sim, wide) {
     });
   }
   if (!Number.isFinite(x0)) return null;
+  if (!reach) return { x0, x1 };
   // Mirrored about the pivots: what hangs to one side swings as far to the other.
   let m0 = x0, m1 = x1;
   for (const p of pivots) {

@@ -104,9 +104,19 @@ import { DIST, checkDist } from './serve.mjs';
 // (issue 30 §3), the same code laid out in another order, which compresses worse. Not cut
 // yet: twiggy on the two builds is the next step. BUDGET is the measured size plus 0.1 %.
 
+//
+// Raised, both, 2026-11-29: the full one 475,782 -> 485,514 gzipped (+9.7 KB; raw 1,188,267 ->
+// 1,211,397, +23 KB), the lite one 160,210 -> 160,755 (+545 B), for a preset's number measured
+// on screen (src/measure.rs, src/wasm/reading.rs): the meter and its fits (+9 KB raw), the
+// scene's `measure` read by serde_json (a second struct reader inlined into the scene's parser;
+// +5 KB raw with the spec flattened into one struct, +10 KB as three), libm's cosh, and the
+// lite build's reader skipping `measure` and reading `restart_after`. twiggy (twiggy top on the
+// two raw builds, by name without hashes) found them; a tagged enum for the quantity cost
+// 1.6 KB gzipped more and was flattened. BUDGET is the measured size plus 0.1 %.
+
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 475_900;
-export const LITE_BUDGET = 160_400;
+export const BUDGET = 486_000;
+export const LITE_BUDGET = 160_920;
 
 checkDist();
 

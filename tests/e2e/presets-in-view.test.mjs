@@ -88,6 +88,9 @@ function runInPage(seconds) {
   let last = sample();
   for (let s = 1; s <= seconds; s++) {
     for (let j = 0; j < 60; j++) sim.step(1 / 60);
+    // What the frame loop does before it draws: a phone's camera follows its subject.
+    if (sim.bodyCount) sim.refillBodyPoses(1);
+    cam.track(sim);
     prev = last;
     last = sample();
     shares.push(last.share);
