@@ -8,10 +8,10 @@
 
 /** @import { CapstanReport, Reading } from './types.js' */
 
-/** @param {number} v @param {number} p the prediction, whose digits the value follows */
-function fmt(v, p) {
-  const digits = Math.max(0, Math.min(4, 3 - Math.floor(Math.log10(Math.abs(p) || 1))));
-  return v.toFixed(digits);
+/** Decimals of `p` as the scene file writes it (0.6 → 1, 1.246 → 3; an f32 read back). */
+function decimals(p) {
+  const s = String(+p.toPrecision(6));
+  return s.includes('.') ? Math.min(s.length - s.indexOf('.') - 1, 4) : 0;
 }
 
 /**
@@ -27,17 +27,16 @@ export function renderMeasure(el, r) {
   let measured;
   if (r.status === 'disturbed') {
     measured = `<span class="dim">touched during the measurement (${window}): Reset to measure again</span>`;
-  } else if (r.value == null) {
-    measured = `<span class="dim">measured over ${window}…</span>`;
+  } else if (r.value == null || r.status !== 'done') {
+    // (A fit over part of its window says little: the value shows when the window is over.)
+    measured = `<span class="dim">${r.status === 'measuring' ? 'measuring' : 'measured'} over ${window}…</span>`;
   } else {
-    const mark = r.status !== 'done' ? '<span class="dim">…</span>' : r.within ? ' <span class="ok">✓</span>' : ' <span class="bad">✗</span>';
-    measured = `measured <span class="num">${fmt(r.value, r.predicted)}</span>${unit}${mark}`;
+    const mark = r.within ? ' <span class="ok">✓</span>' : ' <span class="bad">✗</span>';
+    measured = `measured <span class="num">${r.value.toFixed(decimals(r.predicted) + 1)}</span>${unit}${mark}`;
   }
-  const html = [
-    `<b>${r.label}</b>`,
-    `${measured} <span class="dim">·</span> predicted <span class="num">${fmt(r.predicted, r.predicted)}</span>${unit} <span class="dim">${tol}</span>`,
-    r.formula ? `<span class="dim">${r.formula}</span>` : '',
-  ].filter(Boolean).map((l) => `<div>${l}</div>`).join('');
+  const html = `<div><b>${r.label}</b></div>`
+    + `<div>${measured} <span class="dim">·</span> predicted <span class="num">${+r.predicted.toPrecision(6)}</span>${unit} <span class="dim">${tol}</span></div>`
+    + (r.formula ? `<div class="formula dim">${r.formula}</div>` : '');
   if (el.innerHTML !== html) el.innerHTML = html;
   el.dataset.status = r.status;
   el.dataset.value = r.value == null ? '' : String(r.value);
