@@ -47,10 +47,13 @@ export class PageCamera extends Camera {
     this.dynamic = [];
   }
 
-  /** Tracking applies now: a portrait viewport, an untouched view, a known subject. */
+  /**
+   * The view is fitted to the subject's span as loaded, for following: a portrait viewport and
+   * a subject that swings far. (A zoom or a pan keeps this fit and stops the following.)
+   */
   tracking() {
     const { w, h } = this.viewport;
-    return this.tracks && this.fresh && this.portrait && h > 1.2 * w && !!this.loaded;
+    return this.tracks && this.portrait && h > 1.2 * w && !!this.loaded;
   }
 
   /**
@@ -61,7 +64,7 @@ export class PageCamera extends Camera {
    * @param {Sim} sim
    */
   track(sim) {
-    if (!this.tracking()) return;
+    if (!this.fresh || !this.tracking()) return;
     let x0 = Infinity, x1 = -Infinity;
     const flags = sim.pointFlags();
     const pos = sim.positions(); // (the last call into the sim: the views stay valid)
