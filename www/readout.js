@@ -8,7 +8,10 @@
 
 /** @import { CapstanReport, Reading } from './types.js' */
 
-/** Decimals of `p` as the scene file writes it (0.6 → 1, 1.246 → 3; an f32 read back). */
+/**
+ * Decimals of `p` as the scene file writes it (0.6 → 1, 1.246 → 3; an f32 read back).
+ * @param {number} p
+ */
 function decimals(p) {
   const s = String(+p.toPrecision(6));
   return s.includes('.') ? Math.min(s.length - s.indexOf('.') - 1, 4) : 0;
