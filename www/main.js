@@ -274,6 +274,10 @@ export class App {
    */
   restartScene() {
     if (!this.scene) return;
+    // The run's final reading stays up while the next run measures (the read-out refreshes a
+    // few times a second and may not have seen it yet).
+    const m = /** @type {import('./types.js').Reading | null} */ (JSON.parse(this.sim.measure()));
+    if (m?.status === 'done') this.ui.lastReading = m;
     this.ui.releaseAll();
     this.sim.loadScene(this.scene.text);
     this.renderer.forgetPrevious(this.sim);
