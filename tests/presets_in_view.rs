@@ -5,6 +5,8 @@
 //! experiment: stops, floors and catch basins keep its story where it can be watched.
 //! The page's own framing and the phone's are checked in the browser (tests/e2e/).
 
+mod common;
+use common::presets;
 use ropelab::bodies::BodyKind;
 use ropelab::scene::Scene;
 use ropelab::settings::View;
@@ -12,17 +14,6 @@ use ropelab::settings::View;
 /// The desktop canvas beside the panel, width over height.
 const ASPECT: f32 = 960.0 / 800.0;
 const SHARE: f32 = 0.8;
-
-fn presets() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir("www/scenes")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
 
 /// The share of the subject (free particles, dynamic bodies) inside the view rectangle.
 fn share_in_view(w: &ropelab::world::World, lo: glam::Vec2, hi: glam::Vec2, top: bool) -> (f32, usize) {

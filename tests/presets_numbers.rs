@@ -3,6 +3,8 @@
 //! The meter itself is checked against motions with exact answers (a free fall, a small
 //! pendulum), and against a scene that is touched during its window.
 
+mod common;
+use common::presets;
 use glam::Vec3;
 use ropelab::links::LinkDef;
 use ropelab::measure::{Kind, MeasureSpec, Meter, Status};
@@ -12,17 +14,6 @@ use ropelab::wasm::Sim;
 use ropelab::{Settings, SolverKind, World};
 
 const DT: f32 = 1.0 / 60.0;
-
-fn presets() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir("www/scenes")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(&p).unwrap()))
-        .collect();
-    out.sort();
-    out
-}
 
 /// Steps `w` until the meter's window is over.
 fn run(w: &mut World, m: &mut Meter) {

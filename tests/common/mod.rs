@@ -29,3 +29,15 @@ pub fn chain(w: &mut World, origin: Vec3, n: usize, seg: f32, lock_first: bool) 
 pub fn max_stretch(w: &World) -> f32 {
     w.max_stretch()
 }
+
+/// Every preset in www/scenes/ as (name, JSON text), sorted by name.
+pub fn presets() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = std::fs::read_dir("www/scenes")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| (p.file_stem().unwrap().to_string_lossy().to_string(), std::fs::read_to_string(&p).unwrap()))
+        .collect();
+    out.sort();
+    out
+}
