@@ -2,7 +2,7 @@
 //! voided when the scene is touched during its window, and the scene's restart time.
 
 use super::*;
-use crate::measure::Meter;
+use crate::measure::{Meter, Status};
 use crate::settings::Settings;
 
 /// The scene's meter and what the world looked like at load: the reading is disturbed
@@ -39,7 +39,9 @@ impl Watch {
 
     /// After a step: `holding` is true while a pointer drags a body.
     pub(super) fn after_step(&mut self, w: &World, holding: bool) {
-        if self.meter.is_none() && self.restart_after.is_none() {
+        // Nothing left to watch: no restart time, and no reading still open (or none at all).
+        let open = self.meter.as_ref().is_some_and(|m| matches!(m.status(), Status::Waiting | Status::Measuring));
+        if !open && (self.restart_after.is_none() || self.touched) {
             return;
         }
         self.touched = self.touched
