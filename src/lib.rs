@@ -39,6 +39,7 @@ pub mod num;
 pub mod obstacle_wrap;
 pub mod particles;
 pub mod report;
+pub mod recording;
 pub mod ropes;
 pub mod scene;
 pub mod settings;

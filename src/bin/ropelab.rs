@@ -6,6 +6,7 @@
 //! ropelab solvers
 //! ropelab settings
 //! ropelab hash [CASE…]
+//! ropelab replay REC.json [--hash]
 //! ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,…] [--hold-scene S] [--solver S] [--warmup N] [--trace N]
 //! ```
 //! `soak` (issue 13 §3, `make soak`) steps each scene (default net, leash, capstan) N times
@@ -16,6 +17,10 @@
 //! `hash` prints the determinism table (`ropelab::determinism`: every preset under every
 //! solver that runs it, 600 steps, and the scripted drags) as `name hash` lines, or only the
 //! named cases: two processes must print what `tests/determinism_hashes.txt` holds.
+//! `replay` plays a recording (`ropelab::recording`: a scene and the inputs against their
+//! steps, made on the page) and prints what came of it: exact, or at which step this build
+//! parts from the recorded run (exit status 1), and the state hash after the last step; with
+//! `--hash` only that hash. A recording that names a preset reads `www/scenes/<name>.json`.
 //! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
 //! `bench W6` (or `pyramid20`) runs the box pyramid under `impulse` and prints `drift=`
 //! and `peak_drift=` (box centre displacement, m) in place of the stretch figures.
@@ -59,6 +64,7 @@ const USAGE: &str = "usage:
   ropelab solvers
   ropelab settings
   ropelab hash [CASE...]
+  ropelab replay REC.json [--hash]
   ropelab soak [--steps N] [--hold-steps M] [--scenes a,b,...] [--hold-scene S] [--solver S] [--warmup N] [--trace N]";
 
 fn main() -> ExitCode {
@@ -129,6 +135,15 @@ fn dispatch(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         Some("hash") => hash(&args[1..]),
+        Some("replay") => {
+            let file = args.get(1).ok_or("replay needs a recording file")?;
+            let only_hash = match args.get(2).map(String::as_str) {
+                None => false,
+                Some("--hash") if args.len() == 3 => true,
+                Some(other) => return Err(format!("replay: unknown argument {other:?} (only --hash)")),
+            };
+            replay(file, only_hash)
+        }
         Some("soak") => soak(&Flags::parse(
             &args[1..],
             &["--steps", "--hold-steps", "--scenes", "--warmup", "--trace", "--solver", "--hold-scene"],
@@ -283,6 +298,32 @@ fn soak(flags: &Flags) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("soak failed:\n{}", failures.join("\n")))
+    }
+}
+
+fn replay(file: &str, only_hash: bool) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read recording {file:?}: {e}"))?;
+    let rec = ropelab::recording::Recording::from_json(&text).map_err(|e| e.to_string())?;
+    let scene = match &rec.scene {
+        ropelab::recording::SceneRef::Preset(name) => {
+            let path = format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read_to_string(&path).map_err(|e| format!("the recording plays on preset {name:?}: cannot read {path}: {e}"))?
+        }
+        ropelab::recording::SceneRef::Inline(_) => String::new(),
+    };
+    let report = ropelab::Sim::replay(&text, &scene).map_err(|e| e.to_string())?;
+    if only_hash {
+        println!("{}", ropelab::recording::Hex(report.hash));
+    } else {
+        println!("{}", report.message());
+        println!("hash {}", ropelab::recording::Hex(report.hash));
+    }
+    if report.matches() {
+        Ok(())
+    } else if only_hash {
+        Err(report.message())
+    } else {
+        Err("the replay differs from the recording".into())
     }
 }
 

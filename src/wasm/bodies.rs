@@ -9,6 +9,7 @@ use super::*;
 use crate::bodies::BodyKind;
 use crate::dualquat::DualQuat;
 use crate::ids::Id;
+use crate::recording::Input;
 use crate::joints::{JointDef, JointKind, SoftDef};
 use crate::scene::bodies::{AttachSpec, BodySpec, JointSpec};
 use crate::settings::View;
@@ -54,6 +55,10 @@ fn api_err(what: &str, e: SimError) -> SimError {
 /// The plain Rust surface (natively testable).
 impl Sim {
     pub fn add_body_json(&mut self, json: &str) -> Result<Id> {
+        self.input(Input::AddBody { json: json.to_string() }).map(|o| Id(o.count() as u32))
+    }
+
+    pub(super) fn add_body_now(&mut self, json: &str) -> Result<Id> {
         let spec: BodySpec = parse("body", json)?;
         let def = spec.def().map_err(|e| api_err("body", e))?;
         if self.world.settings.solver == crate::solver::SolverKind::Classic {
@@ -65,6 +70,10 @@ impl Sim {
     }
 
     pub fn add_joint_json(&mut self, json: &str) -> Result<Id> {
+        self.input(Input::AddJoint { json: json.to_string() }).map(|o| Id(o.count() as u32))
+    }
+
+    pub(super) fn add_joint_now(&mut self, json: &str) -> Result<Id> {
         let spec: JointSpec = parse("joint", json)?;
         spec.add(&mut self.world, &[]).map_err(|e| api_err("joint", e))
     }
@@ -75,27 +84,27 @@ impl Sim {
         let spec: AttachSpec = parse("attachment", json)?;
         let p = spec.point(&self.world).map_err(|e| api_err("attachment", e))?;
         let body = crate::scene::bodies::resolve(&self.world, &[], &spec.body)?;
-        self.world.attach(p, body)
+        self.input(Input::Attach { point: p as u32, body: body.0 }).map(|_| ())
     }
 
     /// `removeBody(id)`: the body, its joints (a drag on it too) and its attachments.
     pub fn remove_body_checked(&mut self, id: f64) -> Result<()> {
-        self.world.remove_body(id_of(id)?)?;
-        self.prune_mouse_joints();
-        Ok(())
+        let body = id_of(id)?;
+        self.world.bodies.index(body)?;
+        self.input(Input::RemoveBody { body: body.0 }).map(|_| ())
     }
 
     /// `removeJoint(id)`.
     pub fn remove_joint_checked(&mut self, id: f64) -> Result<()> {
-        self.world.remove_joint(id_of(id)?)?;
-        self.prune_mouse_joints();
-        Ok(())
+        let joint = id_of(id)?;
+        self.world.joints.index(joint)?;
+        self.input(Input::RemoveJoint { joint: joint.0 }).map(|_| ())
     }
 
     /// `attach(point, bodyId)`: the point becomes the point of the body where it lies.
     pub fn attach_checked(&mut self, point: f64, body_id: f64) -> Result<()> {
-        let i = error::index("point", idx(point), self.world.particles.len())?;
-        self.world.attach(i, id_of(body_id)?)
+        let point = self.point_index(point)?;
+        self.input(Input::Attach { point, body: id_of(body_id)?.0 }).map(|_| ())
     }
 
     /// `setWinchSpeed(i, speed)`: winch `i` (its index in `winchesJson()`) pays out at
@@ -103,7 +112,7 @@ impl Sim {
     pub fn set_winch_speed_checked(&mut self, i: f64, speed: f64) -> Result<()> {
         let i = error::index("winch", idx(i), self.world.winches.len())?;
         let speed = error::finite("winch speed", speed as f32)?;
-        self.world.set_winch_speed(i, speed)
+        self.input(Input::WinchSpeed { winch: i as u32, speed }).map(|_| ())
     }
 
     /// `[{rope, speed, maxForce, length}]` per winch (rope: its index in the rope order;
@@ -127,8 +136,8 @@ impl Sim {
 
     /// `detach(point)`.
     pub fn detach_checked(&mut self, point: f64) -> Result<()> {
-        let i = error::index("point", idx(point), self.world.particles.len())?;
-        self.world.detach(i)
+        let point = self.point_index(point)?;
+        self.input(Input::Detach { point }).map(|_| ())
     }
 
     /// `pickBody(x, y, margin?)`: a body id, or -1.
@@ -139,17 +148,22 @@ impl Sim {
     /// `grabBody(pointer, id, x, y)`.
     pub fn grab_body_checked(&mut self, pointer: f64, id: f64, x: f32, y: f32) -> Result<()> {
         let pointer = pointer_of(pointer)?;
-        self.grab_body_at(pointer, id_of(id)?, x, y)
+        self.grab_body_input(pointer, id_of(id)?, x, y)
     }
 
     /// `dragBody(pointer, x, y)`.
     pub fn drag_body_checked(&mut self, pointer: f64, x: f32, y: f32) -> Result<()> {
-        self.drag_body_to(pointer_of(pointer)?, x, y)
+        self.drag_input(pointer_of(pointer)?, x, y, true)
     }
 
     /// `releaseBody(pointer)`: whether it held a body.
     pub fn release_body_checked(&mut self, pointer: f64) -> Result<bool> {
-        Ok(self.release_body_from(pointer_of(pointer)?))
+        let pointer = pointer_of(pointer)?;
+        self.prune_mouse_joints();
+        if !self.mouse_joints.iter().any(|(p, _)| *p == pointer) {
+            return Ok(false);
+        }
+        self.input(Input::ReleaseBody { pointer }).map(|o| o.flag())
     }
 
     /// The pose buffer (7 floats per body) as `refillBodyPoses` left it.
@@ -159,7 +173,7 @@ impl Sim {
 
     /// Drops the pointer → mouse joint entries whose joint is gone (its body was removed,
     /// or JS removed the joint).
-    fn prune_mouse_joints(&mut self) {
+    pub(super) fn prune_mouse_joints(&mut self) {
         let joints = &self.world.joints;
         self.mouse_joints.retain(|&(_, j)| joints.index(j).is_ok());
     }

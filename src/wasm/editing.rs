@@ -2,11 +2,17 @@
 //! links, subdividing, cutting, obstacles and pins.
 
 use super::*;
+use crate::recording::Input;
 
 /// The plain Rust surface (natively testable).
 impl Sim {
     /// Adds an obstacle given as JSON (the scene format's `obstacles[i]`); returns its index.
     pub fn add_obstacle_json(&mut self, json: &str) -> Result<usize> {
+        self.input(Input::AddObstacle { json: json.to_string() }).map(|o| o.count())
+    }
+
+    /// [`Sim::add_obstacle_json`] without the recording.
+    pub(super) fn add_obstacle_now(&mut self, json: &str) -> Result<usize> {
         #[cfg(feature = "full")]
         let o: crate::collide::Obstacle =
             serde_json::from_str(json).map_err(|e| SimError::Invalid(format!("obstacle: {e}")))?;
@@ -33,15 +39,57 @@ impl Sim {
         error::finite("x", x)?;
         error::finite("y", y)?;
         let i = error::index("point", index, self.world.particles.len())?;
+        let _ = i;
+        self.input(Input::Pin { point: index as u32, at: [x, y], compliance }).map(|_| ())
+    }
+
+    /// [`Sim::pin_checked`] without the recording.
+    pub(super) fn pin_now(&mut self, index: u32, x: f32, y: f32, compliance: f32) -> Result<()> {
+        let i = error::index("point", index as i64, self.world.particles.len())?;
         let target = self.world.settings.view.unproject(glam::Vec2::new(x, y), self.world.particles.pos[i]);
-        self.world.pin(index, target, compliance)
+        self.world.pin(index as i64, target, compliance)
     }
 
     /// `subdivide(link, count)`: inserts `count` points evenly along link `link` (a JS
     /// number each); returns the first new point's index.
     pub fn subdivide_checked(&mut self, link: f64, count: f64) -> Result<usize> {
         let count = error::count("subdivide count", count, 1, 1000, "a whole number in 1..=1000")?;
-        self.world.subdivide(idx(link), count)
+        let link = error::index("link", idx(link), self.world.links.len())?;
+        self.input(Input::Subdivide { link: link as u32, count: count as u32 }).map(|o| o.count())
+    }
+
+    /// A point index from JS, checked (so it fits the recording's `u32`).
+    pub(super) fn point_index(&self, index: f64) -> Result<u32> {
+        error::index("point", idx(index), self.world.particles.len()).map(|i| i as u32)
+    }
+
+    pub fn grab_checked(&mut self, pointer: u32, index: f64) -> Result<()> {
+        let point = self.point_index(index)?;
+        self.input(Input::Grab { pointer, point }).map(|_| ())
+    }
+
+    /// `dragTo(pointer, x, y)` (while recording, to the recording's grid).
+    pub fn drag_to_checked(&mut self, pointer: u32, x: f32, y: f32) -> Result<()> {
+        self.drag_input(pointer, x, y, false)
+    }
+
+    pub fn release_checked(&mut self, pointer: u32) -> bool {
+        if !self.world.holds.iter().any(|h| h.pointer == pointer) {
+            return false;
+        }
+        self.input(Input::Release { pointer }).is_ok_and(|o| o.flag())
+    }
+
+    pub fn set_locked_checked(&mut self, index: f64, locked: bool) -> Result<()> {
+        let point = self.point_index(index)?;
+        self.input(Input::Lock { point, locked }).map(|_| ())
+    }
+
+    pub fn cut_checked(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> Result<usize> {
+        for (name, v) in [("x0", x0), ("y0", y0), ("x1", x1), ("y1", y1)] {
+            error::finite(name, v)?;
+        }
+        self.input(Input::Cut { from: [x0, y0], to: [x1, y1] }).map(|o| o.count())
     }
 }
 
@@ -54,17 +102,17 @@ impl Sim {
 
     /// Pointer `pointerId` grabs point `index`; it follows `dragTo` until `release`.
     pub fn grab(&mut self, pointer_id: u32, index: f64) -> Result<(), JsError> {
-        self.world.grab(pointer_id, idx(index)).map_err(js)
+        self.grab_checked(pointer_id, index).map_err(js)
     }
 
     #[wasm_bindgen(js_name = dragTo)]
     pub fn drag_to(&mut self, pointer_id: u32, x: f32, y: f32) -> Result<(), JsError> {
-        self.world.drag_to(pointer_id, x, y).map_err(js)
+        self.drag_input(pointer_id, x, y, false).map_err(js)
     }
 
     /// Lets go; the point keeps the pointer's recent velocity. Returns whether it held one.
     pub fn release(&mut self, pointer_id: u32) -> bool {
-        self.world.release(pointer_id)
+        self.release_checked(pointer_id)
     }
 
     /// Index of the point `pointerId` holds, or -1.
@@ -75,7 +123,7 @@ impl Sim {
 
     #[wasm_bindgen(js_name = setLocked)]
     pub fn set_locked(&mut self, index: f64, locked: bool) -> Result<(), JsError> {
-        self.world.set_locked(idx(index), locked).map_err(js)
+        self.set_locked_checked(index, locked).map_err(js)
     }
 
     #[wasm_bindgen(js_name = isLocked)]
@@ -95,23 +143,28 @@ impl Sim {
     /// Adds a point at `(x, y)`; returns its index.
     #[wasm_bindgen(js_name = addPoint)]
     pub fn add_point(&mut self, x: f32, y: f32, locked: bool) -> Result<u32, JsError> {
-        self.world.add_point(x, y, locked).map(|i| i as u32).map_err(js)
+        error::finite("x", x).map_err(js)?;
+        error::finite("y", y).map_err(js)?;
+        self.input(Input::AddPoint { at: [x, y], locked }).map(|o| o.count() as u32).map_err(js)
     }
 
     /// Removes point `index` and its links; higher indices shift down by one.
     #[wasm_bindgen(js_name = removePoint)]
     pub fn remove_point(&mut self, index: f64) -> Result<(), JsError> {
-        self.world.remove_point(idx(index)).map_err(js)
+        let point = self.point_index(index).map_err(js)?;
+        self.input(Input::RemovePoint { point }).map(|_| ()).map_err(js)
     }
 
     /// Links points `a` and `b` at their current distance; returns the link index.
     pub fn connect(&mut self, a: f64, b: f64) -> Result<u32, JsError> {
-        self.world.connect(idx(a), idx(b)).map(|k| k as u32).map_err(js)
+        let (a, b) = (self.point_index(a).map_err(js)?, self.point_index(b).map_err(js)?);
+        self.input(Input::Connect { a, b }).map(|o| o.count() as u32).map_err(js)
     }
 
     /// Removes the link between `a` and `b`; returns whether there was one.
     pub fn disconnect(&mut self, a: f64, b: f64) -> Result<bool, JsError> {
-        self.world.disconnect(idx(a), idx(b)).map_err(js)
+        let (a, b) = (self.point_index(a).map_err(js)?, self.point_index(b).map_err(js)?);
+        self.input(Input::Disconnect { a, b }).map(|o| o.flag()).map_err(js)
     }
 
     /// Inserts `count` points evenly along link `link`; returns the first new point's index.
@@ -121,7 +174,7 @@ impl Sim {
 
     /// Removes every link crossed by the swipe (x0, y0)–(x1, y1); returns how many.
     pub fn cut(&mut self, x0: f32, y0: f32, x1: f32, y1: f32) -> Result<u32, JsError> {
-        self.world.cut(x0, y0, x1, y1).map(|n| n as u32).map_err(js)
+        self.cut_checked(x0, y0, x1, y1).map(|n| n as u32).map_err(js)
     }
 
     /// Adds an obstacle from JSON, e.g. `{"shape": {"type": "circle", "center": [0, 1, 0],
@@ -136,7 +189,7 @@ impl Sim {
 
     #[wasm_bindgen(js_name = clearObstacles)]
     pub fn clear_obstacles(&mut self) {
-        self.world.obstacles.clear();
+        let _ = self.input(Input::ClearObstacles);
     }
 
     /// The obstacles as a JSON array (scene format), for drawing.
@@ -151,6 +204,7 @@ impl Sim {
 
     /// Removes point `index`'s pin; returns whether it had one.
     pub fn unpin(&mut self, index: f64) -> Result<bool, JsError> {
-        self.world.unpin(idx(index)).map_err(js)
+        let point = self.point_index(index).map_err(js)?;
+        self.input(Input::Unpin { point }).map(|o| o.flag()).map_err(js)
     }
 }

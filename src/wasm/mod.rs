@@ -10,7 +10,7 @@
 //! By concern: [`stepping`] (step, clock, render views, timers), [`settings`] (the settings
 //! table's setters, the solver menu), [`editing`] (pointer and edit operations), [`ropes`]
 //! (ropes, tangles, braid, events), [`scenes`] (load and export), [`reading`] (the scene's
-//! measured number).
+//! measured number), [`recording`] (record and replay).
 
 use wasm_bindgen::prelude::*;
 
@@ -18,6 +18,7 @@ mod bodies;
 mod editing;
 #[cfg(feature = "full")]
 mod reading;
+mod recording;
 mod ropes;
 mod scenes;
 mod settings;
@@ -25,6 +26,7 @@ mod stepping;
 
 #[cfg(feature = "full")]
 pub use stepping::benchmark_line;
+pub use recording::{replay_recording, Outcome, ReplayReport};
 
 use crate::clock::FixedClock;
 use crate::error::{self, Result, SimError};
@@ -80,6 +82,10 @@ pub struct Sim {
     /// The scene's measured number and restart time.
     #[cfg(feature = "full")]
     watch: reading::Watch,
+    /// The open recording.
+    recorder: Option<Box<recording::Recorder>>,
+    /// The recording being played.
+    player: Option<Box<recording::Player>>,
 }
 
 impl Default for Sim {

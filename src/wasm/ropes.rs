@@ -18,6 +18,10 @@ impl Sim {
 
     /// Dogs wander (true) or stand (false). Errors when the world has no leash.
     pub fn set_wander_checked(&mut self, on: bool) -> Result<()> {
+        self.input(crate::recording::Input::Wander { on }).map(|_| ())
+    }
+
+    pub(super) fn set_wander_now(&mut self, on: bool) -> Result<()> {
         if self.world.leash.is_none() {
             return Err(SimError::Invalid("this world has no dogs (load the leash scene)".into()));
         }
@@ -27,6 +31,10 @@ impl Sim {
 
     /// Wander strength: random acceleration (m/s², ≥ 0) and damping rate (1/s, ≥ 0).
     pub fn set_wander_params_checked(&mut self, accel: f32, damping: f32) -> Result<()> {
+        self.input(crate::recording::Input::WanderParams { accel, damping }).map(|_| ())
+    }
+
+    pub(super) fn set_wander_params_now(&mut self, accel: f32, damping: f32) -> Result<()> {
         error::in_range("wander accel", accel, 0.0, f32::INFINITY, "≥ 0 m/s²")?;
         error::in_range("wander damping", damping, 0.0, f32::INFINITY, "≥ 0 1/s")?;
         self.world.wander.spec.accel = accel;

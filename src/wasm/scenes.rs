@@ -5,7 +5,13 @@ use super::*;
 /// The plain Rust surface (natively testable).
 impl Sim {
     /// Replaces the world with the scene in `json`; on error the current world is kept.
+    /// Recorded as an input (an undo, a scene opened mid-recording).
     pub fn load_scene_json(&mut self, json: &str) -> Result<()> {
+        self.input(crate::recording::Input::Load { text: json.to_string() }).map(|_| ())
+    }
+
+    /// [`Sim::load_scene_json`] without the recording.
+    pub(super) fn load_world(&mut self, json: &str) -> Result<()> {
         let scene = Scene::from_json(json)?;
         let world = scene.build()?;
         #[cfg(feature = "full")]

@@ -49,7 +49,12 @@ impl Sim {
     /// Sets one setting through the settings table ([`crate::settings::table`]): the
     /// same checks as a scene file's `settings`, all or nothing.
     pub fn set(&mut self, name: &str, value: SettingValue) -> Result<()> {
-        self.world.set_setting(name, value)
+        self.set_many(vec![(name.to_string(), value)])
+    }
+
+    /// Settings, all or nothing, through the recording.
+    pub fn set_many(&mut self, patch: Vec<(String, SettingValue)>) -> Result<()> {
+        self.input(crate::recording::Input::Settings { patch }).map(|_| ())
     }
 
     /// Sets several settings at once from a JSON object `{name: value}` (scene keys or JS
@@ -61,9 +66,9 @@ impl Sim {
         let mut patch = Vec::with_capacity(obj.len());
         for (k, v) in obj {
             let value = SettingValue::from_json(v).map_err(|reason| SimError::Setting { key: k.clone(), reason })?;
-            patch.push((k.as_str(), value));
+            patch.push((k.clone(), value));
         }
-        self.world.set_settings(patch)
+        self.set_many(patch)
     }
 
     /// Every setting's value as JSON `{jsName: value}`.
@@ -171,9 +176,9 @@ impl Sim {
     /// Sets the rope–rope friction coefficients (static μs, dynamic μk; both ≥ 0). Also the
     /// μ of the tangles' capstan lock test (μs).
     pub fn set_rope_friction_checked(&mut self, mu_s: f32, mu_k: f32) -> Result<()> {
-        self.world.set_settings([
-            ("rope_friction", SettingValue::Num(mu_s as f64)),
-            ("rope_dynamic_friction", SettingValue::Num(mu_k as f64)),
+        self.set_many(vec![
+            ("rope_friction".into(), SettingValue::Num(mu_s as f64)),
+            ("rope_dynamic_friction".into(), SettingValue::Num(mu_k as f64)),
         ])
     }
 
@@ -447,7 +452,7 @@ impl Sim {
             keys.push(key);
             values.push(value);
         }
-        self.world.set_settings(keys.iter().map(String::as_str).zip(values)).map_err(js)
+        self.set_many(keys.into_iter().zip(values).collect()).map_err(js)
     }
 
     /// Every setting's current value, as JSON `{jsName: value}`.

@@ -38,16 +38,26 @@ impl Sim {
     pub fn advance_checked(&mut self, elapsed: f64) -> Result<u32> {
         let n = self.clock.advance(elapsed);
         for _ in 0..n {
-            self.world.step(self.clock.h)?;
-            self.after_step();
+            self.step_checked(self.clock.h)?;
         }
         Ok(n)
     }
 
-    /// What follows every step the page runs: the scene's meter reads the world.
-    fn after_step(&mut self) {
+    /// One step of `dt` (s); during a replay, of the recorded length, after the inputs due.
+    pub fn step_checked(&mut self, dt: f32) -> Result<()> {
+        let h = self.replay_before_step().unwrap_or(dt);
+        self.world.step(h)?;
+        self.after_step(h);
+        Ok(())
+    }
+
+    /// What follows every step the page runs: the scene's meter reads the world, a recording
+    /// counts the step, a replay checks it.
+    fn after_step(&mut self, h: f32) {
         #[cfg(feature = "full")]
         self.watch.after_step(&self.world, !self.mouse_joints.is_empty());
+        self.record_step(h);
+        self.replay_after_step();
     }
 
     pub fn set_fixed_step_checked(&mut self, h: f32, max_steps: f64) -> Result<()> {
@@ -106,6 +116,8 @@ impl Sim {
             mouse_joints: Vec::new(),
             #[cfg(feature = "full")]
             watch: Default::default(),
+            recorder: None,
+            player: None,
         }
     }
 
@@ -134,11 +146,9 @@ impl Sim {
         self.clock.h
     }
 
-    /// Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1).
+    /// Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1); during a replay, one recorded step.
     pub fn step(&mut self, dt: f32) -> Result<(), JsError> {
-        self.world.step(dt).map_err(js)?;
-        self.after_step();
-        Ok(())
+        self.step_checked(dt).map_err(js)
     }
 
     #[wasm_bindgen(getter, js_name = pointCount)]
