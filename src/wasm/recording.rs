@@ -101,14 +101,15 @@ impl ReplayReport {
 
 /// The plain Rust surface (natively testable).
 impl Sim {
-    /// Applies one input and, while recording, logs it; an input from outside ends a replay.
+    /// Applies one input and, while recording, logs it; an input from outside ends a replay
+    /// (one that fails changes nothing, the replay included).
     pub(super) fn input(&mut self, input: Input) -> Result<Outcome> {
-        if let Some(p) = self.player.as_mut() {
-            if p.active() {
-                p.taken_over = Some(p.step);
-            }
-        }
         let out = self.apply(&input)?;
+        if matches!(input, Input::Load { .. }) {
+            // Another scene: the replay is over, not taken over.
+            self.player = None;
+        }
+        self.end_replay_by_hand();
         if let Some(r) = self.recorder.as_mut() {
             let step = r.rec.steps;
             // A drag replaces the same pointer's drag earlier in this step when only other
@@ -147,12 +148,12 @@ impl Sim {
                 self.input(if body { Input::DragBody { pointer, q } } else { Input::Drag { pointer, q } })?;
             }
             None => {
-                self.end_replay_by_hand();
                 if body {
                     self.drag_body_to(pointer, x, y)?;
                 } else {
                     self.world.drag_to(pointer, x, y)?;
                 }
+                self.end_replay_by_hand();
             }
         }
         Ok(())
@@ -168,8 +169,9 @@ impl Sim {
                 self.input(Input::GrabBody { pointer, body: body.0, q }).map(|_| ())
             }
             None => {
+                self.grab_body_at(pointer, body, x, y)?;
                 self.end_replay_by_hand();
-                self.grab_body_at(pointer, body, x, y)
+                Ok(())
             }
         }
     }
