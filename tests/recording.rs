@@ -315,3 +315,31 @@ fn the_browser_recordings_replay_natively() {
     }
     assert!(n >= 4, "tests/recordings holds {n} recordings; the e2e suite makes four");
 }
+
+/// A recording that carries its scene (an edited world: the page records from its export)
+/// replays without a preset, from the world as it was, mid-run velocities and all.
+#[test]
+fn a_recording_can_carry_its_scene() {
+    let mut sim = Sim::new();
+    sim.load_scene_json(preset_text("bridge").unwrap()).unwrap();
+    for _ in 0..45 {
+        sim.step_checked(1.0 / 60.0).unwrap();
+    }
+    sim.add_point(0.3, 2.5, true).ok();
+    let now = sim.export_scene_json();
+    sim.start_recording("", &now, 0.0).unwrap();
+    let mid = sim.world().particles.len() / 2;
+    sim.grab_checked(4, mid as f64).unwrap();
+    let p = sim.world().particles.pos[mid];
+    for k in 0..90 {
+        sim.drag_to_checked(4, p.x + 0.01 * k as f32, p.y - 0.02 * k as f32).unwrap();
+        sim.step_checked(1.0 / 60.0).unwrap();
+    }
+    sim.release_checked(4);
+    sim.step_checked(1.0 / 60.0).unwrap();
+    let rec = sim.stop_recording().unwrap();
+    assert!(rec.contains("\"scene\":{"), "the scene travels with it");
+    let report = Sim::replay(&rec, "").unwrap();
+    assert!(report.matches(), "{}", report.message());
+    assert_eq!(report.hash, hash(sim.world()));
+}
