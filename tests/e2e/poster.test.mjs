@@ -71,6 +71,12 @@ const diff = async (b64) => {
   return off;
 };
 
+/** Waits until the poster <img> of `sel` has its src (set once the presets' table is in) and has loaded it. */
+const posterLoaded = (page, sel = 'rope-lab') => page.waitForFunction((s) => {
+  const img = document.querySelector(s)?.shadowRoot?.querySelector('img[part="poster"]');
+  return img?.getAttribute('src') && img.complete && img.naturalWidth > 0;
+}, sel, { timeout: 10000 });
+
 /** The shadow root's poster <img>: null once removed, else its state. */
 const posterOf = (page, sel = 'rope-lab') => page.evaluate((s) => {
   const el = document.querySelector(s);
@@ -87,7 +93,7 @@ describe('the poster', () => {
   it('a preset\'s own poster shows, filling the box, until the wasm arrives; it is gone after the first frame', async () => {
     const { context, page, errors, release } = await open(pageOf('<rope-lab scene="bridge"></rope-lab>'));
     try {
-      await page.waitForFunction(() => document.querySelector('rope-lab')?.shadowRoot?.querySelector('img[part="poster"]')?.complete, null, { timeout: 10000 });
+      await posterLoaded(page);
       const p = await posterOf(page);
       assert.ok(p, 'a poster <img> in the shadow root');
       assert.equal(new URL(p.src).pathname, '/pkg/scenes/bridge.png', 'the preset\'s poster, beside its JSON');
@@ -114,7 +120,7 @@ describe('the poster', () => {
     const { context, page, errors, release } = await open(pageOf(
       '<rope-lab id="a" scene="bridge" poster="scenes/net.png"></rope-lab><rope-lab id="b" scene="scenes/rope.json"></rope-lab>'));
     try {
-      await page.waitForFunction(() => document.getElementById('a')?.shadowRoot?.querySelector('img')?.complete, null, { timeout: 10000 });
+      await posterLoaded(page, '#a');
       const a = await posterOf(page, '#a');
       assert.equal(new URL(a.src).pathname, '/pkg/scenes/net.png', 'the attribute\'s image');
       assert.deepEqual(a.natural, [WIDTH, HEIGHT]);
@@ -212,7 +218,7 @@ describe('where scripts do not run', () => {
   it('…and is hidden by the shadow root once the element is upgraded', async () => {
     const { context, page, errors, release } = await open(pageOf(fallback));
     try {
-      await page.waitForFunction(() => customElements.get('rope-lab') && document.querySelector('rope-lab').shadowRoot, null, { timeout: 10000 });
+      await posterLoaded(page);
       const light = await page.evaluate(() => {
         const img = document.querySelector('rope-lab > img');
         return { visible: img.checkVisibility(), rects: img.getClientRects().length };
