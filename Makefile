@@ -114,6 +114,13 @@ test-e2e: setup-node setup-chromium
 bench:
 	cargo bench --bench workloads --bench limits --bench narrow_phase
 
+# Re-makes the presets' posters (package/posters/<name>.png, tools/posters.mjs) from the
+# build's own first frames, in headless Chromium: when a preset or the drawing changed
+# (tests/e2e/poster.test.mjs fails until then); look at them, then commit them.
+.PHONY: posters
+posters: web setup-chromium
+	node tools/posters.mjs
+
 # Re-records the determinism table and the golden trajectories (examples/goldens.rs): only
 # when a trajectory is meant to change; the commit says which lines changed and why. The
 # tests compare against the files and never write them.

@@ -25,6 +25,10 @@ export interface RopeLabAttributes {
   aspect?: string;
   /** The accessible name (default: "rope simulation: <scene name> — …"). */
   label?: string;
+  /** The URL of an image shown, filling the box, from the moment the element connects until
+   *  its first frame is drawn (read then: a later change shows nothing). Default: for a preset
+   *  `scene`, the preset's own still (`scenes/<name>.png` in the package); else none. */
+  poster?: string;
   /** "full": always load the full wasm (`ropelab_bg.wasm`). Otherwise the lite one
    *  (`ropelab-lite_bg.wasm`, a third smaller) unless the scene has bodies, joints or
    *  attachments or a view's solver is `impulse`, which need the full one. */
@@ -59,6 +63,8 @@ export declare class RopeLab extends HTMLElement {
   controls: 'minimal' | 'none';
   aspect: string;
   label: string;
+  /** The `poster` attribute (the still shown until the first frame). */
+  poster: string;
   /** The `time-scale` attribute as a number (1 when it is missing or not 0.1–1). */
   timeScale: number;
   paused: boolean;

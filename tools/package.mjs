@@ -15,12 +15,15 @@
 //                               and with the full build only
 //   embed-world.js              links, bodies and points (www/embed-world.js), loaded for every
 //                               scene but the leash seen from above
+//   embed-presets.js            the presets' tables (written here), loaded for a preset scene
+//   embed-unpack.js             the share-string decoder (www/embed-unpack.js), for a `z:` scene
 //   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), minified
 //   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
 //   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
 //   ropelab.d.ts                wasm-bindgen's declarations of `Sim`
 //   rope-lab.d.ts, sharelink.d.ts, shapes.d.ts   the element, the codec, the JSON shapes
-//   scenes/*.json, embed.html, README.md, package.json (version from Cargo.toml)
+//   scenes/*.json, scenes/*.png (the presets' posters, package/posters/), embed.html,
+//   README.md, package.json (version from Cargo.toml)
 //
 // The JavaScript an embed loads (the component and both glues) is minified by esbuild (a dev
 // dependency of the repository, `npm ci`; the component is also bundled by it): comments and
@@ -30,7 +33,7 @@
 // is then parsed by node (`--check`) and the package refuses to build if it fails.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
@@ -123,28 +126,37 @@ cpSync(join(from, `${base}_bg.wasm`), join(out, 'ropelab_bg.wasm'));
 const dts = join(from, `${base}.d.ts`);
 writeFileSync(join(out, 'ropelab.d.ts'), withoutDispose(readFileSync(readdirSync(from).includes(`${base}.d.ts`) ? dts : join(REPO, 'www/types/ropelab.d.ts'), 'utf8'), 'ropelab.d.ts'));
 // The component is bundled by esbuild from www/rope-lab.js and the page's modules it imports
-// (the clock, the flags, the drawing of each scene kind, the share-string codec): one request
-// and one gzip stream for an embed, and only what it uses of them (esbuild drops the unused
-// exports, e.g. the codec's packScene). The wasm-bindgen glues stay separate files (the
-// component imports one or the other when a scene needs it). sharelink.js is also shipped alone
-// for pages that want the codec without the element.
+// (the clock, the flags, the drawing of each scene kind): one request and one gzip stream for
+// an embed, and only what it uses of them (esbuild drops the unused exports). The wasm-bindgen
+// glues stay separate files (the component imports one or the other when a scene needs it).
+// sharelink.js is also shipped alone for pages that want the codec without the element.
 const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
 // The leash's knot-diagram drawing (www/leash.js, the page's) is its own file, leash.js, which
 // the component imports only when it shows a leash scene; every other scene's drawing (links,
 // points) is embed-world.js, which a leash embed does not load; the bodies' outlines are
 // embed-bodies.js, imported with the full build: an embed of a rope scene loads neither
-// leash.js nor embed-bodies.js (tests/e2e/embed.test.mjs holds what each kind of scene loads
-// to 15 KiB gzipped).
-const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies|embed-world)\.js$/;
+// leash.js nor embed-bodies.js. Likewise the presets' table (embed-presets.js, below) is
+// loaded for a preset only and the share-string decoder (embed-unpack.js) for a `z:` scene
+// only: an embed of a body scene loads the component, embed-world.js, embed-bodies.js and the
+// full glue, and has no bytes to spare for either (tests/e2e/embed.test.mjs holds what each
+// kind of scene loads to 15 KiB gzipped).
+const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies|embed-world|embed-presets|embed-unpack)\.js$/;
 // The presets the component can name, written here from www/scenes/ (the one list of them):
 // one literal `new URL('./scenes/<name>.json', import.meta.url)` each, the form bundlers
-// follow (www/embed-presets.d.ts says why).
+// follow (www/embed-presets.d.ts says why), and the same for each preset's poster
+// (package/posters/<name>.png, tools/posters.mjs; shipped as scenes/<name>.png). A preset
+// without a poster is left out of POSTERS, so the package still builds (and
+// tests/e2e/poster.test.mjs fails) until tools/posters.mjs has made it.
 const SCENES = readdirSync(join(REPO, 'www/scenes')).filter((n) => n.endsWith('.json')).sort();
-const PRESETS_MODULE = `export const PRESETS = {\n${SCENES.map((f) => {
+const NAMES = SCENES.map((f) => {
   const name = f.slice(0, -'.json'.length);
   if (!/^[A-Za-z0-9_-]+$/.test(name)) throw new Error(`package: www/scenes/${f}: a preset's name is letters, digits, - and _`);
-  return `  ${JSON.stringify(name)}: () => new URL(${JSON.stringify(`./scenes/${f}`)}, import.meta.url),\n`;
-}).join('')}};\n`;
+  return name;
+});
+const POSTERS = NAMES.filter((n) => existsSync(join(REPO, 'package/posters', `${n}.png`)));
+const table = (/** @type {string} */ id, /** @type {string[]} */ names, /** @type {string} */ ext) => `export const ${id} = {\n${names.map((name) => (
+  `  ${JSON.stringify(name)}: () => new URL(${JSON.stringify(`./scenes/${name}.${ext}`)}, import.meta.url),\n`)).join('')}};\n`;
+const PRESETS_MODULE = table('PRESETS', NAMES, 'json') + table('POSTERS', POSTERS, 'png');
 /** @param {string} entry a file of www/ @param {string[]} [only] the exports to keep (default: all) */
 const bundleOf = async (entry, only) => (await build({
   ...(only
@@ -154,12 +166,6 @@ const bundleOf = async (entry, only) => (await build({
   plugins: [{
     name: 'separate',
     setup(b) { b.onResolve({ filter: SEPARATE }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined)); },
-  }, {
-    name: 'presets',
-    setup(b) {
-      b.onResolve({ filter: /^\.\/embed-presets\.js$/ }, () => ({ path: 'embed-presets.js', namespace: 'presets' }));
-      b.onLoad({ filter: /.*/, namespace: 'presets' }, () => ({ contents: PRESETS_MODULE, loader: 'js' }));
-    },
   }],
 })).outputFiles[0].text;
 writeFileSync(join(out, 'rope-lab.js'), await bundleOf('rope-lab.js'));
@@ -167,12 +173,15 @@ writeFileSync(join(out, 'rope-lab.js'), await bundleOf('rope-lab.js'));
 writeFileSync(join(out, 'leash.js'), await bundleOf('leash.js', ['drawLeashTop']));
 writeFileSync(join(out, 'embed-bodies.js'), await bundleOf('embed-bodies.js'));
 writeFileSync(join(out, 'embed-world.js'), await bundleOf('embed-world.js'));
+writeFileSync(join(out, 'embed-unpack.js'), await bundleOf('embed-unpack.js'));
+writeFileSync(join(out, 'embed-presets.js'), minify(PRESETS_MODULE));
 writeFileSync(join(out, 'sharelink.js'), minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
 for (const f of ['rope-lab.d.ts', 'sharelink.d.ts', 'embed.html', 'README.md']) cpSync(join(REPO, 'package', f), join(out, f));
 for (const f of SCENES) {
   cpSync(join(REPO, 'www/scenes', f), join(out, 'scenes', f));
 }
+for (const name of POSTERS) cpSync(join(REPO, 'package/posters', `${name}.png`), join(out, 'scenes', `${name}.png`));
 const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(REPO, 'Cargo.toml'), 'utf8'))?.[1];
 if (!version) throw new Error('package: no version in Cargo.toml');
 const pkg = JSON.parse(readFileSync(join(REPO, 'package/package.json'), 'utf8'));
@@ -183,7 +192,7 @@ writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
 mkdirSync(check, { recursive: true });
 try {
-  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'sharelink.js', 'ropelab-lite.js']) {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'embed-presets.js', 'embed-unpack.js', 'sharelink.js', 'ropelab-lite.js']) {
     const file = join(check, f.replace(/\.js$/, '.mjs'));
     writeFileSync(file, readFileSync(join(out, f)));
     const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });

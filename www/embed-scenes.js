@@ -3,8 +3,7 @@
 // loaded once per page; scene texts for a `scene` value (a preset beside the package, a packed
 // share string, a URL); whether a scene needs the full build; the `aspect` attribute.
 
-import { isPacked, unpackScene } from './sharelink.js';
-import { PRESETS } from './embed-presets.js';
+import { isPacked } from './sharelink.js';
 
 /** @typedef {typeof import('./ropelab.js').Sim} SimClass */
 
@@ -53,6 +52,8 @@ async function fetchText(url) {
   if (!res.ok) throw new Error(`${url}: ${res.status} ${res.statusText}`);
   return res.text();
 }
+/** The presets' tables (embed-presets.js): loaded once per page, and only for a preset. */
+const presets = () => import('./embed-presets.js');
 /**
  * A preset's text, fetched once per page. The URL is one of PRESETS' literal
  * `new URL('./scenes/<name>.json', import.meta.url)` expressions: bundlers (Vite, webpack 5)
@@ -64,15 +65,27 @@ async function fetchText(url) {
 export function presetText(name) {
   let p = presetTexts.get(name);
   if (!p) {
-    if (!Object.hasOwn(PRESETS, name)) return Promise.reject(new Error(`no preset "${name}"`));
-    p = fetchText(PRESETS[name]().href).catch((e) => {
-      presetTexts.delete(name);
-      throw new Error(`no preset "${name}" (${errText(e)})`);
+    p = presets().then(({ PRESETS: table }) => {
+      if (!Object.hasOwn(table, name)) throw new Error(`no preset "${name}"`);
+      return fetchText(table[name]().href).catch((e) => {
+        throw new Error(`no preset "${name}" (${errText(e)})`);
+      });
     });
+    p.catch(() => presetTexts.delete(name));
     presetTexts.set(name, p);
   }
   return p;
 }
+
+/**
+ * The still of a preset's first frame (scenes/<name>.png beside its JSON, tools/posters.mjs),
+ * or '' for any other scene (which loads no table).
+ * @param {string} ref
+ */
+export const posterOf = async (ref) => {
+  const table = PRESET.test(ref) ? (await presets()).POSTERS : {};
+  return Object.hasOwn(table, ref) ? table[ref]().href : '';
+};
 
 /**
  * Scene text for a `scene` value: a preset name, a packed share string or a URL.
@@ -80,7 +93,7 @@ export function presetText(name) {
  */
 export function sceneText(ref) {
   if (PRESET.test(ref)) return presetText(ref);
-  if (isPacked(ref)) return unpackScene(ref);
+  if (isPacked(ref)) return import('./embed-unpack.js').then((m) => m.unpackScene(ref));
   return fetchText(new URL(ref, document.baseURI).href);
 }
 

@@ -1,6 +1,7 @@
 // @ts-check
 // <rope-lab>'s look and its attribute limits (rope-lab.js): the shadow DOM's style sheet, and
-// the slowest `time-scale`.
+// the slowest `time-scale`. The poster <img> lies over the canvas until the first frame, fitted
+// as a video's poster is (contain), on the canvas's background, as the scene is framed.
 
 /** The slowest time-scale: a tenth of real time, slow enough to watch a collision. */
 export const MIN_TIME_SCALE = 0.1;
@@ -10,7 +11,8 @@ export const CSS = `
  font:12px/1.3 system-ui,sans-serif;border-radius:6px;overflow:hidden;contain:content;-webkit-tap-highlight-color:transparent}
 :host([hidden]){display:none}
 :host(:focus-visible){outline:2px solid #4dd6ff;outline-offset:2px}
-canvas{display:block;position:absolute;inset:0;width:100%;height:100%;touch-action:pan-x pan-y pinch-zoom;cursor:crosshair}
+canvas,img{display:block;position:absolute;inset:0;width:100%;height:100%;touch-action:pan-x pan-y pinch-zoom;cursor:crosshair}
+img{object-fit:contain;background:#141414}
 canvas.active{touch-action:none}
 .bar{position:absolute;left:6px;bottom:6px;display:flex;gap:4px}
 button,select{font:inherit;color:#ddd;background:#1e1e1ee6;border:1px solid #555;border-radius:4px;padding:3px 8px;cursor:pointer}

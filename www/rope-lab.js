@@ -14,6 +14,12 @@
 //   controls  "minimal" (play/pause, reset, solver) or "none" (the default)
 //   aspect    width/height of the box when CSS sets no height: "16/9" (default), "4:3", "1.5"
 //   label     the accessible name (default: "rope simulation: <scene name>")
+//   poster    the URL of an image shown, filling the box, from the moment the element connects
+//             until its first frame is drawn (read on connecting, not live: it is gone by the
+//             time a change could matter). Without it a preset scene shows its own still
+//             (scenes/<name>.png, its first frame, tools/posters.mjs), any other scene nothing.
+//             Where scripts do not run, an <img> child shows instead (the shadow root, which
+//             has no slot, hides it once the element is defined).
 //   wasm      "full": always load the full wasm; otherwise the lite one unless the scene has
 //             bodies, joints or attachments or a view's solver is impulse
 //   time-scale  slow motion: simulated seconds per real second, 0.1–1 (default 1); the
@@ -39,7 +45,7 @@ import { drawView, loadBodies, loadLeash, loadWorld } from './embed-draw.js';
 import { at, bindInput } from './embed-input.js';
 import { live, onScreen, resized, wake } from './embed-loop.js';
 import { CSS, MIN_TIME_SCALE } from './embed-style.js';
-import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, presetText, sceneText } from './embed-scenes.js';
+import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, posterOf, presetText, sceneText } from './embed-scenes.js';
 
 export { DEFAULT_SCENE, loadWasm, sceneText };
 /** @typedef {import('./embed-scenes.js').SimClass} SimClass */
@@ -58,11 +64,12 @@ export class RopeLab extends HTMLElement {
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    root.innerHTML = `<style>${CSS}</style><style></style><canvas part="canvas"></canvas><div class="bar" part="controls"></div>` +
+    root.innerHTML = `<style>${CSS}</style><style></style><canvas part="canvas"></canvas><img part="poster" alt=""><div class="bar" part="controls"></div>` +
       '<p class="msg" role="status" aria-live="polite"></p><button class="play" part="play" aria-label="Play" hidden>▶</button>';
     const $ = (/** @type {string} */ s) => /** @type {HTMLElement} */ (root.querySelector(s));
     this.aspectStyle = $('style:nth-of-type(2)');
     this.canvas = /** @type {HTMLCanvasElement} */ ($('canvas'));
+    this.img = /** @type {HTMLImageElement} */ ($('img'));
     this.ctx = /** @type {CanvasRenderingContext2D} */ (this.canvas.getContext('2d', { alpha: false }));
     this.bar = $('.bar');
     this.msg = $('.msg');
@@ -121,6 +128,8 @@ export class RopeLab extends HTMLElement {
   set aspect(v) { this.setAttribute('aspect', String(v)); }
   get label() { return this.getAttribute('label') ?? ''; }
   set label(v) { this.setAttribute('label', String(v)); }
+  get poster() { return this.getAttribute('poster') ?? ''; }
+  set poster(v) { this.setAttribute('poster', String(v)); }
   get timeScale() { return this.scale; }
   set timeScale(v) { this.setAttribute('time-scale', String(v)); }
 
@@ -142,6 +151,8 @@ export class RopeLab extends HTMLElement {
     this.resize();
     if (!this.started) {
       this.started = true;
+      // (the poster <img> has alt="": the element's aria-label names it; a missing image shows nothing)
+      Promise.resolve(this.poster || posterOf(this.scene.trim())).then((url) => (this.img.src = url));
       this.reload();
     }
     this.schedule();
@@ -545,7 +556,10 @@ export class RopeLab extends HTMLElement {
       ctx.stroke();
     }
     this.frames++;
-    if (!this.firstFrameAt) this.firstFrameAt = performance.now();
+    if (!this.firstFrameAt) {
+      this.firstFrameAt = performance.now();
+      this.img.remove(); // the poster: never needed again
+    }
     if (this.announce) {
       this.announce = false;
       this.dispatchEvent(new CustomEvent('ready', { detail: { scene: this.sceneName } }));

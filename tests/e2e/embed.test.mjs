@@ -68,22 +68,37 @@ describe('budgets', () => {
     const { context, scripts, wasm, errors } = await openBlog();
     await context.close();
     // (Rope scenes: the lite build's glue and wasm; tests below load the full build.)
-    assert.deepEqual([...new Set(scripts)].sort(), ['/pkg/embed-world.js', '/pkg/rope-lab.js', '/pkg/ropelab-lite.js'], 'the scripts an embed loads');
+    assert.deepEqual([...new Set(scripts)].sort(), ['/pkg/embed-presets.js', '/pkg/embed-world.js', '/pkg/rope-lab.js', '/pkg/ropelab-lite.js'], 'the scripts an embed loads');
     assert.deepEqual(wasm, ['/pkg/ropelab-lite_bg.wasm'], 'the lite wasm, fetched once for three embeds');
     // Every kind of scene is held to the budget with what it loads: a rope scene the component,
     // its drawing (embed-world.js) and the lite glue (or the full one, e.g. for the impulse
     // solver), the leash its own drawing (leash.js) instead, a body scene the full glue, the
-    // drawing and the bodies' outlines (embed-bodies.js).
-    const sizes = Object.fromEntries(['rope-lab.js', 'ropelab-lite.js', 'ropelab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js'].map((f) => {
+    // drawing and the bodies' outlines (embed-bodies.js). A preset also loads the presets'
+    // table (embed-presets.js), a share string (`z:…`) the decoder (embed-unpack.js); a scene
+    // by URL or inline neither.
+    const files = ['rope-lab.js', 'ropelab-lite.js', 'ropelab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'embed-presets.js', 'embed-unpack.js'];
+    const sizes = Object.fromEntries(files.map((f) => {
       const raw = readFileSync(join(PKG, f));
       return [f, { raw: raw.length, gzip: gzipSync(raw).length }];
     }));
-    for (const files of [['embed-world.js', 'ropelab-lite.js'], ['embed-world.js', 'ropelab.js'], ['leash.js', 'ropelab-lite.js'], ['embed-world.js', 'embed-bodies.js', 'ropelab.js']]) {
-      const all = ['rope-lab.js', ...files];
-      const total = all.reduce((t, f) => t + sizes[f].gzip, 0);
-      console.log(`embed JS: ${all.map((f) => `${f} ${sizes[f].raw} B (${sizes[f].gzip} B gzipped)`).join(' + ')} = ${total} B gzipped, budget ${JS_BUDGET} B`);
-      assert.ok(total <= JS_BUDGET, `embed JS with ${files.join(' and ')} is ${total} B gzipped, over the ${JS_BUDGET} B budget`);
+    const total = (/** @type {string[]} */ all) => all.reduce((t, f) => t + sizes[f].gzip, 0);
+    const line = (/** @type {string[]} */ all) => `embed JS: ${all.map((f) => `${f} ${sizes[f].raw} B (${sizes[f].gzip} B gzipped)`).join(' + ')} = ${total(all)} B gzipped, budget ${JS_BUDGET} B`;
+    for (const scene of [['embed-world.js', 'ropelab-lite.js'], ['embed-world.js', 'ropelab.js'], ['embed-world.js', 'embed-bodies.js', 'ropelab.js']]) {
+      for (const source of [[], ['embed-presets.js']]) {
+        const all = ['rope-lab.js', ...source, ...scene];
+        console.log(line(all));
+        assert.ok(total(all) <= JS_BUDGET, `embed JS with ${all.slice(1).join(', ')} is ${total(all)} B gzipped, over the ${JS_BUDGET} B budget`);
+      }
     }
+    for (const all of [['rope-lab.js', 'embed-presets.js', 'leash.js', 'ropelab-lite.js'], ['rope-lab.js', 'embed-unpack.js', 'leash.js', 'ropelab-lite.js'],
+      ['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'ropelab-lite.js'], ['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'ropelab.js']]) {
+      console.log(line(all));
+      assert.ok(total(all) <= JS_BUDGET, `embed JS with ${all.slice(1).join(', ')} is ${total(all)} B gzipped, over the ${JS_BUDGET} B budget`);
+    }
+    // Not held: a share string of a body scene (the decoder, the drawing, the bodies' outlines
+    // and the full glue) is over the budget (docs/embedding.md, "Budgets"); printed so that
+    // its figure is seen.
+    console.log(`${line(['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'embed-bodies.js', 'ropelab.js'])} (not held)`);
     assert.deepEqual(errors, []);
   });
 
