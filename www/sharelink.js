@@ -7,51 +7,77 @@
 //                   deflate (CompressionStream 'deflate-raw', RFC 1951) and written in
 //                   base64url (RFC 4648 §5, no padding): no server needed to share a scene
 //                   someone built by hand
+//   r:<base64url>   a recording (`sim.stopRecording()` JSON: the scene or its preset's name,
+//                   and every input against its step; docs/recordings.md), packed the same
+//                   way: the page plays it (`#s=r:…`)
 //
 // The packed form carries the exported text byte for byte (not a re-serialised copy), so a
-// scene loaded from a link exports exactly the text that was shared. `z:` cannot start a
-// preset name (no colon) and no one fetches a `z:` URL, so the three kinds of `scene` value
-// (preset, packed scene, URL of a .json file) never overlap.
+// scene loaded from a link exports exactly the text that was shared. `z:` and `r:` cannot
+// start a preset name (no colon) and no one fetches such a URL, so the kinds of `scene` value
+// (preset, packed scene, recording, URL of a .json file) never overlap.
 //
 // Used by the playground (sceneio.js, main.js) and the web component (rope-lab.js); nothing
 // here touches the page.
 
 export const PACKED_PREFIX = 'z:';
+export const RECORDING_PREFIX = 'r:';
 const B64URL = /^[A-Za-z0-9_-]*$/;
 /** Longest packed string unpacked (characters): 4 MB of link is no link anyone shares. */
 const MAX_PACKED = 4 << 20;
-/** Longest scene text unpacked (bytes): a deflate bomb stops here. */
+/** Longest text unpacked (bytes): a deflate bomb stops here. */
 const MAX_TEXT = 32 << 20;
 
 /** Whether `ref` is a packed scene (`z:…`) rather than a preset name or a URL. */
 export const isPacked = (/** @type {string} */ ref) => typeof ref === 'string' && ref.startsWith(PACKED_PREFIX);
 
+/** Whether `ref` is a packed recording (`r:…`). */
+export const isRecordingRef = (/** @type {string} */ ref) => typeof ref === 'string' && ref.startsWith(RECORDING_PREFIX);
+
 /**
- * Packs scene text (normally `sim.exportScene()`) into `z:<base64url of deflate-raw>`.
+ * `prefix` + base64url of `text` deflated.
+ * @param {string} prefix
  * @param {string} text
  * @returns {Promise<string>}
  */
-export async function packScene(text) {
-  if (typeof text !== 'string' || !text) throw new Error('packScene: the scene text must be a non-empty string');
+async function pack(prefix, text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream('deflate-raw'));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return PACKED_PREFIX + btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return prefix + btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /**
- * The scene text inside a packed string. Throws an Error that says what is wrong (not packed,
- * bad characters, cut short, not deflate data, not UTF-8) — a link copied only in part ends up
- * here with "damaged or cut short".
+ * Packs scene text (normally `sim.exportScene()`) into `z:<base64url of deflate-raw>`.
+ * @param {string} text
+ */
+export function packScene(text) {
+  if (typeof text !== 'string' || !text) return Promise.reject(new Error('packScene: the scene text must be a non-empty string'));
+  return pack(PACKED_PREFIX, text);
+}
+
+/**
+ * Packs recording JSON text (`sim.stopRecording()`) into `r:<base64url of deflate-raw>`.
+ * @param {string} text
+ */
+export function packRecording(text) {
+  if (typeof text !== 'string' || !text) return Promise.reject(new Error('packRecording: the recording must be non-empty JSON text'));
+  return pack(RECORDING_PREFIX, text);
+}
+
+/**
+ * The text inside a packed string. Throws an Error that says what is wrong (bad characters,
+ * cut short, not deflate data, not UTF-8) — a link copied only in part ends up here with
+ * "damaged or cut short".
  * @param {string} ref
+ * @param {string} prefix
+ * @param {string} what 'scene' or 'recording', for the messages
  * @returns {Promise<string>}
  */
-export async function unpackScene(ref) {
-  if (!isPacked(ref)) throw new Error('not a packed scene (expected "z:" and base64url)');
-  const b64 = ref.slice(PACKED_PREFIX.length).replace(/=+$/, '');
-  const damaged = (/** @type {string} */ why) => new Error(`the scene in this link is damaged or cut short (${why})`);
-  if (!b64) throw damaged('no data after "z:"');
+async function unpack(ref, prefix, what) {
+  const b64 = ref.slice(prefix.length).replace(/=+$/, '');
+  const damaged = (/** @type {string} */ why) => Object.assign(new Error(`the ${what} in this link is damaged or cut short (${why})`), { damaged: true });
+  if (!b64) throw damaged(`no data after "${prefix}"`);
   if (b64.length > MAX_PACKED) throw damaged(`${b64.length} characters, more than ${MAX_PACKED}`);
   if (!B64URL.test(b64)) throw damaged('characters outside base64url');
   if (b64.length % 4 === 1) throw damaged('base64url of impossible length');
@@ -78,7 +104,7 @@ export async function unpackScene(ref) {
       parts.push(value);
     }
   } catch (/** @type {any} */ e) {
-    if (e instanceof Error && e.message.startsWith('the scene in this link')) throw e;
+    if (e?.damaged) throw e;
     throw damaged('the compressed data ends early or is not deflate');
   }
   const all = new Uint8Array(total);
@@ -95,7 +121,25 @@ export async function unpackScene(ref) {
 }
 
 /**
- * The `s=` value of a URL fragment (`#s=bridge`, `#s=z:…`), or null.
+ * The scene text inside a packed scene string (`z:…`); rejects as `unpack` says.
+ * @param {string} ref
+ */
+export async function unpackScene(ref) {
+  if (!isPacked(ref)) throw new Error('not a packed scene (expected "z:" and base64url)');
+  return unpack(ref, PACKED_PREFIX, 'scene');
+}
+
+/**
+ * The recording JSON text inside a packed recording (`r:…`); rejects as `unpack` says.
+ * @param {string} ref
+ */
+export async function unpackRecording(ref) {
+  if (!isRecordingRef(ref)) throw new Error('not a packed recording (expected "r:" and base64url)');
+  return unpack(ref, RECORDING_PREFIX, 'recording');
+}
+
+/**
+ * The `s=` value of a URL fragment (`#s=bridge`, `#s=z:…`, `#s=r:…`), or null.
  * @param {string} hash `location.hash`
  */
 export function fragmentScene(hash) {
