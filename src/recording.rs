@@ -149,8 +149,11 @@ pub struct Entry {
 pub enum SceneRef {
     /// A preset, by name (`scenes/<name>.json`).
     Preset(String),
-    /// The scene itself.
-    Inline(Box<Scene>),
+    /// The scene itself, as scene-file text. Kept as text and spliced into the recording's
+    /// JSON (not a `Scene` inside the `Recording`): serde would otherwise build the whole
+    /// scene reader and writer a second time for the recording's deserializer and compact
+    /// writer, tens of KB of wasm.
+    Inline(String),
 }
 
 /// A whole recording (the file's fields; see the module documentation).
@@ -160,6 +163,8 @@ pub struct Recording {
     pub format: String,
     pub version: u32,
     pub engine: u32,
+    /// Written by `to_json` (first), as text.
+    #[serde(skip_serializing)]
     pub scene: SceneRef,
     pub scene_hash: Hex,
     pub h: f32,
@@ -206,15 +211,6 @@ impl<'de> Deserialize<'de> for Hex {
     }
 }
 
-impl Serialize for SceneRef {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            SceneRef::Preset(name) => s.serialize_str(name),
-            SceneRef::Inline(scene) => scene.serialize(s),
-        }
-    }
-}
-
 impl<'de> Deserialize<'de> for SceneRef {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
@@ -224,13 +220,18 @@ impl<'de> Deserialize<'de> for SceneRef {
                 f.write_str("a preset's name or a scene object")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<SceneRef, E> {
-                if v.is_empty() || v.len() > 64 || !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+                if v.is_empty()
+                    || v.len() > 64
+                    || !v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+                {
                     return Err(E::custom("a preset's name is letters, digits, - and _"));
                 }
                 Ok(SceneRef::Preset(v.to_string()))
             }
-            fn visit_map<A: de::MapAccess<'de>>(self, m: A) -> Result<SceneRef, A::Error> {
-                Scene::deserialize(de::value::MapAccessDeserializer::new(m)).map(|s| SceneRef::Inline(Box::new(s)))
+            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<SceneRef, A::Error> {
+                // Read from the text afterwards (`Recording::from_json`), by the scene reader.
+                while m.next_entry::<de::IgnoredAny, de::IgnoredAny>()?.is_some() {}
+                Ok(SceneRef::Inline(String::new()))
             }
         }
         d.deserialize_any(V)
@@ -488,14 +489,24 @@ mod entries {
                 // Tracks interleave with the other inputs: order by step, keeping file order
                 // within a step but with tracks' drags (which commute with each other and were
                 // written only when nothing else followed them in their step) last.
-                let mut keyed: Vec<(u32, bool, usize, Entry)> = Vec::new();
+                // (Sorted as `(u32, u32)` keys, the broad phase's instantiation of the sort.)
+                let mut all: Vec<Entry> = Vec::new();
+                let mut keys: Vec<(u32, u32)> = Vec::new();
                 while let Some(EntriesIn(es, track)) = a.next_element::<EntriesIn>()? {
                     for e in es {
-                        keyed.push((e.step, track, keyed.len(), e));
+                        if all.len() >= 1 << 30 {
+                            return Err(de::Error::custom("too many inputs"));
+                        }
+                        keys.push((e.step, (track as u32) << 30 | all.len() as u32));
+                        all.push(e);
                     }
                 }
-                keyed.sort_by_key(|(step, track, k, _)| (*step, *track, *k));
-                Ok(keyed.into_iter().map(|(_, _, _, e)| e).collect())
+                keys.sort_unstable();
+                let mut slots: Vec<Option<Entry>> = all.into_iter().map(Some).collect();
+                Ok(keys
+                    .iter()
+                    .filter_map(|&(_, k)| slots.get_mut((k & ((1 << 30) - 1)) as usize).and_then(Option::take))
+                    .collect())
             }
         }
         d.deserialize_seq(V)
@@ -518,71 +529,61 @@ mod entries {
                     }
                     let step: u32 = next(&mut a, "step")?;
                     let op: String = next(&mut a, "op")?;
-                    macro_rules! one {
-                        ($input:expr) => {{
-                            let input = $input;
-                            if a.next_element::<de::IgnoredAny>()?.is_some() {
-                                return Err(de::Error::custom(format!("too many arguments for `{op}`")));
-                            }
-                            return Ok(EntriesIn(vec![Entry { step, input }], false));
-                        }};
-                    }
                     let q = |a: &mut A| -> Result<[i32; 2], A::Error> { Ok([next(a, "x")?, next(a, "y")?]) };
-                    match op.as_str() {
-                        "grab" => one!(Input::Grab { pointer: next(&mut a, "pointer")?, point: next(&mut a, "point")? }),
-                        "to" => one!(Input::Drag { pointer: next(&mut a, "pointer")?, q: q(&mut a)? }),
-                        "release" => one!(Input::Release { pointer: next(&mut a, "pointer")? }),
-                        "grabbody" => one!(Input::GrabBody {
+                    let input = match op.as_str() {
+                        "grab" => Input::Grab { pointer: next(&mut a, "pointer")?, point: next(&mut a, "point")? },
+                        "to" => Input::Drag { pointer: next(&mut a, "pointer")?, q: q(&mut a)? },
+                        "release" => Input::Release { pointer: next(&mut a, "pointer")? },
+                        "grabbody" => Input::GrabBody {
                             pointer: next(&mut a, "pointer")?,
                             body: next(&mut a, "body")?,
-                            q: q(&mut a)?
-                        }),
-                        "bodyto" => one!(Input::DragBody { pointer: next(&mut a, "pointer")?, q: q(&mut a)? }),
-                        "releasebody" => one!(Input::ReleaseBody { pointer: next(&mut a, "pointer")? }),
-                        "lock" => one!(Input::Lock { point: next(&mut a, "point")?, locked: next(&mut a, "locked")? }),
-                        "cut" => one!(Input::Cut {
+                            q: q(&mut a)?,
+                        },
+                        "bodyto" => Input::DragBody { pointer: next(&mut a, "pointer")?, q: q(&mut a)? },
+                        "releasebody" => Input::ReleaseBody { pointer: next(&mut a, "pointer")? },
+                        "lock" => Input::Lock { point: next(&mut a, "point")?, locked: next(&mut a, "locked")? },
+                        "cut" => Input::Cut {
                             from: [next(&mut a, "x0")?, next(&mut a, "y0")?],
-                            to: [next(&mut a, "x1")?, next(&mut a, "y1")?]
-                        }),
-                        "add" => one!(Input::AddPoint {
+                            to: [next(&mut a, "x1")?, next(&mut a, "y1")?],
+                        },
+                        "add" => Input::AddPoint {
                             at: [next(&mut a, "x")?, next(&mut a, "y")?],
-                            locked: next(&mut a, "locked")?
-                        }),
-                        "remove" => one!(Input::RemovePoint { point: next(&mut a, "point")? }),
-                        "connect" => one!(Input::Connect { a: next(&mut a, "a")?, b: next(&mut a, "b")? }),
-                        "disconnect" => one!(Input::Disconnect { a: next(&mut a, "a")?, b: next(&mut a, "b")? }),
-                        "subdivide" => one!(Input::Subdivide { link: next(&mut a, "link")?, count: next(&mut a, "count")? }),
-                        "pin" => one!(Input::Pin {
+                            locked: next(&mut a, "locked")?,
+                        },
+                        "remove" => Input::RemovePoint { point: next(&mut a, "point")? },
+                        "connect" => Input::Connect { a: next(&mut a, "a")?, b: next(&mut a, "b")? },
+                        "disconnect" => Input::Disconnect { a: next(&mut a, "a")?, b: next(&mut a, "b")? },
+                        "subdivide" => Input::Subdivide { link: next(&mut a, "link")?, count: next(&mut a, "count")? },
+                        "pin" => Input::Pin {
                             point: next(&mut a, "point")?,
                             at: [next(&mut a, "x")?, next(&mut a, "y")?],
-                            compliance: next(&mut a, "compliance")?
-                        }),
-                        "unpin" => one!(Input::Unpin { point: next(&mut a, "point")? }),
-                        "obstacle" => one!(Input::AddObstacle { json: next(&mut a, "json")? }),
-                        "clearobstacles" => one!(Input::ClearObstacles),
-                        "body" => one!(Input::AddBody { json: next(&mut a, "json")? }),
-                        "removebody" => one!(Input::RemoveBody { body: next(&mut a, "body")? }),
-                        "joint" => one!(Input::AddJoint { json: next(&mut a, "json")? }),
-                        "removejoint" => one!(Input::RemoveJoint { joint: next(&mut a, "joint")? }),
-                        "attach" => one!(Input::Attach { point: next(&mut a, "point")?, body: next(&mut a, "body")? }),
-                        "detach" => one!(Input::Detach { point: next(&mut a, "point")? }),
-                        "winch" => one!(Input::WinchSpeed { winch: next(&mut a, "winch")?, speed: next(&mut a, "speed")? }),
-                        "wander" => one!(Input::Wander { on: next(&mut a, "on")? }),
-                        "wanderparams" => one!(Input::WanderParams {
-                            accel: next(&mut a, "accel")?,
-                            damping: next(&mut a, "damping")?
-                        }),
+                            compliance: next(&mut a, "compliance")?,
+                        },
+                        "unpin" => Input::Unpin { point: next(&mut a, "point")? },
+                        "obstacle" => Input::AddObstacle { json: next(&mut a, "json")? },
+                        "clearobstacles" => Input::ClearObstacles,
+                        "body" => Input::AddBody { json: next(&mut a, "json")? },
+                        "removebody" => Input::RemoveBody { body: next(&mut a, "body")? },
+                        "joint" => Input::AddJoint { json: next(&mut a, "json")? },
+                        "removejoint" => Input::RemoveJoint { joint: next(&mut a, "joint")? },
+                        "attach" => Input::Attach { point: next(&mut a, "point")?, body: next(&mut a, "body")? },
+                        "detach" => Input::Detach { point: next(&mut a, "point")? },
+                        "winch" => Input::WinchSpeed { winch: next(&mut a, "winch")?, speed: next(&mut a, "speed")? },
+                        "wander" => Input::Wander { on: next(&mut a, "on")? },
+                        "wanderparams" => {
+                            Input::WanderParams { accel: next(&mut a, "accel")?, damping: next(&mut a, "damping")? }
+                        }
                         "set" => {
                             let mut patch = Vec::new();
                             while let Some(k) = a.next_element::<String>()? {
                                 let SettingIn(v) = next(&mut a, "setting value")?;
                                 patch.push((k, v));
                             }
-                            Ok(EntriesIn(vec![Entry { step, input: Input::Settings { patch } }], false))
+                            Input::Settings { patch }
                         }
-                        "load" => one!(Input::Load { text: next(&mut a, "scene text")? }),
-                        "dt" => one!(Input::Dt { h: next(&mut a, "h")? }),
-                        "mark" => one!(Input::Mark { what: next(&mut a, "what")?, value: next(&mut a, "value")? }),
+                        "load" => Input::Load { text: next(&mut a, "scene text")? },
+                        "dt" => Input::Dt { h: next(&mut a, "h")? },
+                        "mark" => Input::Mark { what: next(&mut a, "what")?, value: next(&mut a, "value")? },
                         "drag" | "dragbody" => {
                             let body = op == "dragbody";
                             let pointer: u32 = next(&mut a, "pointer")?;
@@ -625,10 +626,14 @@ mod entries {
                             if g != gaps.len() {
                                 return Err(de::Error::custom("a track's gaps must name its entries in order"));
                             }
-                            Ok(EntriesIn(out, true))
+                            return Ok(EntriesIn(out, true));
                         }
-                        other => Err(de::Error::custom(format!("unknown input `{other}`"))),
+                        other => return Err(de::Error::custom(format!("unknown input `{other}`"))),
+                    };
+                    if a.next_element::<de::IgnoredAny>()?.is_some() {
+                        return Err(de::Error::custom(format!("too many arguments for `{op}`")));
                     }
+                    Ok(EntriesIn(vec![Entry { step, input }], false))
                 }
             }
             d.deserialize_seq(V)
@@ -642,15 +647,26 @@ impl Recording {
         if text.bytes().find(|b| !b.is_ascii_whitespace()) != Some(b'{') {
             return Err(err("(root)", "a recording is a JSON object ({\"format\": \"ropelab-recording\", …})"));
         }
-        let r: Recording = crate::scene::parse(text).map_err(|e| match e {
+        let mut r: Recording = crate::scene::parse(text).map_err(|e| match e {
             crate::SimError::Scene { path, reason } => err(&path, reason),
             other => other,
         })?;
+        if let SceneRef::Inline(scene) = &mut r.scene {
+            let span = top_level_value(text, "scene").ok_or_else(|| err("scene", "expected a scene object"))?;
+            Scene::from_json(span).map_err(|e| match e {
+                crate::SimError::Scene { path, reason } => err(&format!("scene.{path}"), reason),
+                other => other,
+            })?;
+            *scene = span.to_string();
+        }
         if r.format != FORMAT {
             return Err(err("format", format!("expected \"{FORMAT}\"")));
         }
         if r.version != VERSION {
-            return Err(err("version", format!("unsupported recording version {} (this build reads {VERSION})", r.version)));
+            return Err(err(
+                "version",
+                format!("unsupported recording version {} (this build reads {VERSION})", r.version),
+            ));
         }
         crate::error::time_step(r.h).map_err(|e| err("h", e.to_string()))?;
         if !(r.quantum > 0.0 && r.quantum.is_finite() && r.quantum.to_bits() & 0x007f_ffff == 0) {
@@ -674,8 +690,56 @@ impl Recording {
         let text = serde_json::to_string(self);
         #[cfg(not(feature = "full"))]
         let text = crate::json::to_string(self);
-        text.unwrap_or_else(|e| panic!("a recording always serialises: {e}"))
+        let text = text.unwrap_or_else(|e| panic!("a recording always serialises: {e}"));
+        // A preset's name needs no escaping (letters, digits, - and _: checked when read).
+        let scene = match &self.scene {
+            SceneRef::Inline(scene) => scene.as_str(),
+            SceneRef::Preset(name) => &format!("\"{name}\""),
+        };
+        format!("{{\"scene\":{scene},{}", text.strip_prefix('{').unwrap_or(&text))
     }
+}
+
+/// The text of the value of `key` in the top-level object of the JSON `text` (which serde
+/// has already read, so it is well formed).
+fn top_level_value<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0usize, 0usize);
+    let mut value_start: Option<usize> = None;
+    let mut last_key: Option<(usize, usize)> = None;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                if depth == 1 && value_start.is_none() {
+                    last_key = Some((start, i));
+                }
+            }
+            b':' if depth == 1 => {
+                if let Some((s, e)) = last_key.take() {
+                    if text.get(s..e) == Some(key) {
+                        value_start = Some(i + 1);
+                    }
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 1 {
+                    if let Some(s) = value_start {
+                        return text.get(s..=i).map(str::trim);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 fn err(path: &str, reason: impl fmt::Display) -> crate::SimError {

@@ -77,7 +77,12 @@ fn a_session_replays_bit_for_bit() {
         let got = &sim.world().particles.pos;
         assert_eq!(got.len(), want.len());
         for (i, (a, b)) in got.iter().zip(want).enumerate() {
-            assert_eq!(a.to_array().map(f32::to_bits), b.to_array().map(f32::to_bits), "point {i} after step {}", k + 1);
+            assert_eq!(
+                a.to_array().map(f32::to_bits),
+                b.to_array().map(f32::to_bits),
+                "point {i} after step {}",
+                k + 1
+            );
         }
     }
     assert!(!sim.is_playing());
@@ -140,7 +145,10 @@ fn the_format_round_trips() {
         Entry { step: 13, input: Input::Pin { point: 2, at: [1.0, 2.0], compliance: 0.001 } },
         Entry { step: 13, input: Input::Unpin { point: 2 } },
         Entry { step: 13, input: Input::RemovePoint { point: 7 } },
-        Entry { step: 14, input: Input::AddObstacle { json: r#"{"shape":{"type":"circle","center":[0,1,0],"radius":0.5}}"#.into() } },
+        Entry {
+            step: 14,
+            input: Input::AddObstacle { json: r#"{"shape":{"type":"circle","center":[0,1,0],"radius":0.5}}"#.into() },
+        },
         Entry { step: 14, input: Input::ClearObstacles },
         Entry { step: 14, input: Input::AddBody { json: "{}".into() } },
         Entry { step: 14, input: Input::RemoveBody { body: 9 } },
@@ -210,7 +218,11 @@ fn a_different_engine_is_detected() {
     assert!(same.matches());
     assert_eq!(
         same.message(),
-        format!("recorded with engine {}; this build (engine {ENGINE}) replays it exactly (220 steps, state {})", ENGINE + 1, r.hash)
+        format!(
+            "recorded with engine {}; this build (engine {ENGINE}) replays it exactly (220 steps, state {})",
+            ENGINE + 1,
+            r.hash
+        )
     );
     // The "older engine" moved the rope another way from step 100 on: its second and third
     // checks and its final hash differ from this build's.
@@ -222,7 +234,10 @@ fn a_different_engine_is_detected() {
     assert!(!report.matches());
     assert_eq!(report.diverged_at, Some(120));
     assert!(
-        report.message().starts_with(&format!("recorded with engine {}; this build (engine {ENGINE}) diverges at step 120", ENGINE - 1)),
+        report.message().starts_with(&format!(
+            "recorded with engine {}; this build (engine {ENGINE}) diverges at step 120",
+            ENGINE - 1
+        )),
         "{}",
         report.message()
     );
@@ -305,7 +320,9 @@ fn the_browser_recordings_replay_natively() {
         let text = std::fs::read_to_string(&path).unwrap();
         let r = Recording::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let scene = match &r.scene {
-            ropelab::recording::SceneRef::Preset(name) => preset_text(name).unwrap_or_else(|| panic!("no preset {name}")),
+            ropelab::recording::SceneRef::Preset(name) => {
+                preset_text(name).unwrap_or_else(|| panic!("no preset {name}"))
+            }
             ropelab::recording::SceneRef::Inline(_) => "",
         };
         let report = Sim::replay(&text, scene).unwrap();

@@ -88,6 +88,24 @@ export const posterOf = async (ref) => {
 };
 
 /**
+ * A `recording` value (a packed `r:…` string or the URL of a recording .json): the recording's
+ * text, the scene text the views load, and what `playRecording` needs besides (the named
+ * preset's text, or '' when the recording carries its scene).
+ * @param {string} ref
+ */
+export async function recordingSource(ref) {
+  const rec = ref.startsWith('r:') ? await import('./embed-unpack.js').then((m) => m.unpackRecording(ref)) : await fetchText(new URL(ref, document.baseURI).href);
+  let s;
+  try {
+    s = JSON.parse(rec).scene;
+  } catch {
+    throw new Error('the recording is not JSON');
+  }
+  const text = typeof s === 'string' ? await presetText(s) : JSON.stringify(s);
+  return { rec, text, play: typeof s === 'string' ? text : '' };
+}
+
+/**
  * Scene text for a `scene` value: a preset name, a packed share string or a URL.
  * @param {string} ref
  */

@@ -22,6 +22,11 @@
 //             has no slot, hides it once the element is defined).
 //   wasm      "full": always load the full wasm; otherwise the lite one unless the scene has
 //             bodies, joints or attachments or a view's solver is impulse
+//   recording a recording to play (a packed `r:…` string, or the URL of a recording .json:
+//             the page's Record; docs/recordings.md) in place of `scene`: its scene, then every
+//             input as it was made, bit for bit. A reader who grabs something takes over; Reset
+//             plays it again from the start. When it ends it stops behind a replay button,
+//   loop      or, with `loop`, plays again.
 //   time-scale  slow motion: simulated seconds per real second, 0.1–1 (default 1); the
 //             steps stay 1/60 s, fewer of them per second, so the motion is the same
 //
@@ -45,7 +50,7 @@ import { drawView, loadBodies, loadLeash, loadWorld } from './embed-draw.js';
 import { at, bindInput } from './embed-input.js';
 import { live, onScreen, resized, wake } from './embed-loop.js';
 import { CSS, MIN_TIME_SCALE } from './embed-style.js';
-import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, posterOf, presetText, sceneText } from './embed-scenes.js';
+import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, posterOf, presetText, recordingSource, sceneText } from './embed-scenes.js';
 
 export { DEFAULT_SCENE, loadWasm, sceneText };
 /** @typedef {import('./embed-scenes.js').SimClass} SimClass */
@@ -59,7 +64,7 @@ const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').match
 
 
 export class RopeLab extends HTMLElement {
-  static observedAttributes = ['scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm', 'time-scale'];
+  static observedAttributes = ['recording', 'scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm', 'time-scale'];
 
   constructor() {
     super();
@@ -74,7 +79,10 @@ export class RopeLab extends HTMLElement {
     this.bar = $('.bar');
     this.msg = $('.msg');
     this.playBtn = $('.play');
-    this.playBtn.onclick = () => this.play();
+    this.playBtn.onclick = () => {
+      if (this.rec?.over === 2) this.reset();
+      this.play();
+    };
     /** @type {View[]} */
     this.views = [];
     /** The scene text the views were loaded from (Reset reloads it). */
@@ -116,6 +124,10 @@ export class RopeLab extends HTMLElement {
   }
 
   // ---- reflected attributes ----
+  get recording() { return this.getAttribute('recording') ?? ''; }
+  set recording(v) { this.setAttribute('recording', String(v)); }
+  get loop() { return this.hasAttribute('loop'); }
+  set loop(v) { this.toggleAttribute('loop', !!v); }
   get scene() { return this.getAttribute('scene') ?? ''; }
   set scene(v) { this.setAttribute('scene', String(v)); }
   get solver() { return this.getAttribute('solver') ?? ''; }
@@ -176,7 +188,7 @@ export class RopeLab extends HTMLElement {
       if (name === 'aspect') this.setAspect();
       return;
     }
-    if (name === 'scene' || name === 'compare' || name === 'wasm') this.reload();
+    if (name === 'scene' || name === 'recording' || name === 'compare' || name === 'wasm') this.reload();
     else if (name === 'solver') this.applySolver();
     else if (name === 'controls') this.buildControls();
     else if (name === 'aspect') this.setAspect();
@@ -218,6 +230,14 @@ export class RopeLab extends HTMLElement {
 
   /** The scene reference: the attribute, else an inline JSON child, else the default. */
   async sceneSource() {
+    /** @type {{ rec: string, text: string, play: string, over?: number } | null} the recording played; over: 1 taken over, 2 ended */
+    this.rec = null;
+    const r = this.recording.trim();
+    if (r) {
+      const rec = await recordingSource(r);
+      this.rec = rec;
+      return { text: rec.text, ref: r };
+    }
     const ref = this.scene.trim();
     if (ref) return { text: await sceneText(ref), ref };
     const inline = this.querySelector('script[type="application/json"]');
@@ -241,7 +261,9 @@ export class RopeLab extends HTMLElement {
       source.then(({ text }) => drawing(parseScene(text))).catch(() => {});
       [{ text }] = await Promise.all([source, loadWasm(full)]);
       const scene = parseScene(text);
-      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, this.solverList())), drawing(scene)]);
+      // (a recording that adds bodies or picks the impulse solver needs the full build)
+      const more = /"(body|joint|grabbody|attach|impulse)"/.test(this.rec?.rec ?? '') ? ['impulse'] : [];
+      [this.Sim] = await Promise.all([loadWasm(full || +needsFull(scene, [...this.solverList(), ...more])), drawing(scene)]);
       if (token !== this.loadToken) return;
       this.build(text);
     } catch (e) {
@@ -285,6 +307,7 @@ export class RopeLab extends HTMLElement {
         const sim = new this.Sim();
         views.push(this.makeView(sim, name));
         sim.loadScene(text);
+        this.replay(sim);
       }
     } catch (e) {
       for (const v of views) v.sim.free();
@@ -324,7 +347,8 @@ export class RopeLab extends HTMLElement {
   prepare(v) {
     const sim = v.sim;
     v.note = '';
-    if (v.solver && v.solver !== sim.solver) {
+    // (a recording sets its own solver: another would end its replay)
+    if (v.solver && v.solver !== sim.solver && !this.rec) {
       try {
         sim.setSolver(v.solver);
       } catch (e) {
@@ -367,6 +391,7 @@ export class RopeLab extends HTMLElement {
     this.releaseAll();
     for (const v of this.views) {
       v.sim.loadScene(this.text);
+      this.replay(v.sim);
       this.prepare(v);
     }
     this.steps = 0;
@@ -374,6 +399,27 @@ export class RopeLab extends HTMLElement {
     this.dirty = true;
     this.layout();
     this.schedule();
+  }
+
+  /**
+   * Starts the recording over in `sim` (when there is one).
+   * @param {Sim} sim
+   */
+  replay(sim) {
+    if (this.rec) {
+      sim.playRecording(this.rec.rec, this.rec.play);
+      this.rec.over = 0;
+    }
+  }
+
+  /** After the steps of a frame: a replay that finished plays again (`loop`) or waits behind the replay button; one taken over is the reader's until Reset. */
+  replayEnded() {
+    const rec = this.rec, sim = this.sim;
+    if (!rec || rec.over || !sim || sim.playing) return;
+    rec.over = JSON.parse(sim.playback())?.done ? 2 : 1;
+    if (rec.over < 2) return;
+    if (this.loop) return this.reset();
+    this.pause();
   }
 
   /** The first view's world as scene JSON (`sim.exportScene()`). */
@@ -401,7 +447,10 @@ export class RopeLab extends HTMLElement {
   syncPlayButton() {
     const b = this.bar.querySelector('[data-act="play"]');
     if (b) b.textContent = this.isPaused ? '▶ Play' : '❚❚ Pause';
-    this.playBtn.hidden = !(this.isPaused && this.steps === 0 && this.views.length > 0);
+    const ended = this.rec?.over === 2;
+    this.playBtn.hidden = !(this.isPaused && (this.steps === 0 || ended) && this.views.length > 0);
+    this.playBtn.textContent = ended ? '↻' : '▶';
+    this.playBtn.ariaLabel = ended ? 'Replay' : 'Play';
   }
 
   buildControls() {
@@ -463,6 +512,7 @@ export class RopeLab extends HTMLElement {
         }
         this.steps += n;
         this.emitEvents();
+        this.replayEnded();
       } catch (e) {
         this.pause();
         this.say(`step failed, paused: ${errText(e)}`);

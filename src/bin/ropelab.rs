@@ -307,7 +307,8 @@ fn replay(file: &str, only_hash: bool) -> Result<(), String> {
     let scene = match &rec.scene {
         ropelab::recording::SceneRef::Preset(name) => {
             let path = format!("{}/www/scenes/{name}.json", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read_to_string(&path).map_err(|e| format!("the recording plays on preset {name:?}: cannot read {path}: {e}"))?
+            std::fs::read_to_string(&path)
+                .map_err(|e| format!("the recording plays on preset {name:?}: cannot read {path}: {e}"))?
         }
         ropelab::recording::SceneRef::Inline(_) => String::new(),
     };

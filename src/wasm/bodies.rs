@@ -9,8 +9,8 @@ use super::*;
 use crate::bodies::BodyKind;
 use crate::dualquat::DualQuat;
 use crate::ids::Id;
-use crate::recording::Input;
 use crate::joints::{JointDef, JointKind, SoftDef};
+use crate::recording::Input;
 use crate::scene::bodies::{AttachSpec, BodySpec, JointSpec};
 use crate::settings::View;
 
@@ -58,6 +58,7 @@ impl Sim {
         self.input(Input::AddBody { json: json.to_string() }).map(|o| Id(o.count() as u32))
     }
 
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) fn add_body_now(&mut self, json: &str) -> Result<Id> {
         let spec: BodySpec = parse("body", json)?;
         let def = spec.def().map_err(|e| api_err("body", e))?;
@@ -73,6 +74,7 @@ impl Sim {
         self.input(Input::AddJoint { json: json.to_string() }).map(|o| Id(o.count() as u32))
     }
 
+    #[cfg_attr(not(feature = "full"), allow(dead_code))]
     pub(super) fn add_joint_now(&mut self, json: &str) -> Result<Id> {
         let spec: JointSpec = parse("joint", json)?;
         spec.add(&mut self.world, &[]).map_err(|e| api_err("joint", e))

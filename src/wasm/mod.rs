@@ -24,9 +24,9 @@ mod scenes;
 mod settings;
 mod stepping;
 
+pub use recording::{replay_recording, Outcome, ReplayReport};
 #[cfg(feature = "full")]
 pub use stepping::benchmark_line;
-pub use recording::{replay_recording, Outcome, ReplayReport};
 
 use crate::clock::FixedClock;
 use crate::error::{self, Result, SimError};

@@ -72,7 +72,12 @@ impl ReplayReport {
         };
         match self.diverged_at {
             None if self.hash == self.recorded_hash => {
-                format!("{}replays it exactly ({} steps, state {})", if who.is_empty() { "" } else { &who }, self.steps, Hex(self.hash))
+                format!(
+                    "{}replays it exactly ({} steps, state {})",
+                    if who.is_empty() { "" } else { &who },
+                    self.steps,
+                    Hex(self.hash)
+                )
             }
             k => format!(
                 "{}diverges at step {} (state {} at the end, recorded {})",
@@ -140,6 +145,9 @@ impl Sim {
 
     /// `dragTo` and `dragBody` while recording: the target rounded to the grid.
     pub(super) fn drag_input(&mut self, pointer: u32, x: f32, y: f32, body: bool) -> Result<()> {
+        if body && !crate::FULL {
+            return Err(SimError::Invalid(crate::not_in_lite("dragBody")));
+        }
         error::finite("x", x)?;
         error::finite("y", y)?;
         match self.grid() {
@@ -204,17 +212,6 @@ impl Sim {
                 Outcome::None
             }
             Input::Release { pointer } => Outcome::Bool(self.world.release(*pointer)),
-            Input::GrabBody { pointer, body, q } => {
-                let (x, y) = at(*q);
-                self.grab_body_at(*pointer, crate::ids::Id(*body), x, y)?;
-                Outcome::None
-            }
-            Input::DragBody { pointer, q } => {
-                let (x, y) = at(*q);
-                self.drag_body_to(*pointer, x, y)?;
-                Outcome::None
-            }
-            Input::ReleaseBody { pointer } => Outcome::Bool(self.release_body_from(*pointer)),
             Input::Lock { point, locked } => {
                 self.world.set_locked(*point as i64, *locked)?;
                 Outcome::None
@@ -238,26 +235,16 @@ impl Sim {
                 self.world.obstacles.clear();
                 Outcome::None
             }
-            Input::AddBody { json } => Outcome::Count(self.add_body_now(json)?.0 as usize),
-            Input::RemoveBody { body } => {
-                self.world.remove_body(crate::ids::Id(*body))?;
-                self.prune_mouse_joints();
-                Outcome::None
-            }
-            Input::AddJoint { json } => Outcome::Count(self.add_joint_now(json)?.0 as usize),
-            Input::RemoveJoint { joint } => {
-                self.world.remove_joint(crate::ids::Id(*joint))?;
-                self.prune_mouse_joints();
-                Outcome::None
-            }
-            Input::Attach { point, body } => {
-                self.world.attach(*point as usize, crate::ids::Id(*body))?;
-                Outcome::None
-            }
-            Input::Detach { point } => {
-                self.world.detach(*point as usize)?;
-                Outcome::None
-            }
+            // The lite build has no bodies: these refuse there (and their code stays out of it).
+            Input::GrabBody { .. }
+            | Input::DragBody { .. }
+            | Input::ReleaseBody { .. }
+            | Input::AddBody { .. }
+            | Input::RemoveBody { .. }
+            | Input::AddJoint { .. }
+            | Input::RemoveJoint { .. }
+            | Input::Attach { .. }
+            | Input::Detach { .. } => self.apply_body(input, g)?,
             Input::WinchSpeed { winch, speed } => {
                 self.world.set_winch_speed(*winch as usize, *speed)?;
                 Outcome::None
@@ -289,6 +276,51 @@ impl Sim {
                 Outcome::None
             }
         })
+    }
+
+    /// The body inputs (full build).
+    #[cfg(feature = "full")]
+    fn apply_body(&mut self, input: &Input, g: f32) -> Result<Outcome> {
+        let at = |q: [i32; 2]| (rec::unquantise(q[0], g), rec::unquantise(q[1], g));
+        Ok(match input {
+            Input::GrabBody { pointer, body, q } => {
+                let (x, y) = at(*q);
+                self.grab_body_at(*pointer, crate::ids::Id(*body), x, y)?;
+                Outcome::None
+            }
+            Input::DragBody { pointer, q } => {
+                let (x, y) = at(*q);
+                self.drag_body_to(*pointer, x, y)?;
+                Outcome::None
+            }
+            Input::ReleaseBody { pointer } => Outcome::Bool(self.release_body_from(*pointer)),
+            Input::AddBody { json } => Outcome::Count(self.add_body_now(json)?.0 as usize),
+            Input::RemoveBody { body } => {
+                self.world.remove_body(crate::ids::Id(*body))?;
+                self.prune_mouse_joints();
+                Outcome::None
+            }
+            Input::AddJoint { json } => Outcome::Count(self.add_joint_now(json)?.0 as usize),
+            Input::RemoveJoint { joint } => {
+                self.world.remove_joint(crate::ids::Id(*joint))?;
+                self.prune_mouse_joints();
+                Outcome::None
+            }
+            Input::Attach { point, body } => {
+                self.world.attach(*point as usize, crate::ids::Id(*body))?;
+                Outcome::None
+            }
+            Input::Detach { point } => {
+                self.world.detach(*point as usize)?;
+                Outcome::None
+            }
+            _ => Outcome::None,
+        })
+    }
+
+    #[cfg(not(feature = "full"))]
+    fn apply_body(&mut self, _: &Input, _: f32) -> Result<Outcome> {
+        Err(SimError::Invalid(crate::not_in_lite("a recorded body input")))
     }
 
     /// What follows every step: the recording counts it (and checks the state), a replay
@@ -381,7 +413,6 @@ impl Sim {
                 crate::num::Num(quantum as f64)
             )));
         }
-        let scene = Scene::from_json(scene_text)?;
         let settings = self.world.settings.clone();
         let mut next = next_fresh(scene_text)?;
         let scene_hash = rec::fnv(next.export_scene_json().as_bytes());
@@ -398,7 +429,11 @@ impl Sim {
             .filter(|t| t.get(&next.world.settings) != t.get(&loaded))
             .map(|t| (t.key.to_string(), t.get(&next.world.settings)))
             .collect();
-        let scene = if scene_ref.is_empty() { SceneRef::Inline(Box::new(scene)) } else { SceneRef::Preset(scene_ref.to_string()) };
+        let scene = if scene_ref.is_empty() {
+            SceneRef::Inline(scene_text.to_string())
+        } else {
+            SceneRef::Preset(scene_ref.to_string())
+        };
         let mut inputs = Vec::new();
         if !applied.is_empty() {
             // Applied again on replay, where the give setting also resets every link's give.
@@ -432,7 +467,8 @@ impl Sim {
 
     /// Ends the recording and returns it as JSON text.
     pub fn stop_recording(&mut self) -> Result<String> {
-        let mut r = self.recorder.take().ok_or_else(|| SimError::Invalid("not recording (startRecording first)".into()))?;
+        let mut r =
+            self.recorder.take().ok_or_else(|| SimError::Invalid("not recording (startRecording first)".into()))?;
         r.rec.hash = Hex(crate::determinism::hash(&self.world));
         Ok(r.rec.to_json())
     }
@@ -445,11 +481,13 @@ impl Sim {
         let text = match &r.scene {
             SceneRef::Preset(name) => {
                 if scene_text.is_empty() {
-                    return Err(SimError::Invalid(format!("the recording plays on the preset \"{name}\": pass its scene text")));
+                    return Err(SimError::Invalid(format!(
+                        "the recording plays on the preset \"{name}\": pass its scene text"
+                    )));
                 }
                 scene_text.to_string()
             }
-            SceneRef::Inline(scene) => scene.to_json(),
+            SceneRef::Inline(scene) => scene.clone(),
         };
         let fresh = next_fresh(&text)?;
         let got = rec::fnv(fresh.export_scene_json().as_bytes());
@@ -559,8 +597,10 @@ impl Sim {
     /// The marks a replay applied since the last call, as JSON `[[what, value], …]`.
     pub fn take_marks_json(&mut self) -> String {
         let marks = self.player.as_mut().map(|p| std::mem::take(&mut p.marks)).unwrap_or_default();
-        let v: Vec<crate::json_macro::Value> =
-            marks.into_iter().map(|(w, x)| crate::json_macro::json!([crate::json_macro::json!(w.as_str()), crate::json_macro::json!(x)])).collect();
+        let v: Vec<crate::json_macro::Value> = marks
+            .into_iter()
+            .map(|(w, x)| crate::json_macro::json!([crate::json_macro::json!(w.as_str()), crate::json_macro::json!(x)]))
+            .collect();
         crate::json_macro::Value::from(v).to_string()
     }
 
@@ -635,12 +675,14 @@ impl Outcome {
     }
 }
 
+/// Recording is the playground's (the full build); both builds replay.
 #[wasm_bindgen]
 impl Sim {
     /// Restarts from `sceneText` and records every input from its first step (the settings
     /// the world has now carry over). `sceneRef`: the preset's name the recording names
     /// instead of carrying the scene ("" to carry it). `quantum`: the drag grid in m, a power
     /// of two (0: 2⁻⁹ m); drags while recording move to the grid.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = startRecording)]
     pub fn start_recording_js(
         &mut self,
@@ -654,18 +696,21 @@ impl Sim {
     }
 
     /// Ends the recording; returns it (JSON text).
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = stopRecording)]
     pub fn stop_recording_js(&mut self) -> Result<String, JsError> {
         self.stop_recording().map_err(js)
     }
 
     /// Whether a recording is open.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(getter)]
     pub fn recording(&self) -> bool {
         self.is_recording()
     }
 
     /// Steps recorded so far.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(getter, js_name = recordedSteps)]
     pub fn recorded_steps_js(&self) -> u32 {
         self.recorded_steps()
@@ -673,6 +718,7 @@ impl Sim {
 
     /// Adds a mark to the open recording (`what`: 1–32 characters, `value` finite); nothing
     /// for the physics. Does nothing when not recording.
+    #[cfg(feature = "full")]
     #[wasm_bindgen(js_name = recordMark)]
     pub fn record_mark_js(
         &mut self,

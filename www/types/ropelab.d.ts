@@ -426,7 +426,7 @@ export class Sim {
    */
   constructor();
   /**
-   * Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1).
+   * Advances exactly `dt` seconds (1e-6 ≤ dt ≤ 1); during a replay, one recorded step.
    */
   step(dt: number): void;
   /**
@@ -453,6 +453,41 @@ export class Sim {
    * x, y, z per point: a view of wasm memory, valid until the next call into the sim.
    */
   positions(): Float32Array;
+  /**
+   * The marks the replay passed since the last call: `[[what, value], …]` (JSON).
+   */
+  takeMarks(): string;
+  /**
+   * Adds a mark to the open recording (`what`: 1–32 characters, `value` finite); nothing
+   * for the physics. Does nothing when not recording.
+   */
+  recordMark(what: string, value: number): void;
+  /**
+   * Ends the replay where it is; the world goes on from there.
+   */
+  stopPlayback(): void;
+  /**
+   * Loads a recording to play from its first step (`sceneText`: the preset's scene when
+   * the recording names one, else ""). Throws, keeping the world, when the recording is
+   * malformed or its scene is not the one it was recorded on.
+   */
+  playRecording(recording: string, scene_text: string): void;
+  /**
+   * Ends the recording; returns it (JSON text).
+   */
+  stopRecording(): string;
+  /**
+   * Restarts from `sceneText` and records every input from its first step (the settings
+   * the world has now carry over). `sceneRef`: the preset's name the recording names
+   * instead of carrying the scene ("" to carry it). `quantum`: the drag grid in m, a power
+   * of two (0: 2⁻⁹ m); drags while recording move to the grid.
+   */
+  startRecording(scene_ref: string, scene_text: string, quantum: number): void;
+  /**
+   * The replay's state: `{playing, step, steps, done, takenOver, divergedAt, matches,
+   * engine, recordedEngine, message}` (JSON), or `null`.
+   */
+  playback(): string;
   /**
    * Number of ropes (ordered point lists; the leashes of the leash scene are ropes).
    */
@@ -503,6 +538,18 @@ export class Sim {
    * Fraction of a fixed step the clock has accumulated (for interpolated drawing).
    */
   readonly alpha: number;
+  /**
+   * Steps recorded so far.
+   */
+  readonly recordedSteps: number;
+  /**
+   * Whether a replay is running (not finished, not taken over).
+   */
+  readonly playing: boolean;
+  /**
+   * Whether a recording is open.
+   */
+  readonly recording: boolean;
 }
 
 /**
@@ -518,12 +565,20 @@ export class Sim {
  */
 export function benchmarkLine(workload: string, solver: string, now: Function): string;
 
+/**
+ * Plays a whole recording without drawing and reports `{steps, hash, recordedHash, engine,
+ * recordedEngine, divergedAt, matches, message}` (JSON): what `ropelab replay` prints.
+ * `sceneText`: the preset's scene when the recording names one, else "".
+ */
+export function replayRecording(recording: string, scene_text: string): string;
+
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
   readonly memory: WebAssembly.Memory;
   readonly __wbg_sim_free: (a: number, b: number) => void;
   readonly benchmarkLine: (a: any, b: any, c: any) => [number, number, number, number];
+  readonly replayRecording: (a: any, b: any) => [number, number, number, number];
   readonly sim_addBody: (a: number, b: any) => [number, number, number];
   readonly sim_addJoint: (a: number, b: any) => [number, number, number];
   readonly sim_addObstacle: (a: number, b: any) => [number, number, number];
@@ -587,10 +642,16 @@ export interface InitOutput {
   readonly sim_pick: (a: number, b: number, c: number, d: number) => [number, number, number];
   readonly sim_pickBody: (a: number, b: number, c: number, d: number) => [number, number, number];
   readonly sim_pin: (a: number, b: number, c: number, d: number, e: number) => [number, number];
+  readonly sim_playRecording: (a: number, b: any, c: any) => [number, number];
+  readonly sim_playback: (a: number) => [number, number];
+  readonly sim_playing: (a: number) => number;
   readonly sim_pointCount: (a: number) => number;
   readonly sim_pointFlagBits: () => [number, number];
   readonly sim_pointFlags: (a: number) => any;
   readonly sim_positions: (a: number) => any;
+  readonly sim_recordMark: (a: number, b: any, c: number) => [number, number];
+  readonly sim_recordedSteps: (a: number) => number;
+  readonly sim_recording: (a: number) => number;
   readonly sim_refillBodyPoses: (a: number, b: number) => [number, number, number];
   readonly sim_refreshRender: (a: number) => void;
   readonly sim_release: (a: number, b: number) => number;
@@ -642,9 +703,13 @@ export interface InitOutput {
   readonly sim_solverSupport: (a: number) => [number, number];
   readonly sim_solvers: () => [number, number];
   readonly sim_stageTimes: (a: number) => [number, number];
+  readonly sim_startRecording: (a: number, b: any, c: any, d: number) => [number, number];
   readonly sim_step: (a: number, b: number) => [number, number];
+  readonly sim_stopPlayback: (a: number) => void;
+  readonly sim_stopRecording: (a: number) => [number, number, number, number];
   readonly sim_subdivide: (a: number, b: number, c: number) => [number, number, number];
   readonly sim_substeps: (a: number) => number;
+  readonly sim_takeMarks: (a: number) => [number, number];
   readonly sim_tangles: (a: number) => [number, number];
   readonly sim_tethers: (a: number) => number;
   readonly sim_time: (a: number) => number;
