@@ -501,7 +501,7 @@ export class RopeLab extends HTMLElement {
     if ((window.devicePixelRatio || 1) !== this.dpr) this.resize(); // moved to another screen
     const dt = this.clock.elapsed(now);
     // (slow motion: less simulated time per frame, the same 1/60 s steps, fewer of them)
-    const n = this.isPaused ? 0 : this.clock.advance(dt * this.scale);
+    let n = this.isPaused ? 0 : this.clock.advance(dt * this.scale);
     if (n > 0) {
       try {
         for (let k = 0; k < n; k++) {
@@ -509,6 +509,8 @@ export class RopeLab extends HTMLElement {
             if (k === n - 1) v.prev = Float32Array.from(v.sim.positions());
             v.sim.step(this.clock.h);
           }
+          // (a replay that just ended stops on its last step)
+          if (this.rec?.over === 0 && !this.sim?.playing) n = k + 1;
         }
         this.steps += n;
         this.emitEvents();
