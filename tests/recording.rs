@@ -360,3 +360,16 @@ fn a_recording_can_carry_its_scene() {
     assert!(report.matches(), "{}", report.message());
     assert_eq!(report.hash, hash(sim.world()));
 }
+
+/// The page steps on after a replay's last step: its report stays the one of that step.
+#[test]
+fn the_report_is_the_last_steps() {
+    let (rec, _, _) = recorded();
+    let mut sim = Sim::new();
+    sim.play_recording(&rec, rope()).unwrap();
+    for _ in 0..260 {
+        sim.step_checked(1.0 / 60.0).unwrap();
+    }
+    let status = sim.playback_json();
+    assert!(status.contains("\"matches\":true") && status.contains("replays it exactly (220 steps"), "{status}");
+}

@@ -35,6 +35,8 @@ pub struct Player {
     taken_over: Option<u32>,
     /// Whether the final state equals the recording's (once the last step ran).
     final_ok: Option<bool>,
+    /// The state hash after the last recorded step (the world steps on after it).
+    final_hash: u64,
     /// Marks applied and not yet taken by the page.
     marks: Vec<(String, f64)>,
 }
@@ -394,6 +396,7 @@ impl Sim {
             self.apply_due();
             let hash = crate::determinism::hash(&self.world);
             let p = self.player.as_mut().expect("checked above");
+            p.final_hash = hash;
             p.final_ok = Some(hash == p.rec.hash.0);
             if hash != p.rec.hash.0 {
                 p.diverged.get_or_insert(p.step);
@@ -514,6 +517,7 @@ impl Sim {
             diverged: None,
             taken_over: None,
             final_ok: None,
+            final_hash: 0,
             marks: Vec::new(),
         }));
         // The inputs before the first step (the settings carried over) show at once.
@@ -539,7 +543,7 @@ impl Sim {
         let p = sim.player.as_ref().expect("a replay");
         Ok(ReplayReport {
             steps: p.step,
-            hash: crate::determinism::hash(&sim.world),
+            hash: p.final_hash,
             recorded_hash: p.rec.hash.0,
             engine: rec::ENGINE,
             recorded_engine: p.rec.engine,
@@ -552,6 +556,7 @@ impl Sim {
         self.apply_due();
         let hash = crate::determinism::hash(&self.world);
         if let Some(p) = self.player.as_mut() {
+            p.final_hash = hash;
             p.final_ok = Some(hash == p.rec.hash.0);
             if hash != p.rec.hash.0 {
                 p.diverged.get_or_insert(0);
@@ -565,7 +570,7 @@ impl Sim {
         let Some(p) = self.player.as_ref() else { return "null".into() };
         let report = ReplayReport {
             steps: p.step,
-            hash: crate::determinism::hash(&self.world),
+            hash: if p.final_ok.is_some() { p.final_hash } else { crate::determinism::hash(&self.world) },
             recorded_hash: p.rec.hash.0,
             engine: rec::ENGINE,
             recorded_engine: p.rec.engine,
