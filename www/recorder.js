@@ -30,8 +30,8 @@ import { pageUrl } from './sceneio.js';
 
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Seconds as m:ss.s. */
-export const clockText = (/** @type {number} */ s) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
+/** Seconds for the badge: `12.3 s`, and from a minute on `1:02.3` (short enough for a phone's bar). */
+export const clockText = (/** @type {number} */ s) => (s < 59.95 ? `${s.toFixed(1)} s` : `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`);
 
 /** The webm types MediaRecorder is asked for, best first. */
 const VIDEO_TYPES = ['video/webm;codecs=vp9', 'video/webm;codecs=vp8', 'video/webm'];
@@ -308,7 +308,12 @@ export class Recorder {
    * when one paused the page (the frame's other steps wait).
    */
   afterStep() {
-    return this.sim.playing || this.watching ? this.takeMarks() : false;
+    if (!this.watching) return false;
+    const paused = this.takeMarks();
+    // The replay's report is read at its last step: `playback()` hashes the world as it is
+    // when called, and the frame's remaining steps run on past the end.
+    if (!this.sim.playing) this.finish();
+    return paused;
   }
 
   /** Applies the replay's marks (pause, time scale); true if one paused. */
@@ -368,24 +373,28 @@ export class Recorder {
       if (app.paused) app.setPaused(false);
       this.applying = false;
     }
-    if (this.watching) {
-      /** @type {Playback | null} */
-      const p = JSON.parse(this.sim.playback());
-      this.last = p;
+    if (this.watching && !this.sim.playing) this.finish(); // taken over, or stopped
+    else if (this.watching) {
+      this.last = JSON.parse(this.sim.playback());
       // The sliders follow the settings the replay changes (a few times a second).
-      if (p?.playing && now - this.lastSync > 250) {
+      if (now - this.lastSync > 250) {
         this.lastSync = now;
         app.ui.syncFromSim();
       }
-      if (!p || !p.playing) {
-        this.watching = false;
-        this.resumeAt = 0;
-        app.ui.syncFromSim();
-        this.video?.done();
-        if (p?.takenOver != null) app.ui.status(`taken over at step ${p.takenOver} of ${p.steps}: the world is yours`, 'info', 4000);
-      }
     }
     this.render();
+  }
+
+  /** The replay has ended (its last step, a takeover, Stop): its report, and the page follows. */
+  finish() {
+    /** @type {Playback | null} */
+    const p = JSON.parse(this.sim.playback());
+    this.last = p;
+    this.watching = false;
+    this.resumeAt = 0;
+    this.app.ui.syncFromSim();
+    this.video?.done();
+    if (p?.takenOver != null) this.app.ui.status(`taken over at step ${p.takenOver} of ${p.steps}: the world is yours`, 'info', 4000);
   }
 
   /** The buttons, the badge and the line under them ← the state. */
@@ -402,7 +411,7 @@ export class Recorder {
     }
     let badge = '';
     if (recording) badge = `● ${clockText(sim.recordedSteps * H)}`;
-    else if (playing && this.last) badge = `▶ ${clockText(this.last.step * H)} / ${clockText(this.last.steps * H)}`;
+    else if (playing && this.last) badge = `▶ ${clockText(this.last.step * H).replace(/ s$/, '')} / ${clockText(this.last.steps * H)}`;
     else if (playing) badge = '▶';
     badge += this.video ? ' · video' : '';
     if (el.badge.textContent !== `${badge} ■`) el.badge.textContent = `${badge} ■`;
@@ -431,7 +440,6 @@ export class Recorder {
     el.rec.classList.toggle('on', recording);
     el.rec.title = recording ? 'Stop recording (Shift+R)' : playing ? 'Stop the replay here: the world goes on from this step (Shift+R)' : 'Record every input from now on, against the step it applied to (Shift+R)';
     /** @type {HTMLButtonElement} */ (el.rec).disabled = comparing;
-    el.play.textContent = this.last || playing ? '▶ Replay' : '▶ Play';
     for (const b of [el.play, el.link, el.video]) /** @type {HTMLButtonElement} */ (b).disabled = !has || comparing || !!this.video;
     /** @type {HTMLButtonElement} */ (el.link).disabled = !has;
     el.quick.hidden = recording || playing || comparing;
