@@ -16,6 +16,8 @@
  * @property {(faster: boolean) => void} timeScale one slow-motion step faster or slower
  * @property {() => void} help opens the list of keys
  * @property {() => void} endChain edit mode: ends the chain of connected points
+ * @property {() => void} record starts or stops a recording (or stops a replay)
+ * @property {() => void} play replays the recording from its start
  */
 
 /** The zoom factor of one +/− press (key or button). */
@@ -35,6 +37,8 @@ export const KEY_HELP = [
   ['Ctrl+Z / ⌘Z', 'undo an edit, cut, lock or added body'],
   ['Ctrl+Shift+Z / Ctrl+Y', 'redo'],
   ['Ctrl+V / ⌘V', 'paste a scene as JSON'],
+  ['Shift+R', 'record / stop (every input, against its step)'],
+  ['P', 'play the recording from its start (a grab takes over)'],
   ['?', 'this list'],
 ];
 
@@ -63,6 +67,8 @@ export function bindKeys(a) {
       case 'r':
         a.reset();
         break;
+      case 'R': a.record(); break; // (Shift+R; r alone resets)
+      case 'p': a.play(); break;
       case 'd': a.mode('drag'); break;
       case 'c': a.mode('cut'); break;
       case 'e': a.mode('edit'); break;

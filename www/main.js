@@ -31,7 +31,8 @@ import { Compare } from './compare.js';
 import { bindComparePanel } from './compare-panel.js';
 import { formatCompare, parseCompare } from './compare-spec.js';
 import { SceneIo, fetchScene, isPresetName, pageUrl, readParams, sceneDescription, sceneName } from './sceneio.js';
-import { isPacked, packScene, unpackScene } from './sharelink.js';
+import { isPacked, isRecordingRef, packScene, unpackScene } from './sharelink.js';
+import { Recorder } from './recorder.js';
 import { TanglePanel } from './tanglepanel.js';
 import { FixedClock, H, MAX_STEPS, TIME_SCALES } from './clock.js';
 import { pageApi } from './api.js';
@@ -123,6 +124,7 @@ export class App {
     this.sceneIo = new SceneIo(this);
     this.comparePanel = bindComparePanel(this);
     this.tanglePanel = new TanglePanel(this);
+    this.recorder = new Recorder(this);
     this.layout();
     addEventListener('resize', () => this.layout());
   }
@@ -217,12 +219,14 @@ export class App {
   }
 
   /**
-   * `?scene=` values: a preset name, else a URL of a JSON scene (relative to the page).
-   * Throws (keeping the world) if it cannot be fetched or is not a valid scene.
+   * `?scene=` values: a preset name, a packed scene or recording (`z:…`, `r:…`: it plays),
+   * else a URL of a JSON scene (relative to the page). Throws (keeping the world) if it
+   * cannot be fetched or is not a valid scene.
    * @param {string} ref
    */
   async loadSceneRef(ref) {
     if (isPresetName(ref)) return this.loadPreset(ref);
+    if (isRecordingRef(ref)) return this.recorder.openLink(ref);
     if (isPacked(ref)) {
       this.loadSceneText(await unpackScene(ref), { source: ref, label: 'shared scene' });
       return ref;
@@ -245,6 +249,18 @@ export class App {
   loadSceneText(text, { preset = null, source = null, label = null, keepSettings = false } = {}) {
     this.ui.releaseAll();
     this.sim.loadScene(text); // throws (and keeps the old world) on a bad scene
+    return this.sceneReplaced(text, { preset, source, label, keepSettings });
+  }
+
+  /**
+   * The page follows a world the sim has just replaced with the scene in `text` (loaded, or a
+   * recording's start: recorder.js): the panel, the view, the URL. Options as `loadSceneText`.
+   * @param {string} text
+   * @param {{ preset?: string | null, source?: string | null, label?: string | null,
+   *   keepSettings?: boolean }} [options]
+   * @returns {LoadedScene}
+   */
+  sceneReplaced(text, { preset = null, source = null, label = null, keepSettings = false } = {}) {
     this.scene = { text, name: sceneName(text, preset ?? 'scene'), description: sceneDescription(text), preset, source, label };
     this.preset = preset;
     this.pristine = preset ? this.signature() : null; // "Copy link" shares a preset by name while this holds
@@ -362,9 +378,9 @@ export class App {
   /**
    * What "Copy link" compares to tell an untouched preset from an edited one: the settings,
    * the links, which points are locked, the bodies, joints and obstacles (not the motion).
+   * @param {import('./types.js').Sim} [sim]
    */
-  signature() {
-    const sim = this.sim;
+  signature(sim = this.sim) {
     sim.refreshRender();
     const locked = Array.from(sim.pointFlags(), (f) => f & 1).join('');
     return [sim.settings(), Array.from(sim.links()).join(), locked, sim.bodiesJson(), sim.obstacles(), sim.jointsJson().length].join('|');
@@ -413,6 +429,7 @@ export class App {
     this.paused = !!p;
     this.clock.clear();
     this.ui.pausedChanged();
+    this.recorder?.pauseChanged(this.paused); // (the Ui, made first, may pause before it exists)
   }
 
   /**
@@ -422,6 +439,7 @@ export class App {
   setTimeScale(f) {
     this.timeScale = TIME_SCALES.reduce((a, b) => (Math.abs(b - f) < Math.abs(a - f) ? b : a));
     this.ui.timeScaleChanged();
+    this.recorder?.timeScaleChanged(this.timeScale);
   }
 
   /** Queues `n` single steps (they run on the next frame, paused or not). */
@@ -483,6 +501,11 @@ export class App {
         for (; done < n; done++) {
           if (done === n - 1) this.renderer.keepPrevious(this.sim, H); // interpolation's start
           this.sim.step(H);
+          // A replay's recorded pause stops the frame's steps where it was made.
+          if (this.recorder.afterStep()) {
+            done++;
+            break;
+          }
         }
       } catch (e) {
         this.setPaused(true);
@@ -493,7 +516,9 @@ export class App {
       st.steps += done;
     }
     st.stepsLastFrame = n;
-    if (!this.compare && !this.paused && this.sim.restartDue) this.restartScene();
+    // (not while recording or replaying: the restart is no input, and would part the replay
+    // from the recording)
+    if (!this.compare && !this.paused && this.sim.restartDue && !this.recorder.busy()) this.restartScene();
 
     try {
       if (this.compare) this.compare.draw(this.ui.overlay(), this.paused);
@@ -509,6 +534,7 @@ export class App {
     st.cpuMs += (performance.now() - t0 - st.cpuMs) * 0.1;
     this.ui.tick(now);
     this.tanglePanel.tick(now);
+    this.recorder.tick(now);
   }
 
   /** Refreshes the numbers in `stats` that come from the sim (the UI does this ~4×/s). */
@@ -543,7 +569,7 @@ async function boot() {
       try {
         await app.loadSceneRef(params.scene);
       } catch (e) {
-        const what = isPacked(params.scene) ? 'link' : `scene "${params.scene}"`;
+        const what = isPacked(params.scene) || isRecordingRef(params.scene) ? 'link' : `scene "${params.scene}"`;
         sceneError = `${what}: ${fmtError(e)} — showing the default scene`;
       }
     }
@@ -558,7 +584,7 @@ async function boot() {
     statusEl.textContent = '';
     if (sceneError) {
       app.ui.status(sceneError, 'error');
-    } else {
+    } else if (!app.recorder.watching) { // (a recording link says how to take over instead)
       app.ui.welcome();
     }
     app.watchVisibility();

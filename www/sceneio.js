@@ -7,6 +7,7 @@
 //   ?scene=<url>           a JSON scene fetched from a URL (relative to the page, or absolute)
 //   #s=bridge, #s=z:…      a share string (sharelink.js): a preset by name, or the whole scene
 //                          and its settings deflated into the link ("Copy link"; wins over ?scene=)
+//   #s=r:…                 a recording deflated into the link (recorder.js): it plays
 //   ?compare=classic,pbd,xpbd:1i5s,exact   the comparison view (www/compare.js)
 //   &layout=side|overlay   its layout
 //   &embed=1               no panel (for embedding in a blog post)
@@ -19,7 +20,7 @@
 
 /** @import { App } from './main.js' */
 
-import { fragmentScene, isPacked } from './sharelink.js';
+import { fragmentScene, isPacked, isRecordingRef } from './sharelink.js';
 
 const PRESET_NAME = /^[A-Za-z0-9_-]+$/;
 
@@ -40,7 +41,7 @@ const enc = (/** @type {string} */ v) => encodeURIComponent(v).replace(/%2C/gi, 
 
 /**
  * A page URL with `params` (null/undefined/false values are left out); a packed `scene`
- * (`z:…`) goes into the fragment as `#s=…`, anything else leaves the URL without a hash.
+ * (`z:…`, or a recording `r:…`) goes into the fragment as `#s=…`, anything else leaves the URL without a hash.
  * @param {Record<string, string | boolean | null | undefined>} params
  * @param {string} [base]
  */
@@ -53,7 +54,7 @@ export function pageUrl(params, base = location.href) {
   for (const k of keys) {
     const v = params[k];
     if (v == null || v === false || v === '') continue;
-    if (k === 'scene' && typeof v === 'string' && isPacked(v)) {
+    if (k === 'scene' && typeof v === 'string' && (isPacked(v) || isRecordingRef(v))) {
       hash = `#s=${v}`;
       continue;
     }

@@ -100,6 +100,8 @@ export class Ui {
       timeScale: (faster) => this.views.stepTimeScale(faster),
       help: () => this.views.toggleHelp(),
       endChain: () => { this.editor.source = -1; },
+      record: () => app.recorder.toggle(),
+      play: () => app.recorder.playLast(),
     });
     this.setMode('drag');
   }
