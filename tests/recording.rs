@@ -373,3 +373,25 @@ fn the_report_is_the_last_steps() {
     let status = sim.playback_json();
     assert!(status.contains("\"matches\":true") && status.contains("replays it exactly (220 steps"), "{status}");
 }
+
+/// A recording stopped mid-drag: at the end of its replay nothing stays held.
+#[test]
+fn a_replay_lets_go_at_its_end() {
+    let mut sim = Sim::new();
+    sim.start_recording("rope", rope(), 0.0).unwrap();
+    let end = free_end(&sim);
+    sim.grab_checked(2, end as f64).unwrap();
+    for k in 0..30 {
+        sim.drag_to_checked(2, 0.01 * k as f32, 1.0).unwrap();
+        sim.step_checked(1.0 / 60.0).unwrap();
+    }
+    let rec = sim.stop_recording().unwrap();
+    assert!(!sim.world().holds.is_empty(), "the recording's own run still holds the point");
+    let mut sim = Sim::new();
+    sim.play_recording(&rec, rope()).unwrap();
+    for _ in 0..30 {
+        sim.step_checked(1.0 / 60.0).unwrap();
+    }
+    assert!(sim.playback_json().contains("\"matches\":true"));
+    assert!(sim.world().holds.is_empty(), "the replay let go");
+}

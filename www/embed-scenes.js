@@ -47,7 +47,7 @@ export const parseScene = (text) => {
 /** @type {Map<string, Promise<string>>} */
 const presetTexts = new Map();
 /** @param {string} url */
-async function fetchText(url) {
+export async function fetchText(url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${url}: ${res.status} ${res.statusText}`);
   return res.text();
@@ -86,24 +86,6 @@ export const posterOf = async (ref) => {
   const table = PRESET.test(ref) ? (await presets()).POSTERS : {};
   return Object.hasOwn(table, ref) ? table[ref]().href : '';
 };
-
-/**
- * A `recording` value (a packed `r:…` string or the URL of a recording .json): the recording's
- * text, the scene text the views load, and what `playRecording` needs besides (the named
- * preset's text, or '' when the recording carries its scene).
- * @param {string} ref
- */
-export async function recordingSource(ref) {
-  const rec = ref.startsWith('r:') ? await import('./embed-unpack.js').then((m) => m.unpackRecording(ref)) : await fetchText(new URL(ref, document.baseURI).href);
-  let s;
-  try {
-    s = JSON.parse(rec).scene;
-  } catch {
-    throw new Error('the recording is not JSON');
-  }
-  const text = typeof s === 'string' ? await presetText(s) : JSON.stringify(s);
-  return { rec, text, play: typeof s === 'string' ? text : '' };
-}
 
 /**
  * Scene text for a `scene` value: a preset name, a packed share string or a URL.

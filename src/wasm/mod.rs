@@ -86,6 +86,8 @@ pub struct Sim {
     recorder: Option<Box<recording::Recorder>>,
     /// The recording being played.
     player: Option<Box<recording::Player>>,
+    /// A recording that reached `recording::MAX_STEPS` and ended there, until `stopRecording`.
+    finished: Option<String>,
 }
 
 impl Default for Sim {

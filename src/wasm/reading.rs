@@ -37,6 +37,12 @@ impl Watch {
         })
     }
 
+    /// The world as it is now counts as loaded (settings applied before the first step).
+    pub(super) fn rebase(&mut self, w: &World) {
+        self.settings = w.settings.clone();
+        self.counts = counts(w);
+    }
+
     /// After a step: `holding` is true while a pointer drags a body.
     pub(super) fn after_step(&mut self, w: &World, holding: bool) {
         // Nothing left to watch: no restart time, and no reading still open (or none at all).

@@ -338,8 +338,10 @@ impl Sim {
                 r.rec.checks.push(rec::check(&self.world));
             }
             if r.rec.steps >= rec::MAX_STEPS {
-                // An hour: stop here rather than grow without end.
-                self.recorder = None;
+                // An hour: it ends here rather than grow without end; `stopRecording` returns it.
+                let mut r = self.recorder.take().expect("recording");
+                r.rec.hash = Hex(crate::determinism::hash(&self.world));
+                self.finished = Some(r.rec.to_json());
             }
         }
     }
@@ -401,6 +403,19 @@ impl Sim {
             if hash != p.rec.hash.0 {
                 p.diverged.get_or_insert(p.step);
             }
+            self.let_go();
+        }
+    }
+
+    /// At a replay's end no recorded hand holds anything any more (a recording stopped
+    /// mid-drag would leave its point held, with no pointer on the page to let it go).
+    fn let_go(&mut self) {
+        while let Some(h) = self.world.holds.first() {
+            let pointer = h.pointer;
+            self.world.release(pointer);
+        }
+        while let Some(&(pointer, _)) = self.mouse_joints.first() {
+            self.release_body_from(pointer);
         }
     }
 
@@ -443,6 +458,9 @@ impl Sim {
             next.world.settings = loaded;
             next.world.set_settings(applied.iter().map(|(k, v)| (k.as_str(), v.clone())))?;
             inputs.push(Entry { step: 0, input: Input::Settings { patch: applied } });
+            // The page's settings are the scene's from here: the reading is not voided by them.
+            #[cfg(feature = "full")]
+            next.watch.rebase(&next.world);
         }
         let h = self.clock.h;
         next.clock = self.clock.clone();
@@ -470,6 +488,9 @@ impl Sim {
 
     /// Ends the recording and returns it as JSON text.
     pub fn stop_recording(&mut self) -> Result<String> {
+        if let Some(text) = self.finished.take() {
+            return Ok(text);
+        }
         let mut r =
             self.recorder.take().ok_or_else(|| SimError::Invalid("not recording (startRecording first)".into()))?;
         r.rec.hash = Hex(crate::determinism::hash(&self.world));
@@ -522,6 +543,8 @@ impl Sim {
         }));
         // The inputs before the first step (the settings carried over) show at once.
         next.apply_due();
+        #[cfg(feature = "full")]
+        next.watch.rebase(&next.world);
         *self = next;
         Ok(())
     }
@@ -629,8 +652,9 @@ impl Sim {
         self.end_replay_by_hand();
     }
 
+    /// Recording (or a recording that ran its hour out, until `stopRecording` takes it).
     pub fn is_recording(&self) -> bool {
-        self.recorder.is_some()
+        self.recorder.is_some() || self.finished.is_some()
     }
 
     pub fn is_playing(&self) -> bool {

@@ -118,6 +118,7 @@ impl Sim {
             watch: Default::default(),
             recorder: None,
             player: None,
+            finished: None,
         }
     }
 
