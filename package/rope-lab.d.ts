@@ -36,6 +36,12 @@ export interface RopeLabAttributes {
   /** Slow motion: simulated seconds per real second, "0.1" to "1" (default). The steps stay
    *  1/60 s, fewer of them per second, so the motion is the same step for step. */
   'time-scale'?: string;
+  /** A recording to play in place of `scene`: a packed `r:…` string (a recording link's) or the
+   *  URL of a recording .json (the playground's Record; docs/recordings.md). A reader's grab
+   *  takes over; Reset plays it again. */
+  recording?: string;
+  /** With `recording`: play it again and again (else it stops behind a replay button). */
+  loop?: boolean | '';
 }
 
 /** The element's events: the sim's events (the JSON object as `detail`), `ready`, `error`. */
@@ -67,6 +73,10 @@ export declare class RopeLab extends HTMLElement {
   poster: string;
   /** The `time-scale` attribute as a number (1 when it is missing or not 0.1–1). */
   timeScale: number;
+  /** The `recording` attribute. */
+  recording: string;
+  /** The `loop` attribute. */
+  loop: boolean;
   paused: boolean;
   /** The first view's `Sim` (null before the first scene is loaded). */
   readonly sim: Sim | null;
