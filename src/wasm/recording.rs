@@ -328,6 +328,10 @@ impl Sim {
     /// What follows every step: the recording counts it (and checks the state), a replay
     /// moves on.
     pub(super) fn record_step(&mut self, h: f32) {
+        // (the lite build only replays: the check keeps the recording writer out of it)
+        if !crate::FULL {
+            return;
+        }
         if let Some(r) = self.recorder.as_mut() {
             if h != r.h {
                 r.rec.inputs.push(Entry { step: r.rec.steps, input: Input::Dt { h } });
@@ -414,7 +418,8 @@ impl Sim {
             let pointer = h.pointer;
             self.world.release(pointer);
         }
-        while let Some(&(pointer, _)) = self.mouse_joints.first() {
+        // (the lite build has no bodies to hold: the check keeps the body code out of it)
+        while let Some(&(pointer, _)) = self.mouse_joints.first().filter(|_| crate::FULL) {
             self.release_body_from(pointer);
         }
     }

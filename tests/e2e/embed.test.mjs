@@ -3,7 +3,7 @@
 // page is www/embed-demo.html: three embeds (a preset with the control strip, a comparison of
 // three solvers, an inline JSON scene) between long text.
 //
-// Budget checked here: the JS an embed loads, gzipped, at most 15 KiB. The time budgets (the
+// Budget checked here: the JS an embed loads, gzipped, at most 15.5 KiB. The time budgets (the
 // first frame at most 300 ms after the script loaded, ten embeds' frame interval) are
 // tests/bench/embed-budgets.mjs's (`make bench-wasm`): a test asserts no time.
 
@@ -17,7 +17,10 @@ import { ARTIFACTS, expectedCounts, openPage, statusLine, useBrowser } from './h
 
 checkDist();
 const PKG = join(DIST, 'pkg');
-const JS_BUDGET = 15 * 1024;
+// 15 KiB until 2026-11-29; 15.5 KiB since recordings: the glues declare the recording calls
+// (+~200 B gzipped) and the component plays a `recording` (+~350 B), which took a preset body
+// scene to 15,667 B. The reading of a recording itself is in embed-unpack.js, loaded only for one.
+const JS_BUDGET = 15.5 * 1024;
 
 let browser;
 let server;
@@ -63,7 +66,7 @@ async function waitSteps(page, id, n) {
 }
 
 describe('budgets', () => {
-  it('the JS an embed loads is at most 15 KiB gzipped (the component, the drawing its scene needs and the wasm-bindgen glue)', async () => {
+  it('the JS an embed loads is at most 15.5 KiB gzipped (the component, the drawing its scene needs and the wasm-bindgen glue)', async () => {
     // What the blog page actually requests: its scripts are the component and the glue.
     const { context, scripts, wasm, errors } = await openBlog();
     await context.close();
@@ -91,7 +94,9 @@ describe('budgets', () => {
       }
     }
     for (const all of [['rope-lab.js', 'embed-presets.js', 'leash.js', 'ropelab-lite.js'], ['rope-lab.js', 'embed-unpack.js', 'leash.js', 'ropelab-lite.js'],
-      ['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'ropelab-lite.js'], ['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'ropelab.js']]) {
+      ['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'ropelab-lite.js'], ['rope-lab.js', 'embed-unpack.js', 'embed-world.js', 'ropelab.js'],
+      // a recording on a rope preset (<rope-lab recording>)
+      ['rope-lab.js', 'embed-unpack.js', 'embed-presets.js', 'embed-world.js', 'ropelab-lite.js']]) {
       console.log(line(all));
       assert.ok(total(all) <= JS_BUDGET, `embed JS with ${all.slice(1).join(', ')} is ${total(all)} B gzipped, over the ${JS_BUDGET} B budget`);
     }
