@@ -8,9 +8,11 @@
 //   matching, after the recorded number of steps; and the recordings of the corpus still show
 //   what they were made to show (recordings-lib.mjs `CLAIMS`: a tangle formed, a link torn,
 //   links cut, the top box come down);
-// - natively: `ropelab replay <file> --hash` (target/release/ropelab, built first by
-//   `cargo build --release --bin ropelab` — quick when it is up to date; $CARGO_TARGET_DIR is
-//   honoured) prints the same hash as wasm and exits 0.
+// - natively: `ropelab replay <file> --hash` (target/debug/ropelab, built first by
+//   `cargo build --bin ropelab`, which `make test-native` has left up to date; the debug build
+//   replays the four in about 20 s, where building the release one would take minutes;
+//   $CARGO_TARGET_DIR is honoured) prints the same hash as wasm and exits 0 (Rust does not
+//   reorder or fuse float operations in either profile, so debug and release step alike).
 //
 // (tests/recording.rs `the_browser_recordings_replay_natively` checks every file natively
 // against its recorded hash too.)
@@ -32,9 +34,9 @@ const files = recordingFiles();
 let runner = null;
 function nativeRunner() {
   if (runner) return runner;
-  execFileSync('cargo', ['build', '--release', '--quiet', '--bin', 'ropelab'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('cargo', ['build', '--quiet', '--bin', 'ropelab'], { cwd: REPO, stdio: ['ignore', 'ignore', 'inherit'] });
   const target = process.env.CARGO_TARGET_DIR ? process.env.CARGO_TARGET_DIR : join(REPO, 'target');
-  runner = join(target, 'release', process.platform === 'win32' ? 'ropelab.exe' : 'ropelab');
+  runner = join(target, 'debug', process.platform === 'win32' ? 'ropelab.exe' : 'ropelab');
   return runner;
 }
 
