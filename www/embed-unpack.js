@@ -3,17 +3,19 @@
 // embed-scenes.js) or a recording (the `recording` attribute). The package bundles it from
 // sharelink.js into a file of its own, so an embed of a preset or a URL loads none of the codec.
 import { unpackRecording } from './sharelink.js';
-import { fetchText, presetText } from './embed-scenes.js';
 
 export { unpackScene } from './sharelink.js';
 
 /**
  * A `recording` value (a packed `r:…` string or the URL of a recording .json): the recording's
  * text, the scene text the views load, and what `playRecording` needs besides (the named
- * preset's text, or '' when the recording carries its scene).
+ * preset's text, or '' when the recording carries its scene). The component passes its own
+ * fetch and preset readers (embed-scenes.js), which this file would otherwise carry a copy of.
  * @param {string} ref
+ * @param {(url: string) => Promise<string>} fetchText
+ * @param {(name: string) => Promise<string>} presetText
  */
-export async function recordingSource(ref) {
+export async function recordingSource(ref, fetchText, presetText) {
   const rec = ref.startsWith('r:') ? await unpackRecording(ref) : await fetchText(new URL(ref, document.baseURI).href);
   let s;
   try {

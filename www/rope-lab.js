@@ -50,7 +50,7 @@ import { drawView, loadBodies, loadLeash, loadWorld } from './embed-draw.js';
 import { at, bindInput } from './embed-input.js';
 import { live, onScreen, resized, wake } from './embed-loop.js';
 import { CSS, MIN_TIME_SCALE } from './embed-style.js';
-import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, posterOf, presetText, sceneText } from './embed-scenes.js';
+import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, posterOf, fetchText, presetText, sceneText } from './embed-scenes.js';
 
 export { DEFAULT_SCENE, loadWasm, sceneText };
 /** @typedef {import('./embed-scenes.js').SimClass} SimClass */
@@ -234,7 +234,7 @@ export class RopeLab extends HTMLElement {
     this.rec = null;
     const r = this.recording.trim();
     if (r) {
-      const rec = await import('./embed-unpack.js').then((m) => m.recordingSource(r));
+      const rec = await import('./embed-unpack.js').then((m) => m.recordingSource(r, fetchText, presetText));
       this.rec = rec;
       return { text: rec.text, ref: r };
     }
