@@ -17,6 +17,7 @@
 //                               scene but the leash seen from above
 //   embed-presets.js            the presets' tables (written here), loaded for a preset scene
 //   embed-unpack.js             the share-string decoder (www/embed-unpack.js), for a `z:` scene
+//   embed-recording.js          the recording reader (www/embed-recording.js), for a `recording`
 //   ropelab.js                  wasm-bindgen's glue (trunk's ropelab-<hash>.js), minified
 //   ropelab_bg.wasm             trunk's wasm-opt'ed module, as is (the full build)
 //   ropelab-lite.js, ropelab-lite_bg.wasm, ropelab-lite.d.ts   the lite embed build (below)
@@ -140,7 +141,7 @@ const codec = readFileSync(join(REPO, 'www/sharelink.js'), 'utf8');
 // only: an embed of a body scene loads the component, embed-world.js, embed-bodies.js and the
 // full glue, and has no bytes to spare for either (tests/e2e/embed.test.mjs holds what each
 // kind of scene loads to 15.5 KiB gzipped).
-const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies|embed-world|embed-presets|embed-unpack)\.js$/;
+const SEPARATE = /^\.\/(?:ropelab|ropelab-lite|leash|embed-bodies|embed-world|embed-presets|embed-unpack|embed-recording)\.js$/;
 // The presets the component can name, written here from www/scenes/ (the one list of them):
 // one literal `new URL('./scenes/<name>.json', import.meta.url)` each, the form bundlers
 // follow (www/embed-presets.d.ts says why), and the same for each preset's poster
@@ -174,6 +175,7 @@ writeFileSync(join(out, 'leash.js'), await bundleOf('leash.js', ['drawLeashTop']
 writeFileSync(join(out, 'embed-bodies.js'), await bundleOf('embed-bodies.js'));
 writeFileSync(join(out, 'embed-world.js'), await bundleOf('embed-world.js'));
 writeFileSync(join(out, 'embed-unpack.js'), await bundleOf('embed-unpack.js'));
+writeFileSync(join(out, 'embed-recording.js'), await bundleOf('embed-recording.js'));
 writeFileSync(join(out, 'embed-presets.js'), minify(PRESETS_MODULE));
 writeFileSync(join(out, 'sharelink.js'), minify(codec));
 cpSync(join(REPO, 'www/types/shapes.d.ts'), join(out, 'shapes.d.ts'));
@@ -192,7 +194,7 @@ writeFileSync(join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 const check = join(tmpdir(), `ropelab-package-check-${process.pid}`);
 mkdirSync(check, { recursive: true });
 try {
-  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'embed-presets.js', 'embed-unpack.js', 'sharelink.js', 'ropelab-lite.js']) {
+  for (const f of ['ropelab.js', 'rope-lab.js', 'leash.js', 'embed-bodies.js', 'embed-world.js', 'embed-presets.js', 'embed-unpack.js', 'embed-recording.js', 'sharelink.js', 'ropelab-lite.js']) {
     const file = join(check, f.replace(/\.js$/, '.mjs'));
     writeFileSync(file, readFileSync(join(out, f)));
     const r = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });

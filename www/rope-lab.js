@@ -234,7 +234,7 @@ export class RopeLab extends HTMLElement {
     this.rec = null;
     const r = this.recording.trim();
     if (r) {
-      const rec = await import('./embed-unpack.js').then((m) => m.recordingSource(r, fetchText, presetText));
+      const rec = await import('./embed-recording.js').then((m) => m.recordingSource(r, fetchText, presetText));
       this.rec = rec;
       return { text: rec.text, ref: r };
     }
