@@ -69,15 +69,7 @@ pub fn preset(name: &str) -> World {
 /// FNV-1a over every particle position, then every body's position and rotation (the
 /// `tests/golden.rs` hash).
 pub fn hash(w: &World) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let bodies = w.bodies.pos.iter().zip(&w.bodies.rot).flat_map(|(p, q)| [p.x, p.y, p.z, q.x, q.y, q.z, q.w]);
-    for v in w.particles.pos.iter().flat_map(|p| [p.x, p.y, p.z]).chain(bodies) {
-        for b in v.to_bits().to_le_bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
+    w.state_hash()
 }
 
 /// What a case runs.

@@ -25,7 +25,7 @@
 //!   (`[entry, skipped, …]`). A drag joins its track only when nothing but other pointers'
 //!   drags follows it in its step (those commute with it); other drags stay single `to` ops.
 //! - `checks`: a 32-bit digest of the state every [`CHECK_EVERY`] steps and `hash` the 64-bit
-//!   [`crate::determinism::hash`] after the last step, so a build that replays differently
+//!   [`crate::World::state_hash`] after the last step, so a build that replays differently
 //!   says at which check it parted ("diverges at step k") instead of showing something else.
 //! - `engine`: [`ENGINE`], raised whenever a change moves any trajectory (tests/recording.rs
 //!   ties it to the golden hashes).
@@ -758,7 +758,7 @@ pub fn fnv(bytes: &[u8]) -> u64 {
 
 /// A state check: the 64-bit state hash folded to 32 bits (a JSON number JS reads exactly).
 pub fn check(w: &crate::World) -> u32 {
-    let h = crate::determinism::hash(w);
+    let h = w.state_hash();
     (h ^ (h >> 32)) as u32
 }
 

@@ -103,6 +103,21 @@ struct StepState {
 }
 
 impl World {
+    /// FNV-1a over every particle position, then every body's position and rotation: the
+    /// state hash of the determinism table, the golden trajectories and recordings' checks.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let bodies =
+            self.bodies.pos.iter().zip(&self.bodies.rot).flat_map(|(p, q)| [p.x, p.y, p.z, q.x, q.y, q.z, q.w]);
+        for v in self.particles.pos.iter().flat_map(|p| [p.x, p.y, p.z]).chain(bodies) {
+            for b in v.to_bits().to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        h
+    }
+
     pub fn new(settings: Settings) -> Self {
         Self { settings, last_h: 1.0 / 60.0, ropes: Ropes::new(), ..Default::default() }
     }

@@ -344,7 +344,7 @@ impl Sim {
             if r.rec.steps >= rec::MAX_STEPS {
                 // An hour: it ends here rather than grow without end; `stopRecording` returns it.
                 let mut r = self.recorder.take().expect("recording");
-                r.rec.hash = Hex(crate::determinism::hash(&self.world));
+                r.rec.hash = Hex(self.world.state_hash());
                 self.finished = Some(r.rec.to_json());
             }
         }
@@ -400,7 +400,7 @@ impl Sim {
         let p = self.player.as_ref().expect("checked above");
         if p.step >= p.rec.steps {
             self.apply_due();
-            let hash = crate::determinism::hash(&self.world);
+            let hash = self.world.state_hash();
             let p = self.player.as_mut().expect("checked above");
             p.final_hash = hash;
             p.final_ok = Some(hash == p.rec.hash.0);
@@ -498,7 +498,7 @@ impl Sim {
         }
         let mut r =
             self.recorder.take().ok_or_else(|| SimError::Invalid("not recording (startRecording first)".into()))?;
-        r.rec.hash = Hex(crate::determinism::hash(&self.world));
+        r.rec.hash = Hex(self.world.state_hash());
         Ok(r.rec.to_json())
     }
 
@@ -582,7 +582,7 @@ impl Sim {
     /// A zero-step recording: its inputs all apply at step 0 and it ends there.
     fn replay_after_step_zero(&mut self) {
         self.apply_due();
-        let hash = crate::determinism::hash(&self.world);
+        let hash = self.world.state_hash();
         if let Some(p) = self.player.as_mut() {
             p.final_hash = hash;
             p.final_ok = Some(hash == p.rec.hash.0);
@@ -598,7 +598,7 @@ impl Sim {
         let Some(p) = self.player.as_ref() else { return "null".into() };
         let report = ReplayReport {
             steps: p.step,
-            hash: if p.final_ok.is_some() { p.final_hash } else { crate::determinism::hash(&self.world) },
+            hash: if p.final_ok.is_some() { p.final_hash } else { self.world.state_hash() },
             recorded_hash: p.rec.hash.0,
             engine: rec::ENGINE,
             recorded_engine: p.rec.engine,
