@@ -1,7 +1,8 @@
 // <rope-lab recording="…">, in headless Chromium against dist/ (`make web`): a recording made
 // with the full build's Sim in the page (a drag of the rope's end, a fling) plays in the embed
 // (the lite build) bit for bit, stops on its last step behind a replay button, plays again
-// from that button and with `loop`; a reader's grab takes it over and Reset plays it again.
+// from that button and with `loop`; a reader's grab takes it over and Reset plays it again;
+// like every embed it starts paused under prefers-reduced-motion and stops off screen.
 
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,8 +18,8 @@ useBrowser((b, s) => ([browser, server] = [b, s]));
 const STEPS = 150;
 
 /** A page of the package with the component loaded and a recording made in it. */
-async function open() {
-  const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
+async function open(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 900, height: 700 }, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
@@ -135,6 +136,30 @@ describe('<rope-lab recording>', () => {
       return { playing: e.sim.playing, step: JSON.parse(e.sim.playback()).step };
     });
     assert.deepEqual(again, { playing: true, step: 0 }, 'Reset plays the recording again from its start');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  it('starts paused behind the play button under prefers-reduced-motion, and pauses off screen', async () => {
+    const { context, page, errors, packed } = await open({ reducedMotion: 'reduce' });
+    await mount(page, packed);
+    await page.waitForTimeout(500);
+    const s = await state(page);
+    assert.equal(s.paused, true);
+    assert.equal(s.steps, 0);
+    assert.equal(s.button, '▶');
+    assert.equal(s.playing, true, 'the replay waits at its first step');
+    // Played, then scrolled away: the embed stops stepping.
+    await page.evaluate(() => {
+      document.body.style.height = '5000px';
+      document.getElementById('e').play();
+    });
+    await page.waitForFunction(() => document.getElementById('e').steps > 5, null, { timeout: 10000 });
+    await page.evaluate(() => window.scrollTo(0, 4000));
+    await page.waitForTimeout(300);
+    const off = await page.evaluate(() => document.getElementById('e').steps);
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => document.getElementById('e').steps), off, 'no steps off screen');
     assert.deepEqual(errors, []);
     await context.close();
   });
