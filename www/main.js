@@ -220,8 +220,8 @@ export class App {
 
   /**
    * `?scene=` values: a preset name, a packed scene or recording (`z:…`, `r:…`: it plays),
-   * else a URL of a JSON scene (relative to the page). Throws (keeping the world) if it
-   * cannot be fetched or is not a valid scene.
+   * else a scene URL (relative to the page). Throws (keeping the world) if it cannot be
+   * fetched or is not a valid scene.
    * @param {string} ref
    */
   async loadSceneRef(ref) {
@@ -516,8 +516,7 @@ export class App {
       st.steps += done;
     }
     st.stepsLastFrame = n;
-    // (not while recording or replaying: the restart is no input, and would part the replay
-    // from the recording)
+    // (not while recording or replaying: the restart is no input, and parts them)
     if (!this.compare && !this.paused && this.sim.restartDue && !this.recorder.busy()) this.restartScene();
 
     try {

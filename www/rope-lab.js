@@ -4,31 +4,19 @@
 //   <script type="module" src=".../rope-lab.js"></script>
 //   <rope-lab scene="bridge" solver="xpbd" compare="classic,exact" controls="minimal"></rope-lab>
 //
-// Attributes (all live; the properties of the same names reflect them):
-//   scene     a preset name (scenes/<name>.json beside this file), a packed share string
-//             (`z:…`, sharelink.js), or the URL of a scene .json (relative to the page). Without
-//             it: a `<script type="application/json">` child holds the scene, else the default.
-//   solver    the solver of the (first) view; a solver that cannot run the scene says why
-//   compare   more solvers, comma-separated: one view each, side by side, in lockstep; the
-//             pointer acts on every view (the same point in each)
-//   controls  "minimal" (play/pause, reset, solver) or "none" (the default)
-//   aspect    width/height of the box when CSS sets no height: "16/9" (default), "4:3", "1.5"
-//   label     the accessible name (default: "rope simulation: <scene name>")
-//   poster    the URL of an image shown, filling the box, from the moment the element connects
-//             until its first frame is drawn (read on connecting, not live: it is gone by the
-//             time a change could matter). Without it a preset scene shows its own still
-//             (scenes/<name>.png, its first frame, tools/posters.mjs), any other scene nothing.
-//             Where scripts do not run, an <img> child shows instead (the shadow root, which
-//             has no slot, hides it once the element is defined).
-//   wasm      "full": always load the full wasm; otherwise the lite one unless the scene has
-//             bodies, joints or attachments or a view's solver is impulse
-//   recording a recording to play (a packed `r:…` string, or the URL of a recording .json:
-//             the page's Record; docs/recordings.md) in place of `scene`: its scene, then every
-//             input as it was made, bit for bit. A reader who grabs something takes over; Reset
-//             plays it again from the start. When it ends it stops behind a replay button,
-//   loop      or, with `loop`, plays again.
-//   time-scale  slow motion: simulated seconds per real second, 0.1–1 (default 1); the
-//             steps stay 1/60 s, fewer of them per second, so the motion is the same
+// Attributes (all live but `poster`; the properties of the same names reflect them; the full
+// table, with what each accepts, is docs/embedding.md's):
+//   scene     a preset name, a packed share string (`z:…`) or a scene URL; else an inline
+//             `<script type="application/json">` child; else the default
+//   solver, compare   the (first) view's solver; more solvers, one view each, in lockstep
+//   controls  "minimal" (play/pause, reset, solver) or "none"; aspect "16/9", "4:3", …; label
+//   poster    an image shown until the first frame (a preset: its own scenes/<name>.png);
+//             where scripts do not run, an <img> child shows instead
+//   wasm      "full", else the lite build unless the scene or a solver needs the full one
+//   recording a recording to play in place of `scene` (`r:…` or a URL; docs/recordings.md):
+//             a reader's grab takes over, Reset plays it again; at its end a replay button,
+//   loop      or, with `loop`, it plays again
+//   time-scale  slow motion, 0.1–1: the same 1/60 s steps, fewer per second
 //
 // Manners: the wasm module loads once per page (every instance has its own `Sim`s); one
 // requestAnimationFrame loop serves every instance that is on screen, in a visible tab and
@@ -47,7 +35,8 @@
 import { FixedClock } from './clock.js';
 import { Camera, frameScene } from './camera.js';
 import { drawView, loadBodies, loadLeash, loadWorld } from './embed-draw.js';
-import { at, bindInput } from './embed-input.js';
+import { bindInput } from './embed-input.js';
+import { layoutViews, resizeCanvas, zoomViews } from './embed-layout.js';
 import { live, onScreen, resized, wake } from './embed-loop.js';
 import { CSS, MIN_TIME_SCALE } from './embed-style.js';
 import { DEFAULT_SCENE, aspectOf, errText, hasBodies, loadWasm, needsFull, parseScene, posterOf, fetchText, presetText, sceneText } from './embed-scenes.js';
@@ -57,11 +46,9 @@ export { DEFAULT_SCENE, loadWasm, sceneText };
 
 const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-
 /** @typedef {{ x: number, y: number, w: number, h: number }} Rect */
 /** @typedef {{ sim: Sim, solver: string, note: string, obstacles: any[], rect: Rect, cam: Camera,
  *   prev: Float32Array | null, minWidth: number, cross?: any[] }} View */
-
 
 export class RopeLab extends HTMLElement {
   static observedAttributes = ['recording', 'scene', 'solver', 'compare', 'controls', 'aspect', 'label', 'wasm', 'time-scale'];
@@ -401,25 +388,20 @@ export class RopeLab extends HTMLElement {
     this.schedule();
   }
 
-  /**
-   * Starts the recording over in `sim` (when there is one).
-   * @param {Sim} sim
-   */
+  /** @param {Sim} sim starts the recording over in it (when there is one) */
   replay(sim) {
-    if (this.rec) {
-      sim.playRecording(this.rec.rec, this.rec.play);
-      this.rec.over = 0;
-    }
+    if (this.rec) { sim.playRecording(this.rec.rec, this.rec.play); this.rec.over = 0; }
   }
 
-  /** After the steps of a frame: a replay that finished plays again (`loop`) or waits behind the replay button; one taken over is the reader's until Reset. */
+  /**
+   * After a frame's steps: a replay that ended plays again (`loop`) or waits behind the replay
+   * button; one taken over is the reader's until Reset.
+   */
   replayEnded() {
     const rec = this.rec, sim = this.sim;
     if (!rec || rec.over || !sim || sim.playing) return;
     rec.over = JSON.parse(sim.playback())?.done ? 2 : 1;
-    if (rec.over < 2) return;
-    if (this.loop) return this.reset();
-    this.pause();
+    if (rec.over === 2) this.loop ? this.reset() : this.pause();
   }
 
   /** The first view's world as scene JSON (`sim.exportScene()`). */
@@ -540,53 +522,22 @@ export class RopeLab extends HTMLElement {
   // ---- layout and drawing ----
 
   resize() {
-    const dpr = window.devicePixelRatio || 1;
-    const w = this.clientWidth || 300, h = this.clientHeight || 150;
-    if (w === this.cssW && h === this.cssH && dpr === this.dpr) return;
-    [this.cssW, this.cssH, this.dpr] = [w, h, dpr];
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(h * dpr);
-    this.layout();
-    this.dirty = true;
-    this.schedule();
+    resizeCanvas(this);
   }
 
-  /**
-   * Splits the box into one region per view, in the grid (columns × rows) that shows the scene
-   * largest, and fits each. Every view keeps at least the width of the scene the embed shows
-   * alone (a scene framed by its height only would otherwise be cropped to a narrow column,
-   * the wrecking ball swinging out of it); more columns win a tie.
-   */
+  /** Splits the box into one region per view and fits each (embed-layout.js). */
   layout() {
-    const n = Math.max(this.views.length, 1);
-    const W = this.cssW, H = this.cssH;
-    for (const v of this.views) v.cam.frame.minWidth = v.minWidth || (v.cam.frame.height * W) / H;
-    const fit = (/** @type {number} */ cols) => Math.min(...this.views.map(({ cam: { frame: f } }) => Math.min(H / Math.ceil(n / cols) / f.height, W / cols / f.minWidth)));
-    let cols = n;
-    for (let c = n - 1; c >= 1; c--) if (fit(c) > fit(cols) * 1.001) cols = c;
-    const w = W / cols, h = H / Math.ceil(n / cols);
-    this.views.forEach((v, k) => {
-      v.rect = { x: (k % cols) * w, y: Math.floor(k / cols) * h, w, h };
-      v.cam.setViewport(v.rect.x, v.rect.y, w, h);
-    });
+    layoutViews(this);
   }
 
-
   /**
-   * Zooms every view by `f` (0: back to the scene's frame) about the CSS point (px, py) of the
-   * view under it: the same spot of every view stays put (the pointer's, else the centre).
+   * Zooms every view by `f` (0: back to the scene's frame) about the CSS point (px, py).
    * @param {number} f
    * @param {number} [px]
    * @param {number} [py]
    */
   zoomBy(f, px, py) {
-    const under = px == null || py == null ? null : at(this, px, py).v;
-    for (const v of this.views) {
-      if (f === 0) v.cam.resetView();
-      else v.cam.zoomAt(v.rect.x + (under && px != null ? px - under.rect.x : v.rect.w / 2), v.rect.y + (under && py != null ? py - under.rect.y : v.rect.h / 2), f);
-    }
-    this.dirty = true;
-    this.schedule();
+    zoomViews(this, f, px, py);
   }
 
   /** @param {number} frac how far between the last two steps this frame falls */
