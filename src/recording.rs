@@ -21,7 +21,8 @@
 //!   itself moves to the rounded point, so the replay of the recorded track is exact) to
 //!   multiples of `quantum` m (a power of two, so `q as f32 * quantum` is exact), and a run of
 //!   drags, one per step, is written as its first point and the second differences of the rest
-//!   (`[ddx, ddy, …]`: a hand's path has small ones) with the steps it skipped
+//!   (`[ddx, ddy, …]`: a hand's path has small ones; `drag1`, the first differences, when they
+//!   are smaller) with the steps it skipped
 //!   (`[entry, skipped, …]`). A drag joins its track only when nothing but other pointers'
 //!   drags follows it in its step (those commute with it); other drags stay single `to` ops.
 //! - `checks`: a 32-bit digest of the state every [`CHECK_EVERY`] steps and `hash` the 64-bit
@@ -309,6 +310,9 @@ struct Track {
     first: [i32; 2],
     /// Second differences, two per entry after the first.
     dd: Vec<i32>,
+    /// First differences (the same track): shorter when the pointer's events fall unevenly on
+    /// the steps (a step without a move, then one with two), where second differences jitter.
+    d1: Vec<i32>,
     /// `[entry, skipped steps]` pairs: entry k came `1 + skipped` steps after entry k − 1.
     gaps: Vec<u32>,
     /// Scratch while building: the last entry's point, velocity and step.
@@ -356,6 +360,7 @@ mod entries {
                             let v = [q[0] - t.last[0], q[1] - t.last[1]];
                             t.dd.push(v[0] - t.vel[0]);
                             t.dd.push(v[1] - t.vel[1]);
+                            t.d1.extend(v);
                             if e.step > t.last_step + 1 {
                                 t.gaps.push(t.entries);
                                 t.gaps.push(e.step - t.last_step - 1);
@@ -376,6 +381,7 @@ mod entries {
                     body: key.1,
                     first: q,
                     dd: Vec::new(),
+                    d1: Vec::new(),
                     gaps: Vec::new(),
                     last: q,
                     vel: [0, 0],
@@ -414,11 +420,19 @@ mod entries {
             let t = self.0;
             let mut seq = s.serialize_seq(Some(7))?;
             seq.serialize_element(&t.step)?;
-            seq.serialize_element(if t.body { "dragbody" } else { "drag" })?;
+            // (`drag`: second differences; `drag1`: first, whichever is smaller)
+            let size = |v: &[i32]| v.iter().map(|x| x.unsigned_abs() as u64).sum::<u64>();
+            let first = size(&t.d1) < size(&t.dd);
+            seq.serialize_element(match (t.body, first) {
+                (false, false) => "drag",
+                (false, true) => "drag1",
+                (true, false) => "dragbody",
+                (true, true) => "dragbody1",
+            })?;
             seq.serialize_element(&t.pointer)?;
             seq.serialize_element(&t.first[0])?;
             seq.serialize_element(&t.first[1])?;
-            seq.serialize_element(&t.dd)?;
+            seq.serialize_element(if first { &t.d1 } else { &t.dd })?;
             seq.serialize_element(&t.gaps)?;
             seq.end()
         }
@@ -584,8 +598,9 @@ mod entries {
                         "load" => Input::Load { text: next(&mut a, "scene text")? },
                         "dt" => Input::Dt { h: next(&mut a, "h")? },
                         "mark" => Input::Mark { what: next(&mut a, "what")?, value: next(&mut a, "value")? },
-                        "drag" | "dragbody" => {
-                            let body = op == "dragbody";
+                        "drag" | "dragbody" | "drag1" | "dragbody1" => {
+                            let body = op.starts_with("dragbody");
+                            let first = op.ends_with('1');
                             let pointer: u32 = next(&mut a, "pointer")?;
                             let mut at: [i32; 2] = q(&mut a)?;
                             let dd: Vec<i32> = next(&mut a, "second differences")?;
@@ -612,6 +627,9 @@ mod entries {
                                 if g + 1 < gaps.len() && gaps[g] as usize == k {
                                     s += gaps[g + 1] as u64;
                                     g += 2;
+                                }
+                                if first {
+                                    vel = [0, 0];
                                 }
                                 vel[0] += dd[2 * k - 2] as i64;
                                 vel[1] += dd[2 * k - 1] as i64;

@@ -395,3 +395,19 @@ fn a_replay_lets_go_at_its_end() {
     assert!(sim.playback_json().contains("\"matches\":true"));
     assert!(sim.world().holds.is_empty(), "the replay let go");
 }
+
+/// A pointer whose moves fall unevenly on the steps (none in one step, two in the next) is
+/// written as first differences (`drag1`), and reads back the same.
+#[test]
+fn an_uneven_track_is_written_as_first_differences() {
+    let mut r = Recording::from_json(&recorded().0).unwrap();
+    let xs = [0, 0, 20, 20, 40, 40, 60, 60, 80, 80, 100, 100];
+    r.inputs = xs
+        .iter()
+        .enumerate()
+        .map(|(k, &x)| Entry { step: k as u32, input: Input::Drag { pointer: 1, q: [x, -x] } })
+        .collect();
+    let text = r.to_json();
+    assert!(text.contains(r#"[0,"drag1",1,0,0,[0,0,20,-20,0,0,20,-20,"#), "{text}");
+    assert_eq!(Recording::from_json(&text).unwrap().inputs, r.inputs);
+}
