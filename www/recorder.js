@@ -116,7 +116,10 @@ export class Recorder {
     const preset = app.preset && app.scene && app.pristine === app.signature() ? app.preset : null;
     const text = preset ? /** @type {import('./types.js').LoadedScene} */ (app.scene).text : sim.exportScene();
     app.ui.releaseAll();
-    const ok = app.guard('record', () => { sim.startRecording(preset ?? '', text, 0); return true; });
+    // The drag grid: one CSS pixel at the zoom when recording starts, rounded down to a power of
+    // two (2⁻¹² to 2⁻⁵ m): a pointer does not resolve finer, and coarser quanta keep links short.
+    const quantum = 2 ** Math.min(-5, Math.max(-12, Math.floor(Math.log2(1 / (app.camera.scale || 1)))));
+    const ok = app.guard('record', () => { sim.startRecording(preset ?? '', text, quantum); return true; });
     if (!ok) return false;
     app.renderer.forgetPrevious(sim);
     app.clock.clear();
