@@ -115,8 +115,8 @@ import { DIST, checkDist } from './serve.mjs';
 // 1.6 KB gzipped more and was flattened. BUDGET is the measured size plus 0.1 %.
 
 //
-// Raised, both, 2026-11-29 (later): the full one 485,514 -> 511,138 gzipped (+25.6 KB; raw
-// 1,211,397 -> 1,282,066), the lite one 160,754 -> 176,813 (+16.1 KB; raw 361,961 -> 399,877),
+// Raised, both, 2026-11-29 (later): the full one 485,514 -> 511,559 gzipped (+26.0 KB; raw
+// 1,211,397 -> 1,282,700), the lite one 160,754 -> 176,912 (+16.2 KB; raw 361,961 -> 400,008),
 // for recordings (src/recording.rs, src/wasm/recording.rs): every input entry point logged
 // through one `Input`, the recording's reader (an input per op, drag tracks, settings values)
 // and, in the full build, its writer; the replay with its checks and report; and a wasm-bindgen
@@ -128,8 +128,8 @@ import { DIST, checkDist } from './serve.mjs';
 // replays, refuses body inputs and has no recorder. BUDGET is the measured size plus 0.1 %.
 
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 511_650;
-export const LITE_BUDGET = 176_990;
+export const BUDGET = 512_070;
+export const LITE_BUDGET = 177_090;
 
 checkDist();
 
