@@ -121,8 +121,9 @@ pub enum Input {
 }
 
 impl Input {
-    /// A drag that can join a track, and its pointer (body drags are their own tracks).
-    fn track_key(&self) -> Option<(u32, bool)> {
+    /// A drag's pointer and whether it drags a body: drags join tracks, and coalesce within a
+    /// step, by this key.
+    pub fn track_key(&self) -> Option<(u32, bool)> {
         match *self {
             Input::Drag { pointer, .. } => Some((pointer, false)),
             Input::DragBody { pointer, .. } => Some((pointer, true)),

@@ -121,11 +121,11 @@ impl Sim {
             let step = r.rec.steps;
             // A drag replaces the same pointer's drag earlier in this step when only other
             // pointers' drags came between (a drag sets the target, the next one overwrites it).
-            if let Some(key) = drag_key(&input) {
+            if let Some(key) = input.track_key() {
                 let inputs = &mut r.rec.inputs;
                 let mut k = inputs.len();
                 while k > 0 && inputs[k - 1].step == step {
-                    match drag_key(&inputs[k - 1].input) {
+                    match inputs[k - 1].input.track_key() {
                         Some(other) if other == key => {
                             inputs.remove(k - 1);
                             break;
@@ -677,15 +677,6 @@ fn next_fresh(text: &str) -> Result<Sim> {
     let mut s = Sim::new();
     s.load_world(text)?;
     Ok(s)
-}
-
-/// The key drags coalesce by: the pointer, and whether it drags a body.
-fn drag_key(i: &Input) -> Option<(u32, bool)> {
-    match *i {
-        Input::Drag { pointer, .. } => Some((pointer, false)),
-        Input::DragBody { pointer, .. } => Some((pointer, true)),
-        _ => None,
-    }
 }
 
 /// What an input's entry point returns.
