@@ -142,7 +142,7 @@ fn main() {
         t.row(format!("xpbd: 1 rope of {n} points over {o} circles, 1 × {it}"), ms, Some(work), MAX_STEP_MS);
     }
     // Bodies: a pile of boxes (contacts), and a ball-socket chain through them (joints).
-    let b = limits::MAX_BODIES;
+    let b = limits::MAX_3D_BODIES;
     for (joints, label) in [(false, "pile"), (true, "pile on a ball-socket chain")] {
         let load = Load { bodies: b, joints: if joints { b - 2 } else { 0 }, substeps: 4, ..Default::default() };
         let it = max_iterations(load, 4);

@@ -56,6 +56,28 @@ pub fn run_protocol_with(
     }
 }
 
+/// Steps of Box2D v3's own benchmark loop (its `benchmark/main.c`): the first untimed ("the
+/// initial step can be expensive and skew the benchmark"), the other 499 timed as one
+/// interval. W7 `large_pyramid` runs it, so its line sits beside the Box2D peer's.
+pub const BOX2D_STEPS: usize = 500;
+
+/// Box2D's loop on a freshly built `world`: one untimed step, then [`BOX2D_STEPS`] − 1 timed
+/// as one interval; `quality` is measured once, at the end (`stretch` and `peak_stretch` both).
+pub fn run_box2d_protocol(
+    world: &mut World,
+    mut now: impl FnMut() -> f64,
+    quality: impl Fn(&World) -> f32,
+) -> BenchResult {
+    world.step(DT).expect("fixed dt is valid");
+    let t0 = now();
+    for _ in 1..BOX2D_STEPS {
+        world.step(DT).expect("fixed dt is valid");
+    }
+    let total = now() - t0;
+    let q = quality(world);
+    BenchResult { us_per_step: total * 1e6 / (BOX2D_STEPS - 1) as f64, stretch: q, peak_stretch: q }
+}
+
 /// Median of several results, field by field (the peers' figures are medians of 5 runs).
 pub fn median(results: &[BenchResult]) -> BenchResult {
     fn med<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {

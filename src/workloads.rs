@@ -31,10 +31,14 @@ pub enum Workload {
     W5,
     /// `pyramid20`: 20 rows of 1 m boxes (210 bodies) on a static ground, contacts only.
     W6,
+    /// `large_pyramid`: Box2D v3's own benchmark scene, 100 rows (5,050 boxes), on Box2D's
+    /// ground and in its loop (`benchmark::run_box2d_protocol`).
+    W7,
 }
 
 impl Workload {
-    pub const ALL: [Workload; 6] = [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5, Workload::W6];
+    pub const ALL: [Workload; 7] =
+        [Workload::W1, Workload::W2, Workload::W3, Workload::W4, Workload::W5, Workload::W6, Workload::W7];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -44,6 +48,7 @@ impl Workload {
             Workload::W4 => "W4",
             Workload::W5 => "W5",
             Workload::W6 => "W6",
+            Workload::W7 => "W7",
         }
     }
 
@@ -52,6 +57,7 @@ impl Workload {
     pub fn label(self) -> &'static str {
         match self {
             Workload::W6 => "pyramid20",
+            Workload::W7 => "large_pyramid",
             w => w.name(),
         }
     }
@@ -60,18 +66,33 @@ impl Workload {
     /// `drift`/`peak_drift` (largest displacement of a box centre, m).
     pub fn quality_names(self) -> (&'static str, &'static str) {
         match self {
-            Workload::W6 => ("drift", "peak_drift"),
+            Workload::W6 | Workload::W7 => ("drift", "peak_drift"),
             _ => ("stretch", "peak_stretch"),
         }
     }
 
     /// The workload's docs/benchmarks.md line for `engine` (`ropelab-<config>`).
+    /// W7's is the Box2D peer's: time per step and per box-step, the drift at the end.
     pub fn line(self, engine: &str, r: &crate::benchmark::BenchResult) -> String {
+        if self == Workload::W7 {
+            return large_pyramid_line(engine, r, LARGE_PYRAMID_ROWS);
+        }
         crate::benchmark::format_line_as(engine, self.label(), r, self.quality_names())
     }
 
-    /// `W1`…`W6`, or W6's peer name `pyramid20` (any case).
+    /// Runs the workload's protocol on a freshly built `world`: docs/benchmarks.md's, or for
+    /// W7 Box2D's own loop.
+    pub fn run(self, world: &mut World, now: impl FnMut() -> f64) -> crate::benchmark::BenchResult {
+        match self {
+            Workload::W7 => crate::benchmark::run_box2d_protocol(world, now, |w| self.stretch(w)),
+            _ => crate::benchmark::run_protocol_with(world, now, |w| self.stretch(w)),
+        }
+    }
+
+    /// `W1`…`W7`, or the peers' names `pyramid20`, `large_pyramid` (also `large-pyramid`;
+    /// any case).
     pub fn from_name(s: &str) -> Option<Workload> {
+        let s = if s.eq_ignore_ascii_case("large-pyramid") { "large_pyramid" } else { s };
         Self::ALL.into_iter().find(|w| w.name().eq_ignore_ascii_case(s) || w.label().eq_ignore_ascii_case(s))
     }
 
@@ -105,6 +126,7 @@ impl Workload {
                 w.attach(99, ball).expect("valid attachment");
             }
             Workload::W6 => add_pyramid(&mut w, PYRAMID_ROWS),
+            Workload::W7 => add_large_pyramid(&mut w),
         }
         w
     }
@@ -135,7 +157,7 @@ impl Workload {
         if self == Workload::W4 {
             (s.substeps, s.iterations) = if solver == SolverKind::Exact { (1, 5) } else { (5, 1) };
         }
-        if self == Workload::W6 {
+        if matches!(self, Workload::W6 | Workload::W7) {
             // "The engine's default solver with 4 iterations": the impulse solver's default
             // is Box2D v3's, 4 substeps × 1 iteration (the budget of tests/contacts.rs).
             (s.substeps, s.iterations) = (4, 1);
@@ -150,7 +172,7 @@ impl Workload {
     /// workload measures the contact solver).
     pub fn runs_under(self, solver: SolverKind) -> bool {
         match self {
-            Workload::W6 => solver == SolverKind::Impulse,
+            Workload::W6 | Workload::W7 => solver == SolverKind::Impulse,
             Workload::W4 | Workload::W5 => solver != SolverKind::Classic,
             _ => true,
         }
@@ -171,6 +193,7 @@ impl Workload {
                 rope.max(rel(p[98], end))
             }
             Workload::W6 => pyramid_drift(w, PYRAMID_ROWS),
+            Workload::W7 => pyramid_drift(w, LARGE_PYRAMID_ROWS),
             _ => w.max_stretch(),
         }
     }
@@ -334,11 +357,49 @@ pub fn pyramid_box_centre(rows: usize, k: usize) -> Vec3 {
 /// specifies: 1 m cubes held in z = 0 by the 2D lock, ground 80 m deep), so their contacts
 /// are the 2D ones (`contacts::planar`).
 pub fn add_pyramid(w: &mut World, rows: usize) {
+    add_pyramid_on(w, rows, Vec3::new(40.0, 0.5, 40.0));
+}
+
+/// W7's rows (Box2D's `CreateLargePyramid`: base 100).
+pub const LARGE_PYRAMID_ROWS: usize = 100;
+
+/// W7 `large_pyramid`, Box2D v3's `CreateLargePyramid` (in `benchmarks.c` of its source tree): a static
+/// box of half extents (100, 1) centred at (0, −1) (top at y = 0), then 100 rows of 1 m boxes
+/// of density 1, friction 0.6 (Box2D's default), row i (0 = bottom) of 100 − i boxes at
+/// y = i + 0.5, 1 m apart and centred on x = 0 — the same places as [`pyramid_box_centre`]
+/// gives. Sleeping is off in both.
+pub fn add_large_pyramid(w: &mut World) {
+    *w = large_pyramid_world(LARGE_PYRAMID_ROWS, w.settings.solver);
+}
+
+/// W7's scene with `rows` rows (W7 has 100) under `solver` at W7's settings: the cost
+/// curve's points (`ropelab bench W7 --rows 20`: W6's 210 boxes on W7's ground).
+pub fn large_pyramid_world(rows: usize, solver: SolverKind) -> World {
+    let mut w = World::new(Workload::W7.settings(solver));
+    add_pyramid_on(&mut w, rows, Vec3::new(100.0, 1.0, 40.0));
+    w
+}
+
+/// The Box2D peer's `large_pyramid` line for a pyramid of `rows` rows (result `r` of
+/// `benchmark::run_box2d_protocol`, its drift in `stretch`).
+pub fn large_pyramid_line(engine: &str, r: &crate::benchmark::BenchResult, rows: usize) -> String {
+    let boxes = rows * (rows + 1) / 2;
+    format!(
+        "{engine} large_pyramid us_per_step={:.2} us_per_box_step={:.4} drift={} bodies={boxes} steps={}",
+        r.us_per_step,
+        r.us_per_step / boxes as f64,
+        crate::benchmark::sci(r.stretch),
+        crate::benchmark::BOX2D_STEPS - 1
+    )
+}
+
+/// A pyramid of `rows` rows on a static ground of half extents `ground`, its top at y = 0.
+fn add_pyramid_on(w: &mut World, rows: usize, ground: Vec3) {
     let material = crate::bodies::Material { friction: 0.6, restitution: 0.0, rolling_friction: 0.0 };
     w.add_body(&BodyDef {
         kind: BodyKind::Static,
-        shape: Shape::Box { half: Vec3::new(40.0, 0.5, 40.0) },
-        pos: Vec3::new(0.0, -0.5, 0.0),
+        shape: Shape::Box { half: ground },
+        pos: Vec3::new(0.0, -ground.y, 0.0),
         material,
         ..Default::default()
     })
@@ -436,6 +497,29 @@ mod tests {
         assert_eq!((Workload::from_name("pyramid20"), Workload::W6.label()), (Some(Workload::W6), "pyramid20"));
         let only: Vec<_> = SolverKind::ALL.iter().filter(|&&k| Workload::W6.runs_under(k)).collect();
         assert_eq!(only, [&SolverKind::Impulse]);
+        // W7: Box2D's CreateLargePyramid, x = (i + 1)·½ + (j − i) − 50, y = i + ½ for
+        // 0 ≤ i ≤ j < 100, on a ground of half extents (100, 1) at (0, −1).
+        let w7 = Workload::W7.build(SolverKind::Impulse);
+        assert_eq!((w7.bodies.len(), w7.settings.substeps, w7.settings.iterations), (5_051, 4, 1));
+        let mut k = 1;
+        for i in 0..100 {
+            for j in i..100 {
+                let x = (i as f32 + 1.0) * 0.5 + (j - i) as f32 - 50.0;
+                assert_eq!(w7.bodies.pos[k], Vec3::new(x, i as f32 + 0.5, 0.0), "box {k}");
+                k += 1;
+            }
+        }
+        assert!(w7.bodies.planar[1..].iter().all(|&p| p) && w7.bodies.pos[0] == Vec3::new(0.0, -1.0, 0.0));
+        assert_eq!(w7.bodies.shape[0], Shape::Box { half: Vec3::new(100.0, 1.0, 40.0) });
+        assert_eq!(Workload::W7.stretch(&w7), 0.0);
+        for name in ["W7", "large_pyramid", "large-pyramid"] {
+            assert_eq!(Workload::from_name(name), Some(Workload::W7), "{name}");
+        }
+        let r = crate::benchmark::BenchResult { us_per_step: 3621.0, stretch: 0.5, peak_stretch: 0.5 };
+        assert_eq!(
+            Workload::W7.line("ropelab-impulse", &r),
+            "ropelab-impulse large_pyramid us_per_step=3621.00 us_per_box_step=0.7170 drift=5.000e-1 bodies=5050 steps=499"
+        );
         let t = BenchConfig::from_name("xpbd+tethers").unwrap();
         assert_eq!((t.solver, t.tethers, t.name().as_str()), (SolverKind::Xpbd, true, "xpbd+tethers"));
         assert!(t.build(Workload::W1).settings.tethers && !Workload::W1.build(SolverKind::Xpbd).settings.tethers);

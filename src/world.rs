@@ -175,6 +175,7 @@ impl World {
             points: self.particles.len(),
             links: self.links.len(),
             bodies: self.bodies.len(),
+            planar_bodies: self.bodies.planar.iter().filter(|&&p| p).count(),
             joints: self.joints.len(),
             obstacles: self.obstacles.len(),
             substeps: self.settings.substeps,
@@ -652,7 +653,10 @@ impl World {
         if !crate::FULL {
             return Err(SimError::Invalid(crate::not_in_lite("a rigid body")));
         }
-        self.check_limits(|l| l.bodies += 1)?;
+        self.check_limits(|l| {
+            l.bodies += 1;
+            l.planar_bodies += def.planar as usize;
+        })?;
         self.bodies.add(def)
     }
 

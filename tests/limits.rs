@@ -84,7 +84,7 @@ fn counts_past_their_caps_are_clear_errors() {
 /// time those steps take is `benches/limits.rs`'s.)
 #[test]
 fn a_step_the_pile_at_the_caps_cannot_afford_is_refused() {
-    let b = limits::MAX_BODIES;
+    let b = limits::MAX_3D_BODIES;
     let load = Load { bodies: b, substeps: 4, ..Default::default() };
     let it = max_iterations(load, 4);
     let mut sim = Sim::new();
@@ -106,4 +106,56 @@ fn a_step_the_pile_at_the_caps_cannot_afford_is_refused() {
     sim.load_scene_json(&pile_scene(b / 2, 4, it, false).to_string()).unwrap();
     assert_eq!(sim.world().frames_in(1.0 / 30.0), Ok(2));
     assert!(2 * limits::work(&sim.world().load()) <= limits::MAX_WORK / 2);
+}
+
+/// Box2D's large pyramid (W7: 5,050 planar boxes and the ground) is a scene the page can
+/// load, under the impulse solver at 4 substeps; 3D bodies stay capped at
+/// `limits::MAX_3D_BODIES` (their contacts cost several times a planar body's), by a scene file
+/// and by an edit, with an error that says which.
+#[test]
+fn large_planar_piles_load_and_3d_bodies_keep_their_cap() {
+    let boxes = |n: usize, planar: bool| -> Vec<serde_json::Value> {
+        (0..n)
+            .map(|k| {
+                // (past the pyramid's 5,050: rows above it)
+                let c = match k {
+                    0..5050 => ropelab::workloads::pyramid_box_centre(100, k),
+                    _ => glam::Vec3::new((k % 100) as f32 * 1.5 - 75.0, 150.0 + (k / 100) as f32 * 1.5, 0.0),
+                };
+                json!({"shape": {"type": "box", "half": [0.5, 0.5, 0.5]}, "pos": [c.x, c.y, 0], "planar": planar})
+            })
+            .collect()
+    };
+    let scene = |bodies: Vec<serde_json::Value>| {
+        let mut all =
+            vec![json!({"kind": "static", "shape": {"type": "box", "half": [100, 1, 40]}, "pos": [0, -1, 0]})];
+        all.extend(bodies);
+        json!({"version": 1, "settings": {"solver": "impulse", "substeps": 4, "iterations": 1}, "bodies": all})
+            .to_string()
+    };
+    let mut sim = Sim::new();
+    sim.load_scene_json(&scene(boxes(5050, true))).unwrap();
+    assert_eq!(sim.world().bodies.len(), 5051);
+    assert!(limits::work(&sim.world().load()) <= MAX_WORK);
+    sim.world_mut().step(1.0 / 60.0).unwrap();
+    // The same count of 3D boxes: refused by the 3D cap, naming it.
+    let before = sim.export_scene_json();
+    let err = sim.load_scene_json(&scene(boxes(1001, false))).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `bodies`") && err.contains("free in 3D"), "{err}");
+    assert_eq!(sim.export_scene_json(), before);
+    // Past the planar cap.
+    let err = sim.load_scene_json(&scene(boxes(limits::MAX_BODIES, true))).unwrap_err().to_string();
+    assert!(err.starts_with("scene error at `bodies`"), "{err}");
+    // Edits: a 1,000th 3D body is refused where a planar one is not.
+    let mut sim = Sim::new();
+    sim.load_scene_json(&scene(boxes(limits::MAX_3D_BODIES - 1, false))).unwrap();
+    let def = |planar: bool| ropelab::bodies::BodyDef {
+        shape: ropelab::bodies::Shape::Box { half: glam::Vec3::splat(0.5) },
+        pos: glam::Vec3::new(0.0, 200.0, 0.0),
+        planar,
+        ..Default::default()
+    };
+    let err = sim.world_mut().add_body(&def(false)).unwrap_err().to_string();
+    assert!(err.contains("too many 3D bodies"), "{err}");
+    sim.world_mut().add_body(&def(true)).unwrap();
 }

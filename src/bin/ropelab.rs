@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE [--every K]]
-//! ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
+//! ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|W7|large_pyramid|leash [--solver S] [--runs N] [--rows R]
 //! ropelab solvers
 //! ropelab settings
 //! ropelab hash [CASE…]
@@ -24,6 +24,9 @@
 //! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
 //! `bench W6` (or `pyramid20`) runs the box pyramid under `impulse` and prints `drift=`
 //! and `peak_drift=` (box centre displacement, m) in place of the stretch figures.
+//! `bench W7` (or `large_pyramid`) runs Box2D v3's own benchmark scene (5,050 boxes) in
+//! Box2D's loop (one untimed step, 499 timed) and prints the Box2D peer's line; `--rows R`
+//! builds it with R rows (R(R+1)/2 boxes, at most 109 rows) for the cost curve.
 //! `bench leash` runs the leash scene preset (three 20-point leashes, dogs, rope–rope
 //! contacts, tangles and the braid every step) under the same protocol, with the scene's
 //! solver unless `--solver` says otherwise. For `bench`, `S` may also be `xpbd+tethers`
@@ -53,14 +56,14 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ropelab::benchmark::{format_line, median, run_protocol, run_protocol_with};
+use ropelab::benchmark::{format_line, median, run_protocol};
 use ropelab::scene::Scene;
 use ropelab::workloads::{BenchConfig, Workload};
 use ropelab::SolverKind;
 
 const USAGE: &str = "usage:
   ropelab run SCENE --steps N [--solver S] [--dt DT] [--out FILE [--every K]]
-  ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|leash [--solver S] [--runs N]
+  ropelab bench W1|W2|W3|W4|W5|W6|pyramid20|W7|large_pyramid|leash [--solver S] [--runs N] [--rows R]
   ropelab solvers
   ropelab settings
   ropelab hash [CASE...]
@@ -128,7 +131,7 @@ fn dispatch(args: &[String]) -> Result<(), String> {
         }
         Some("bench") => {
             let wl = args.get(1).ok_or("bench needs a workload")?;
-            bench(wl, &Flags::parse(&args[2..], &["--solver", "--runs"])?)
+            bench(wl, &Flags::parse(&args[2..], &["--solver", "--runs", "--rows"])?)
         }
         Some("settings") => {
             print!("{}", ropelab::settings::table::markdown());
@@ -437,8 +440,9 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
         println!("{}", format_line(&format!("ropelab-{name}"), "leash", &median(&results)));
         return Ok(());
     }
-    let wl = Workload::from_name(workload)
-        .ok_or_else(|| format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)"))?;
+    let wl = Workload::from_name(workload).ok_or_else(|| {
+        format!("unknown workload {workload:?} (W1, W2, W3, W4, W5, W6 = pyramid20, W7 = large_pyramid, leash)")
+    })?;
     let configs: Vec<BenchConfig> = match config {
         Some(c) => vec![c],
         None => BenchConfig::all().into_iter().filter(|c| wl.runs_under(c.solver)).collect(),
@@ -446,11 +450,30 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
     if let Some(c) = configs.iter().find(|c| !wl.runs_under(c.solver)) {
         return Err(format!("the {} solver does not run {}", c.name(), wl.name()));
     }
+    if let Some(rows) = flags.get("--rows") {
+        // W7's cost curve: its scene and loop with fewer (or more) rows.
+        let rows: usize = rows.parse().ok().filter(|r| (1..=109).contains(r)).ok_or("--rows: expected 1 to 109")?;
+        if wl != Workload::W7 {
+            return Err("--rows is for W7 (large_pyramid)".into());
+        }
+        let clock = Instant::now();
+        for config in configs {
+            let results: Vec<_> = (0..runs.max(1))
+                .map(|_| {
+                    let mut w = ropelab::workloads::large_pyramid_world(rows, config.solver);
+                    let drift = |w: &ropelab::World| ropelab::workloads::pyramid_drift(w, rows);
+                    ropelab::benchmark::run_box2d_protocol(&mut w, || clock.elapsed().as_secs_f64(), drift)
+                })
+                .collect();
+            let engine = format!("ropelab-{}", config.name());
+            println!("{}", ropelab::workloads::large_pyramid_line(&engine, &median(&results), rows));
+        }
+        return Ok(());
+    }
     let clock = Instant::now();
     for config in configs {
-        let results: Vec<_> = (0..runs.max(1))
-            .map(|_| run_protocol_with(&mut config.build(wl), || clock.elapsed().as_secs_f64(), |w| wl.stretch(w)))
-            .collect();
+        let results: Vec<_> =
+            (0..runs.max(1)).map(|_| wl.run(&mut config.build(wl), || clock.elapsed().as_secs_f64())).collect();
         println!("{}", wl.line(&format!("ropelab-{}", config.name()), &median(&results)));
     }
     Ok(())

@@ -173,6 +173,13 @@ impl Scene {
                 return Err(scene_err(field, format!("{n} {field}: at most {max}")));
             }
         }
+        let free = self.bodies.iter().filter(|b| !b.planar).count();
+        if free > limits::MAX_3D_BODIES {
+            return Err(scene_err(
+                "bodies",
+                format!("{free} bodies free in 3D (not planar): at most {}", limits::MAX_3D_BODIES),
+            ));
+        }
         Ok(())
     }
 }

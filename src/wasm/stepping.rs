@@ -272,8 +272,8 @@ impl Sim {
     }
 }
 
-/// Runs a docs/benchmarks.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
-/// line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
+/// Runs a docs/benchmarks.md workload (`"W1"` … `"W7"` (W6 = `"pyramid20"` and W7 =
+/// `"large_pyramid"`, impulse only, their lines read `drift=…`; W7 runs in Box2D's loop), or `"leash"`: the leash scene preset
 /// with collisions, tangles and the braid) with `solver` (a solver name, or
 /// `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
 /// with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
@@ -303,7 +303,7 @@ pub fn benchmark_line(
     } else {
         let wl = Workload::from_name(workload).ok_or_else(|| {
             JsError::new(&format!(
-                "unknown workload {} (W1, W2, W3, W4, W5, W6 = pyramid20, leash)",
+                "unknown workload {} (W1, W2, W3, W4, W5, W6 = pyramid20, W7 = large_pyramid, leash)",
                 crate::error::quoted(workload)
             ))
         })?;
@@ -321,10 +321,10 @@ pub fn benchmark_line(
             0.0
         }
     };
-    let result = crate::benchmark::run_protocol_with(&mut world, clock, |w| match wl {
-        Some(wl) => wl.stretch(w),
-        None => w.max_stretch(),
-    });
+    let result = match wl {
+        Some(wl) => wl.run(&mut world, clock),
+        None => crate::benchmark::run_protocol(&mut world, clock),
+    };
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));
     }

@@ -1,8 +1,11 @@
-// The docs/benchmarks.md workloads (W1–W6) for every solver, in Chromium wasm (issue 3 §6).
+// The docs/benchmarks.md workloads (W1–W7) for every solver, in Chromium wasm (issue 3 §6).
 // W4 (a chain of 100 sphere bodies) and W5 (W1's rope holding a 100 kg ball) have rigid bodies,
 // which the classic solver refuses: they run under every other solver. W6 `pyramid20` (210
 // boxes on the ground, contacts) runs under `impulse` only, the body contact solver; its line
 // reads `drift=… peak_drift=…` (box centre displacement, m) in place of the stretch figures.
+// W7 `large_pyramid` (Box2D v3's benchmark scene, 5,050 boxes) runs under `impulse` only, in
+// Box2D's loop (one untimed step, 499 timed); its line is the Box2D peer's. It is not in the
+// default list (about 10 s a run): WORKLOADS=W6,W7.
 //
 //   make bench-wasm            (= make web, then node tests/bench/wasm-bench.mjs)
 //
@@ -45,7 +48,7 @@ const WORKLOADS = (process.env.WORKLOADS ?? 'W1,W2,W3,W4,W5,W6').split(',').map(
 // Workloads with rigid bodies, and whether a solver (name, optionally `+tethers`) has bodies.
 const BODY_WORKLOADS = new Set(['W4', 'W5']);
 // W6 (pyramid20) measures the body contact solver: impulse, without tethers (no ropes).
-const CONTACT_WORKLOADS = new Set(['W6', 'PYRAMID20']);
+const CONTACT_WORKLOADS = new Set(['W6', 'PYRAMID20', 'W7', 'LARGE_PYRAMID']);
 const runsUnder = (w, s) => CONTACT_WORKLOADS.has(w.toUpperCase())
   ? s === 'impulse'
   : !BODY_WORKLOADS.has(w.toUpperCase()) || s.split('+')[0] !== 'classic';
@@ -57,8 +60,10 @@ const ISOLATION = {
 const log = (...a) => console.error(...a);
 
 /** Parses `<engine> <workload> us_per_step=<f> stretch=<e> peak_stretch=<e>` (W6:
- * `drift=<e> peak_drift=<e>`). */
+ * `drift=<e> peak_drift=<e>`; W7: the Box2D peer's `large_pyramid` line). */
 function parseLine(line) {
+  const big = /^(\S+) (large_pyramid) us_per_step=(\S+) us_per_box_step=\S+ drift=(\S+) /.exec(line.trim());
+  if (big) return { engine: big[1], workload: big[2], us: Number(big[3]), stretch: big[4], peak: big[4], line: line.trim() };
   const m = /^(\S+) (\S+) us_per_step=(\S+) (?:stretch|drift)=(\S+) (?:peak_stretch|peak_drift)=(\S+)$/.exec(line.trim());
   if (!m) throw new Error(`benchmarkLine returned an unexpected line: ${JSON.stringify(line)}`);
   return { engine: m[1], workload: m[2], us: Number(m[3]), stretch: m[4], peak: m[5], line: line.trim() };

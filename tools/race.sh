@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# ropelab's rigid bodies beside the peers on their own ground, in one run: W6 pyramid20,
+# W7 large_pyramid (Box2D v3's benchmark scene) and W4 (a chain of 100 bodies), each engine in
+# a fresh process, rounds interleaved, the 1-minute load average after every line, then the
+# median line of each (engine, workload) (median us_per_step; the quality figures are
+# deterministic).
+#   PEERS_DIR=/path/to/peers tools/race.sh                # 3 rounds of W6 W7 W4
+#   REPEATS=5 WORKLOADS="W6 W7" PEERS_DIR=... tools/race.sh
+# PEERS_DIR holds the peer engines: box2d/build/{sse2,avx2}/box2d-peer (Box2D v3, its Release
+# flags) and rust/target/release/rope-peers (Rapier); the ones not built are left out, with a
+# note. ropelab runs as `ropelab bench` (release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPEATS="${REPEATS:-3}"
+WORKLOADS="${WORKLOADS:-W6 W7 W4}"
+: "${PEERS_DIR:?set PEERS_DIR to the peers directory (box2d/build/sse2/box2d-peer, rust/target/release/rope-peers)}"
+cargo build --release --bin ropelab >&2
+RL=target/release/ropelab
+B2="$PEERS_DIR/box2d/build"
+RS="$PEERS_DIR/rust/target/release/rope-peers"
+for bin in "$B2/sse2/box2d-peer" "$B2/avx2/box2d-peer" "$RS"; do
+  [[ -x $bin ]] || echo "# left out (not built): $bin" >&2
+done
+
+# One command per line for workload $1: ropelab's, then the peers' that are built.
+commands() {
+  local b2=() v
+  for v in sse2 avx2; do [[ -x $B2/$v/box2d-peer ]] && b2+=("$B2/$v/box2d-peer"); done
+  case $1 in
+    W6)
+      echo "$RL bench W6 --runs 1"
+      for v in "${b2[@]}"; do echo "$v pyramid20"; done
+      [[ -x $RS ]] && echo "$RS rapier-pyramid pyramid20"
+      ;;
+    W7)
+      echo "$RL bench W7 --runs 1"
+      for v in "${b2[@]}"; do echo "$v large_pyramid"; done
+      ;;
+    W4)
+      echo "$RL bench W4 --solver impulse --runs 1"
+      echo "$RL bench W4 --solver exact --runs 1"
+      [[ ${#b2[@]} -gt 0 ]] && echo "${b2[0]} chain-bodies"
+      [[ -x $RS ]] && echo "$RS rapier-revolute rope100"
+      ;;
+    *) echo "unknown workload $1 (W4, W6, W7)" >&2; return 2 ;;
+  esac
+  return 0
+}
+
+echo "# ropelab race  date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')  commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+echo "# host: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(rustc --version); repeats: $REPEATS (rounds interleaved)"
+RAW=$(mktemp)
+trap 'rm -f "$RAW"' EXIT
+echo "## raw runs"
+for ((rep = 1; rep <= REPEATS; rep++)); do
+  for w in $WORKLOADS; do
+    while read -r cmd; do
+      if line=$($cmd); then
+        echo "$line" >> "$RAW"
+        echo "$line  # load=$(cut -d' ' -f1 /proc/loadavg)"
+      else
+        echo "# FAILED: $cmd"
+      fi
+    done < <(commands "$w")
+  done
+done
+echo "## medians over $REPEATS runs"
+awk '{
+  key = $1 " " $2; split($3, f, "="); us = f[2] + 0
+  n[key]++; v[key, n[key]] = us; l[key, n[key]] = $0
+  if (!(key in order)) { order[key] = ++k; keys[k] = key }
+}
+END {
+  for (i = 1; i <= k; i++) {
+    key = keys[i]; m = n[key]
+    for (p = 1; p <= m; p++) idx[p] = p
+    for (p = 1; p <= m; p++) for (q = p + 1; q <= m; q++)
+      if (v[key, idx[q]] < v[key, idx[p]]) { t = idx[p]; idx[p] = idx[q]; idx[q] = t }
+    mid = idx[int((m + 1) / 2)]
+    printf "%s runs=%d us_range=%.2f..%.2f\n", l[key, mid], m, v[key, idx[1]], v[key, idx[m]]
+  }
+}' "$RAW"
+echo "# loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
