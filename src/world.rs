@@ -170,6 +170,9 @@ impl World {
     }
 
     /// What this world asks of one step (the counts and settings `limits::work` weighs).
+    // (Not inlined: every edit's limit check calls it, and the planar count's loop would be
+    // copied into each.)
+    #[inline(never)]
     pub fn load(&self) -> limits::Load {
         limits::Load {
             points: self.particles.len(),

@@ -321,9 +321,15 @@ pub fn benchmark_line(
             0.0
         }
     };
-    let result = match wl {
-        Some(wl) => wl.run(&mut world, clock),
-        None => crate::benchmark::run_protocol(&mut world, clock),
+    // (One instantiation of each protocol, with the workload's quality measure.)
+    let quality = |w: &crate::world::World| match wl {
+        Some(wl) => wl.stretch(w),
+        None => w.max_stretch(),
+    };
+    let result = if wl == Some(Workload::W7) {
+        crate::benchmark::run_box2d_protocol(&mut world, clock, quality)
+    } else {
+        crate::benchmark::run_protocol_with(&mut world, clock, quality)
     };
     if failed {
         return Err(JsError::new("benchmarkLine: `now` must return a number of milliseconds"));

@@ -127,8 +127,14 @@ import { DIST, checkDist } from './serve.mjs';
 // scene is now kept as text and read by the scene reader, and the lite build, which only
 // replays, refuses body inputs and has no recorder. BUDGET is the measured size plus 0.1 %.
 
+//
+// Raised, the full one, 2026-11-29 (third): 511,559 -> 512,369 gzipped (+810 B; raw 1,282,700 ->
+// 1,284,741) for W7 `large_pyramid` in `benchmarkLine` (Box2D's loop, the pyramid on Box2D's
+// ground, the peer's line) and the planar bodies' count in the limits. twiggy (by name, on the
+// wasm-bindgen output before wasm-opt) found the count's loop inlined into every edit's limit
+// check (+5 KB raw): `World::load` is no longer inlined, which left +2.3 KB raw.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 512_070;
+export const BUDGET = 512_880;
 export const LITE_BUDGET = 177_090;
 
 checkDist();

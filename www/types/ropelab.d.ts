@@ -553,8 +553,8 @@ export class Sim {
 }
 
 /**
- * Runs a docs/benchmarks.md workload (`"W1"` … `"W6"` (W6 = `"pyramid20"`, impulse only, its
- * line reads `drift=… peak_drift=…`), or `"leash"`: the leash scene preset
+ * Runs a docs/benchmarks.md workload (`"W1"` … `"W7"` (W6 = `"pyramid20"` and W7 =
+ * `"large_pyramid"`, impulse only, their lines read `drift=…`; W7 runs in Box2D's loop), or `"leash"`: the leash scene preset
  * with collisions, tangles and the braid) with `solver` (a solver name, or
  * `"xpbd+tethers"`: see `workloads::BenchConfig`) under the shared measurement protocol,
  * with the workload's own stretch measure (W4: body centres; W5: the rope's links up to
