@@ -20,8 +20,8 @@ pub const MAX_LINKS: usize = 40_000;
 /// Ropes a scene file may declare (`ropes`, `rope_points`; cuts can only split existing
 /// ropes, each piece keeping at least one link).
 pub const MAX_ROPES: usize = 2_000;
-/// Rigid bodies in a world: enough for Box2D's large pyramid (5,050 boxes and the ground),
-/// which the page runs at 60 fps when its boxes are planar.
+/// Rigid bodies in a world: enough for Box2D's large pyramid (5,050 boxes and the ground) as
+/// a scene, its boxes planar (W7 `large_pyramid`, docs/benchmarks.md).
 pub const MAX_BODIES: usize = 6_000;
 /// Of those, bodies free in 3D (not `planar`): a 3D body's contacts cost several times a
 /// planar one's (the general narrow phase, 3D patches, its full inertia).
@@ -110,9 +110,11 @@ pub struct Load {
 /// iteration a link ≈ 3, a possible rope–rope pair ≈ 6 (with rope collisions on: up to
 /// [`MAX_ROPE_PAIRS`]), a point against an obstacle ≈ ½ (PBD-family solvers project obstacle
 /// contacts in every iteration, with no broad phase), a joint ≈ 10, a body with its
-/// contacts ≈ 40 (a planar body half that: its contacts are 2D, four side by side), these two
-/// times the body substeps a substep may run ([`MAX_BODY_SUBSTEPS`], whatever `dt` is). The budget is set so the slowest case at it takes about 30 ms on the fast
-/// level of the development machine, under 50 ms on its slow one (1.7× slower).
+/// contacts ≈ 40 (a planar body half that: its contacts are 2D, four side by side; W7's 5,050
+/// planar boxes at 4 substeps are 2.4 M units and took 21–39 ms a step), these two times the
+/// body substeps a substep may run ([`MAX_BODY_SUBSTEPS`], whatever `dt` is). The budget is set
+/// so the slowest case at it takes about 30 ms on the fast level of the development machine,
+/// under 50 ms on its slow one (1.7× slower).
 pub fn work(l: &Load) -> u64 {
     let (p, k, j, o) = (l.points as u64, l.links as u64, l.joints as u64, l.obstacles as u64);
     // A body in units of a 3D one: a planar body counts a half.
