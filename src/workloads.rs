@@ -124,7 +124,7 @@ impl Workload {
                 w.attach(99, ball).expect("valid attachment");
             }
             Workload::W6 => add_pyramid(&mut w, PYRAMID_ROWS),
-            Workload::W7 => add_large_pyramid(&mut w),
+            Workload::W7 => add_pyramid_on(&mut w, LARGE_PYRAMID_ROWS, LARGE_PYRAMID_GROUND),
         }
         w
     }
@@ -361,20 +361,18 @@ pub fn add_pyramid(w: &mut World, rows: usize) {
 /// W7's rows (Box2D's `CreateLargePyramid`: base 100).
 pub const LARGE_PYRAMID_ROWS: usize = 100;
 
-/// W7 `large_pyramid`, Box2D v3's `CreateLargePyramid` (in `benchmarks.c` of its source tree): a static
-/// box of half extents (100, 1) centred at (0, −1) (top at y = 0), then 100 rows of 1 m boxes
-/// of density 1, friction 0.6 (Box2D's default), row i (0 = bottom) of 100 − i boxes at
-/// y = i + 0.5, 1 m apart and centred on x = 0 — the same places as [`pyramid_box_centre`]
+/// W7's ground, Box2D v3's `CreateLargePyramid` (in `benchmarks.c` of its source tree): a
+/// static box of half extents (100, 1) centred at (0, −1), its top at y = 0. On it 100 rows
+/// of 1 m boxes of density 1, friction 0.6 (Box2D's default), row i (0 = bottom) of 100 − i
+/// boxes at y = i + 0.5, 1 m apart and centred on x = 0: the places [`pyramid_box_centre`]
 /// gives. Sleeping is off in both.
-pub fn add_large_pyramid(w: &mut World) {
-    *w = large_pyramid_world(LARGE_PYRAMID_ROWS, w.settings.solver);
-}
+pub const LARGE_PYRAMID_GROUND: Vec3 = Vec3::new(100.0, 1.0, 40.0);
 
 /// W7's scene with `rows` rows (W7 has 100) under `solver` at W7's settings: the cost
 /// curve's points (`ropelab bench W7 --rows 20`: W6's 210 boxes on W7's ground).
 pub fn large_pyramid_world(rows: usize, solver: SolverKind) -> World {
     let mut w = World::new(Workload::W7.settings(solver));
-    add_pyramid_on(&mut w, rows, Vec3::new(100.0, 1.0, 40.0));
+    add_pyramid_on(&mut w, rows, LARGE_PYRAMID_GROUND);
     w
 }
 
@@ -509,6 +507,7 @@ mod tests {
         }
         assert!(w7.bodies.planar[1..].iter().all(|&p| p) && w7.bodies.pos[0] == Vec3::new(0.0, -1.0, 0.0));
         assert_eq!(w7.bodies.shape[0], Shape::Box { half: Vec3::new(100.0, 1.0, 40.0) });
+        assert_eq!(large_pyramid_world(LARGE_PYRAMID_ROWS, SolverKind::Impulse).bodies.pos, w7.bodies.pos);
         assert_eq!(Workload::W7.stretch(&w7), 0.0);
         for name in ["W7", "large_pyramid", "LARGE_PYRAMID"] {
             assert_eq!(Workload::from_name(name), Some(Workload::W7), "{name}");
