@@ -342,7 +342,7 @@ fn the_lite_shape_reader_reads_as_the_derive() {
         let v: Value = serde_json::from_str(&text).unwrap();
         shapes.extend(v["obstacles"].as_array().into_iter().flatten().map(|o| o["shape"].clone()));
     }
-    let (mut same, mut worded) = (0, Vec::new());
+    let (mut same, mut worded, mut beyond) = (0, Vec::new(), 0);
     for shape in &shapes {
         let mut texts = vec![serde_json::to_string(shape).unwrap()];
         texts.extend(mutations(shape).iter().map(|m| serde_json::to_string(m).unwrap()));
@@ -371,11 +371,19 @@ fn the_lite_shape_reader_reads_as_the_derive() {
                         worded.push(text.clone());
                     }
                 }
+                // A coordinate beyond f32's range: the derive reads it through serde's buffer
+                // as an f64 rounded again to ±inf (which the scene's check then refuses), the
+                // lite reader refuses it as serde_json refuses any f32 field out of range.
+                (Ok(a), Err(b)) if b.starts_with("number out of range") && a.validated().is_err() => beyond += 1,
                 _ => panic!("{text}: derived {derived:?}, lite {lite:?}"),
             }
         }
     }
-    println!("{} shapes: {same} refusals in the same words, {} worded differently", shapes.len(), worded.len());
+    println!(
+        "{} shapes: {same} refusals in the same words, {} worded differently, {beyond} beyond f32",
+        shapes.len(),
+        worded.len()
+    );
     assert!(same > 500 && worded.len() * 3 < same, "{same} against {}", worded.len());
 }
 

@@ -68,7 +68,7 @@ impl Node {
             Node::Bool(b) => Unexpected::Bool(*b),
             Node::U64(n) => Unexpected::Unsigned(*n),
             Node::I64(n) => Unexpected::Signed(*n),
-            Node::F64(x) => Unexpected::Float(*x),
+            Node::F64(x, _) => Unexpected::Float(*x),
             Node::Str(s) => Unexpected::Str(s),
             Node::Arr(_) => Unexpected::Seq,
             Node::Obj(_) => Unexpected::Map,
@@ -85,7 +85,7 @@ impl<'de> de::Deserializer<'de> for &'de Node {
             Node::Bool(b) => visitor.visit_bool(*b),
             Node::U64(n) => visitor.visit_u64(*n),
             Node::I64(n) => visitor.visit_i64(*n),
-            Node::F64(x) => visitor.visit_f64(*x),
+            Node::F64(x, _) => visitor.visit_f64(*x),
             Node::Str(s) => visitor.visit_borrowed_str(s),
             Node::Arr(_) => self.deserialize_seq(visitor),
             Node::Obj(_) => self.deserialize_map(visitor),
@@ -128,8 +128,14 @@ impl<'de> de::Deserializer<'de> for &'de Node {
         self.number(visitor)
     }
 
+    /// A float read as an f32 is its text rounded once to f32 (serde_json's `float_roundtrip`
+    /// reads an f32 field so), and one too large for an f32 is out of range there.
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.number(visitor)
+        match self {
+            Node::F64(_, g) if g.is_infinite() => Err(Error::new("number out of range")),
+            Node::F64(_, g) => visitor.visit_f32(*g),
+            _ => self.number(visitor),
+        }
     }
 
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -250,7 +256,7 @@ impl Node {
         match self {
             Node::U64(n) => visitor.visit_u64(*n),
             Node::I64(n) => visitor.visit_i64(*n),
-            Node::F64(x) => visitor.visit_f64(*x),
+            Node::F64(x, _) => visitor.visit_f64(*x),
             _ => Err(self.refuse(&visitor)),
         }
     }

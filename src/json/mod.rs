@@ -14,9 +14,10 @@
 //! and the `Deserializer` over that tree is a thin dispatch per visitor.
 //!
 //! What it reads and writes is serde_json's: the same grammar (RFC 8259, no trailing commas or
-//! comments, nesting up to 127 deep), numbers read by serde_json's own algorithm (without its
-//! `float_roundtrip` feature: an integer significand scaled by a table of powers of ten, so
-//! the values are its bits exactly), and text written as serde_json writes it (`to_string`,
+//! comments, nesting up to 127 deep), numbers read correctly rounded as serde_json reads them
+//! with its `float_roundtrip` feature (core's `str::parse`, an f32 field read as an f32 and not
+//! as an f64 rounded again: the same bits, and every float the writer prints reads back as
+//! itself), and text written as serde_json writes it (`to_string`,
 //! `to_string_pretty`; floats by zmij's shortest digits, non-finite ones as `null`). Error
 //! messages are serde's and serde_json's words (`invalid type: string "x", expected f32`)
 //! without serde_json's ` at line L column C`: instead every error carries its JSON path,
@@ -24,6 +25,7 @@
 //! for serde_json's.
 
 mod de;
+mod float;
 mod ser;
 mod value;
 
@@ -157,7 +159,9 @@ pub(crate) enum Node {
     /// serde_json's three number kinds: a non-negative integer, a negative one, anything else.
     U64(u64),
     I64(i64),
-    F64(f64),
+    /// A float, and the same text read as an f32 (correctly rounded once, as serde_json's
+    /// `float_roundtrip` reads an f32 field: not the f64 rounded again).
+    F64(f64, f32),
     Str(String),
     Arr(Vec<Node>),
     Obj(Vec<(String, Node)>),
@@ -416,8 +420,9 @@ impl Parser<'_> {
     }
 
     /// A number (after its `-`, if any), as serde_json reads it (`parse_integer` and what it
-    /// calls, without `float_roundtrip`).
+    /// calls, with `float_roundtrip`).
     fn number(&mut self, positive: bool) -> Result<Node, Error> {
+        let start = self.i;
         if self.eof() {
             return Err(Error::new("EOF while parsing a value"));
         }
@@ -443,48 +448,38 @@ impl Parser<'_> {
                         self.i += 1;
                     }
                     None => {
-                        // More digits than a u64 holds: the rest only scale it.
-                        let mut exp = 0;
+                        // More digits than a u64 holds: a float.
                         while self.digit().is_some() {
                             self.i += 1;
-                            exp += 1;
                         }
-                        return self.fraction(positive, sig, exp).map(Node::F64);
+                        return self.fraction(start, positive, true);
                     }
                 }
             }
         }
         match self.peek() {
-            b'.' | b'e' | b'E' => self.fraction(positive, sig, 0).map(Node::F64),
+            b'.' | b'e' | b'E' => self.fraction(start, positive, sig != 0),
             _ if positive => Ok(Node::U64(sig)),
             _ => {
                 let neg = (sig as i64).wrapping_neg();
-                // A float on underflow, or for `-0`.
-                Ok(if neg >= 0 { Node::F64(-(sig as f64)) } else { Node::I64(neg) })
+                // A float on underflow, or for `-0` (serde_json's f32 is this f64 rounded).
+                let f = -(sig as f64);
+                Ok(if neg >= 0 { Node::F64(f, f as f32) } else { Node::I64(neg) })
             }
         }
     }
 
-    /// The `.digits` and `e±digits` parts after an integer significand scaled by `10^exp`.
-    fn fraction(&mut self, positive: bool, mut sig: u64, mut exp: i32) -> Result<f64, Error> {
+    /// The `.digits` and `e±digits` parts of a float whose text starts at `start` (`nonzero`:
+    /// a digit before them is not 0, which with the fraction's decides what an exponent too
+    /// large for an i32 means, as in serde_json).
+    fn fraction(&mut self, start: usize, positive: bool, mut nonzero: bool) -> Result<Node, Error> {
         if self.peek() == b'.' {
             self.i += 1;
             let mut any = false;
-            let mut overflow = false;
             while let Some(d) = self.digit() {
                 self.i += 1;
                 any = true;
-                if overflow {
-                    continue;
-                }
-                match sig.checked_mul(10).and_then(|s| s.checked_add(d)) {
-                    Some(s) => {
-                        sig = s;
-                        exp -= 1;
-                    }
-                    // The next digit would overflow: it and the rest are dropped.
-                    None => overflow = true,
-                }
+                nonzero |= d != 0;
             }
             if !any {
                 return Err(Error::new(if self.eof() { "EOF while parsing a value" } else { "invalid number" }));
@@ -516,54 +511,34 @@ impl Parser<'_> {
                 match e.checked_mul(10).and_then(|x| x.checked_add(d as i32)) {
                     Some(x) => e = x,
                     None => {
-                        if sig != 0 && positive_exp {
+                        if nonzero && positive_exp {
                             return Err(Error::new("number out of range"));
                         }
                         while self.digit().is_some() {
                             self.i += 1;
                         }
-                        return Ok(if positive { 0.0 } else { -0.0 });
+                        let zero = if positive { 0.0 } else { -0.0 };
+                        return Ok(Node::F64(zero, zero as f32));
                     }
                 }
             }
-            exp = if positive_exp { exp.saturating_add(e) } else { exp.saturating_sub(e) };
         }
-        f64_from_parts(positive, sig, exp)
+        from_text(&self.b[start..self.i], positive)
     }
 }
 
-/// serde_json's `f64_from_parts` (without `float_roundtrip`).
-fn f64_from_parts(positive: bool, significand: u64, mut exponent: i32) -> Result<f64, Error> {
-    let mut f = significand as f64;
-    loop {
-        match POW10.get(exponent.wrapping_abs() as usize) {
-            Some(&pow) => {
-                if exponent >= 0 {
-                    f *= pow;
-                    if f.is_infinite() {
-                        return Err(Error::new("number out of range"));
-                    }
-                } else {
-                    f /= pow;
-                }
-                break;
-            }
-            None => {
-                if f == 0.0 {
-                    break;
-                }
-                if exponent >= 0 {
-                    return Err(Error::new("number out of range"));
-                }
-                f /= 1e308;
-                exponent += 308;
-            }
-        }
+/// A JSON number's text (its syntax already checked, without its sign) read correctly rounded
+/// as an f64 and as an f32, as serde_json with `float_roundtrip` reads it: a float this build
+/// writes in its shortest digits reads back as the same bits (a saved world's `time` continues
+/// exactly). Too large for an f64 is an error; too large for an f32 only where an f32 is read.
+fn from_text(text: &[u8], positive: bool) -> Result<Node, Error> {
+    match float::parse(text, &POW10) {
+        (f, _) if f.is_infinite() => Err(Error::new("number out of range")),
+        (f, g) => Ok(if positive { Node::F64(f, g) } else { Node::F64(-f, -g) }),
     }
-    Ok(if positive { f } else { -f })
 }
 
-/// 1e0 … 1e308, as serde_json's table (each a literal, so each is the correctly rounded f64).
+/// 1e0 … 1e308 (each a literal, so each is the correctly rounded f64): the float reader's scale.
 static POW10: [f64; 309] = [
     1e000, 1e001, 1e002, 1e003, 1e004, 1e005, 1e006, 1e007, 1e008, 1e009, //
     1e010, 1e011, 1e012, 1e013, 1e014, 1e015, 1e016, 1e017, 1e018, 1e019, //

@@ -82,7 +82,7 @@ impl Value {
             Node::Bool(b) => Value::Bool(b),
             Node::U64(n) => Value::Number(Number::U(n)),
             Node::I64(n) => Value::Number(Number::I(n)),
-            Node::F64(x) => Value::Number(Number::F(x)),
+            Node::F64(x, _) => Value::Number(Number::F(x)),
             Node::Str(s) => Value::String(s),
             Node::Arr(items) => Value::Array(items.into_iter().map(Value::of).collect()),
             Node::Obj(entries) => {
