@@ -91,7 +91,7 @@ impl Decimal {
 struct Big(Vec<u32>);
 
 impl Big {
-    fn mul_add(&mut self, m: u32, a: u32) {
+    fn times_plus(&mut self, m: u32, a: u32) {
         let mut carry = u64::from(a);
         for limb in &mut self.0 {
             let x = u64::from(*limb) * u64::from(m) + carry;
@@ -106,7 +106,7 @@ impl Big {
     fn mul_pow5(&mut self, mut n: u32) {
         while n > 0 {
             let k = n.min(13);
-            self.mul_add(5u32.pow(k), 0);
+            self.times_plus(5u32.pow(k), 0);
             n -= k;
         }
     }
@@ -114,7 +114,7 @@ impl Big {
     fn shl(&mut self, n: u32) {
         let (limbs, bits) = ((n / 32) as usize, n % 32);
         if bits > 0 {
-            self.mul_add(1 << bits, 0);
+            self.times_plus(1 << bits, 0);
         }
         self.0.splice(0..0, std::iter::repeat_n(0, limbs));
     }
@@ -156,7 +156,7 @@ fn cmp_upper_midpoint(d: &Big, exp: i32, b: u64, f: Format) -> Ordering {
 fn correct(dec: &Decimal, estimate: u64, f: Format) -> u64 {
     let mut d = Big(Vec::new());
     for &digit in &dec.digits {
-        d.mul_add(10, u32::from(digit));
+        d.times_plus(10, u32::from(digit));
     }
     let mut b = estimate.min(f.max);
     // Down while the value is below the lower midpoint (or on it, and the lower neighbour even).
