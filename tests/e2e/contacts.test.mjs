@@ -112,9 +112,13 @@ for (const [name, a, b] of [['atwood', 1, 2], ['drum', 1, null]]) {
       sim.refillBodyPoses(1);
       return Array.from(sim.bodyPoses()).slice(3, 7);
     });
+    // Paused and stepped by hand: the 40 steps are counted in physics, not in frames. On a
+    // slow machine a real-time wait could span Atwood's landing and its restart.
+    await page.evaluate(() => window.ropelab.pause(true));
     const before = await state(page);
     const q0 = await quat();
-    await waitSteps(page, 40);
+    await page.evaluate(() => window.ropelab.step(40));
+    await page.waitForFunction(() => window.ropelab.app.pendingSteps === 0);
     const after = await state(page);
     const q1 = await quat();
     await page.screenshot({ path: join(ARTIFACTS, `contacts-${name}.png`) });
