@@ -197,6 +197,23 @@ impl BroadPhase {
         &self.list
     }
 
+    /// Calls `f(q)` for each body proxy q whose box minimum along the axis of the last
+    /// [`sort`](Self::sort) lies in `[lo, hi]`, in list order: two ends found by binary
+    /// search, so a query costs the window, not the list.
+    #[inline]
+    pub fn bodies_starting_in(&self, lo: f32, hi: f32, mut f: impl FnMut(usize)) {
+        let (lo, hi) = (key(lo), key(hi));
+        let start = self.list.partition_point(|&(k, _)| k < lo);
+        for &(k, q) in &self.list[start..] {
+            if k > hi {
+                break;
+            }
+            if (q as usize) < self.bodies {
+                f(q as usize);
+            }
+        }
+    }
+
     /// Re-sorts the list after boxes changed: picks the axis of largest spread of the box
     /// centres (kept with fewer than two proxies), refreshes the keys and re-sorts (an
     /// insertion sort, near-linear on a nearly sorted list; from scratch when the axis or
