@@ -22,6 +22,9 @@
 //! parts from the recorded run (exit status 1), and the state hash after the last step; with
 //! `--hash` only that hash. A recording that names a preset reads `www/scenes/<name>.json`.
 //! `settings` prints the settings table (name, unit, range, default, doc) as Markdown.
+//! `bench` prints each workload's line on stdout and, on stderr, the state hash the world
+//! ended on (`# <engine> <workload> state_hash=…`), to tell a speed change that moves no
+//! trajectory from one that does.
 //! `bench W6` (or `pyramid20`) runs the box pyramid under `impulse` and prints `drift=`
 //! and `peak_drift=` (box centre displacement, m) in place of the stretch figures.
 //! `bench W7` (or `large_pyramid`) runs Box2D v3's own benchmark scene (5,050 boxes) in
@@ -462,19 +465,42 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
                 .map(|_| {
                     let mut w = ropelab::workloads::large_pyramid_world(rows, config.solver);
                     let drift = |w: &ropelab::World| ropelab::workloads::pyramid_drift(w, rows);
-                    ropelab::benchmark::run_box2d_protocol(&mut w, || clock.elapsed().as_secs_f64(), drift)
+                    let r = ropelab::benchmark::run_box2d_protocol(&mut w, || clock.elapsed().as_secs_f64(), drift);
+                    (r, w.state_hash())
                 })
                 .collect();
             let engine = format!("ropelab-{}", config.name());
+            let (results, hash) = split_hashes(results);
             println!("{}", ropelab::workloads::large_pyramid_line(&engine, &median(&results), rows));
+            print_hash(&engine, &format!("large_pyramid --rows {rows}"), hash);
         }
         return Ok(());
     }
     let clock = Instant::now();
     for config in configs {
-        let results: Vec<_> =
-            (0..runs.max(1)).map(|_| wl.run(&mut config.build(wl), || clock.elapsed().as_secs_f64())).collect();
-        println!("{}", wl.line(&format!("ropelab-{}", config.name()), &median(&results)));
+        let results: Vec<_> = (0..runs.max(1))
+            .map(|_| {
+                let mut w = config.build(wl);
+                let r = wl.run(&mut w, || clock.elapsed().as_secs_f64());
+                (r, w.state_hash())
+            })
+            .collect();
+        let engine = format!("ropelab-{}", config.name());
+        let (results, hash) = split_hashes(results);
+        println!("{}", wl.line(&engine, &median(&results)));
+        print_hash(&engine, wl.name(), hash);
     }
     Ok(())
+}
+
+/// The runs' results, and the state hash their worlds ended on (the same in every run).
+fn split_hashes<R>(runs: Vec<(R, u64)>) -> (Vec<R>, u64) {
+    let hash = runs.first().map_or(0, |r| r.1);
+    (runs.into_iter().map(|r| r.0).collect(), hash)
+}
+
+/// The world's state hash at the workload's end, on stderr (stdout is the one line that
+/// tools/race.sh reads): a speed change that moves no trajectory leaves it as it was.
+fn print_hash(engine: &str, workload: &str, hash: u64) {
+    eprintln!("# {engine} {workload} state_hash={hash:016x}");
 }

@@ -675,6 +675,7 @@ impl Contacts {
         self.escaped.clear();
         self.escaped.resize(n, !same);
         self.escaped_list.clear();
+        self.escaped_list.reserve(n);
         for (k, (f, t)) in self.fat.iter_mut().zip(&self.tight).enumerate() {
             if !same || !inside(f, t) {
                 *f = Aabb { min: t.min - grow, max: t.max + grow };
@@ -686,11 +687,19 @@ impl Contacts {
         body_boxes.copy_from_slice(&self.fat);
         broad.sort();
         self.pair_sweeps += 1;
+        // Both paths' buffers sized on every call, the full sweep's (the first step) too, so
+        // a later step's escape finds them grown: no allocation once warmed up.
+        let room = (4 * n).max(2 * self.pairs.len());
+        self.new_pairs.clear();
+        self.new_pairs.reserve(room);
+        self.merged.clear();
+        self.merged.reserve(room);
+        self.large.clear();
+        self.large.reserve(n);
         if same {
             self.escaped_pairs(broad, bodies);
             return;
         }
-        let room = (4 * n).max(2 * self.pairs.len());
         self.pairs.clear();
         self.pairs.reserve(room);
         let pairs = &mut self.pairs;
@@ -763,8 +772,6 @@ impl Contacts {
         }
         self.new_pairs.sort_unstable();
         // The pairs that stay (neither body escaped), merged with the new ones by key.
-        self.merged.clear();
-        self.merged.reserve(self.pairs.len() + self.new_pairs.len());
         let mut fresh = self.new_pairs.iter().peekable();
         for &p in self.pairs.iter().filter(|&&(_, a, b)| !escaped[a as usize] && !escaped[b as usize]) {
             while let Some(&&q) = fresh.peek().filter(|q| q.0 < p.0) {
