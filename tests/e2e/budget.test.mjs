@@ -142,8 +142,16 @@ import { DIST, checkDist } from './serve.mjs';
 // build reads with its own exact-comparison parser (src/json/float.rs): core's `str::parse`
 // there cost 11 KB gzipped more, mostly its table of 128-bit powers of five. BUDGET and
 // LITE_BUDGET are the measured sizes plus 0.1 %.
+//
+// Raised, the full one, 2026-11-29 (fifth): 526,039 -> 528,511 gzipped (+2.5 KB; raw 1,318,902
+// -> 1,324,887), measured by the fresh-clone CI run of 24d5c11, for the broad phase's escaped
+// pairs (`Contacts::escaped_pairs`, `BroadPhase::bodies_starting_in`): a step where some bodies
+// leave their fat boxes re-finds only their pairs, which made the large pyramid 0.87x the time
+// natively, and the page's pile presets take the same path. It is all inlined into
+// `Contacts::collide` (14.7 KB raw). One sort call site for both paths was tried and saved
+// nothing. The lite build stayed within its budget. BUDGET is the measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 526_570;
+export const BUDGET = 529_040;
 export const LITE_BUDGET = 178_900;
 
 checkDist();
