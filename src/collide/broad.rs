@@ -25,8 +25,9 @@
 //!   reports body–body and segment–body overlaps (the narrow phase and the rope–body reach
 //!   test then decide). With no rope segment the bodies' pairs persist instead
 //!   (`Contacts::persistent_pairs`): the list holds the bodies' *fat* boxes (step boxes grown
-//!   by `contacts::BODY_FAT_MARGIN`) and is re-sorted and swept only in a step where some step box
-//!   left its fat box.
+//!   by `contacts::BODY_FAT_MARGIN`) and is re-sorted only in a step where some step box left
+//!   its fat box, then queried for those bodies' pairs ([`BroadPhase::bodies_starting_in`]; swept
+//!   whole when the bodies changed).
 //! - **Ropes** ([`BroadPhase::rope_pairs`], from `collide::rope_contacts` once per substep
 //!   when its last pairs may have gone stale): the segments' boxes are rewritten as *swept*
 //!   boxes — the segment at the substep's start and predicted, grown by the rope's radius

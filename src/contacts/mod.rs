@@ -13,7 +13,8 @@
 //!   come from the same list's rope pass, once per substep on swept boxes
 //!   (`collide::rope_contacts`, which reuses its pairs while the ropes move little). With no
 //!   bodies this pass does nothing. With no rope segment the body pairs persist from step
-//!   to step (fat boxes, swept again only when a body leaves its own: `persistent_pairs`).
+//!   to step (fat boxes; when a body leaves its own, that body's pairs are found again:
+//!   `persistent_pairs`).
 //!
 //! - Speculative margin: a pair's manifold keeps points up to
 //!   `SPECULATIVE + (|v_a| + |v_b| + |ω_a| e_a + |ω_b| e_b)·dt` apart (e: the shape's largest
@@ -70,7 +71,7 @@ pub use rule::SPECULATIVE;
 /// pyramid or a wall of boxes touches up to six others.
 const COLOURS: usize = 12;
 /// How far (m) a body's fat box reaches beyond its step box (Box2D v3's `aabbMargin`): the
-/// persistent pairs are swept again only when a step box leaves its fat box.
+/// persistent pairs change only when a step box leaves its fat box.
 pub const BODY_FAT_MARGIN: f32 = 0.1;
 /// A point within this separation (m) is touching.
 pub const TOUCH_SLOP: f32 = 0.005;
@@ -253,7 +254,8 @@ pub struct Contacts {
     pairs: Vec<(u64, u32, u32)>,
     pairs_ids: Vec<Id>,
     pairs_valid: bool,
-    /// Times the persistent pairs were swept afresh.
+    /// Times the persistent pairs were updated (swept afresh, or the escaped bodies' found
+    /// again).
     pub pair_sweeps: u64,
     /// `persistent_pairs`' scratch: per body, whether its step box left its fat box (or its
     /// fat box is wider than the window query's reach), the escaped bodies, and the pairs
@@ -1344,7 +1346,7 @@ mod tests {
 
     /// The persistent pairs give the manifolds a fresh sweep gives, bit for bit and in the
     /// same order, while bodies rest, drift, jump out of their fat boxes, turn, and are
-    /// removed and added; and they are swept afresh only when something escaped. Their
+    /// removed and added; and they change only when something escaped. Their
     /// candidates are also checked against every pair of bodies tested one by one.
     #[test]
     fn persistent_pairs_give_the_fresh_sweeps_manifolds() {
