@@ -342,6 +342,13 @@ fn merge_coincident_2d(p: &mut [(glam::Vec2, f32, u32); 2], count: usize) -> usi
     count
 }
 
+/// Body pair (`a`, `b`, dense indices) as the pair lists hold it: (key, lower id's, higher id's).
+#[inline]
+fn pair_entry(bodies: &Bodies, a: usize, b: usize) -> (u64, u32, u32) {
+    let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
+    (key(bodies.id[a], bodies.id[b]), a as u32, b as u32)
+}
+
 #[inline]
 fn key(a: Id, b: Id) -> u64 {
     ((a.0 as u64) << 32) | b.0 as u64
@@ -634,8 +641,7 @@ impl Contacts {
                 }
                 return true;
             }
-            let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
-            candidates.push((key(bodies.id[a], bodies.id[b]), a as u32, b as u32));
+            candidates.push(pair_entry(bodies, a, b));
             true
         });
         self.candidates.sort_unstable();
@@ -706,8 +712,7 @@ impl Contacts {
         self.pairs.reserve(room);
         let pairs = &mut self.pairs;
         broad.sweep(Pass::Bodies, usize::MAX, |a, b| {
-            let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
-            pairs.push((key(bodies.id[a], bodies.id[b]), a as u32, b as u32));
+            pairs.push(pair_entry(bodies, a, b));
             true
         });
         self.pairs.sort_unstable();
@@ -739,8 +744,7 @@ impl Contacts {
         let new_pairs = &mut self.new_pairs;
         new_pairs.clear();
         let mut push = |a: usize, b: usize| {
-            let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
-            new_pairs.push((key(bodies.id[a], bodies.id[b]), a as u32, b as u32));
+            new_pairs.push(pair_entry(bodies, a, b));
         };
         for &e in &self.escaped_list {
             let e = e as usize;
@@ -1421,30 +1425,24 @@ mod tests {
                 windows += 1;
                 large_escaped += (0..bodies.len()).any(|k| a.large[k] && a.escaped[k]) as u32;
             }
-            // The candidates are every pair whose step boxes overlap, in key order: against
-            // all pairs tested one by one (no sweep, no fat boxes).
-            let mut all = Vec::new();
-            for i in 0..bodies.len() {
-                for j in i + 1..bodies.len() {
-                    if a.tight[i].overlaps(&a.tight[j]) {
-                        let (lo, hi) = if bodies.id[i].0 < bodies.id[j].0 { (i, j) } else { (j, i) };
-                        all.push((key(bodies.id[lo], bodies.id[hi]), lo as u32, hi as u32));
+            // Every pair of bodies whose boxes overlap, tested one by one, in key order.
+            let overlapping = |boxes: &[Aabb]| {
+                let mut all = Vec::new();
+                for i in 0..bodies.len() {
+                    for j in i + 1..bodies.len() {
+                        if boxes[i].overlaps(&boxes[j]) {
+                            all.push(pair_entry(&bodies, i, j));
+                        }
                     }
                 }
-            }
-            all.sort_unstable();
+                all.sort_unstable();
+                all
+            };
+            // The candidates are every pair whose step boxes overlap (no sweep, no fat boxes),
+            // and the persistent pairs every pair whose fat boxes overlap.
+            let all = overlapping(&a.tight);
             assert_eq!(a.candidates, all, "step {step}: candidates");
-            // And the persistent pairs are every pair whose fat boxes overlap.
-            let mut fat = Vec::new();
-            for i in 0..bodies.len() {
-                for j in i + 1..bodies.len() {
-                    if a.fat[i].overlaps(&a.fat[j]) {
-                        let (lo, hi) = if bodies.id[i].0 < bodies.id[j].0 { (i, j) } else { (j, i) };
-                        fat.push((key(bodies.id[lo], bodies.id[hi]), lo as u32, hi as u32));
-                    }
-                }
-            }
-            fat.sort_unstable();
+            let fat = overlapping(&a.fat);
             assert_eq!(a.pairs, fat, "step {step}: pairs");
             brute += all.len();
             assert_eq!(a.patches.len(), b.patches.len(), "step {step}");
