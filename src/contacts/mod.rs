@@ -821,9 +821,7 @@ impl Contacts {
             let (c, remade) = narrow::box_box_2d::collide_rects_2d_cached(ra, ha, rb, hb, margin, &mut cache);
             self.rects_remade += remade as u64;
             self.rects_found += !remade as u64;
-            if let Some(c) = c {
-                return self.rect_pair(bodies, a, b, k, &c, cache, warm);
-            }
+            return self.rect_pair(bodies, a, b, k, &c, cache, warm);
         }
         let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
         let mut pts = [PointIn::default(); patch::MANIFOLD_POINTS];

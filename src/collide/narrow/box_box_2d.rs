@@ -13,16 +13,18 @@
 //! was a fifth of the step). Deeper than that, the 3D test's normal is ±z, which the
 //! projection could not use (the pair was dropped); the 2D one keeps its in-plane normal.
 //!
-//! Not used (`None`: the caller takes the 3D test) when a box is tilted out of the plane by
-//! more than [`MAX_TILT`] or does not cut the plane, or when the boxes are apart and the
-//! clip does not reach the face axis's separation (a corner passing a corner: the closest
-//! pair then lies outside the reference face, which `box_box::closest_contact` finds).
+//! When the boxes are apart and the clip does not reach the face axis's separation (a
+//! corner passing a corner: the closest pair lies outside the reference face), the contact
+//! is the closest pair ([`closest`]), as `box_box::closest_contact` finds it in 3D: one
+//! point, its normal along the pair. Not used (`None`: the caller takes the 3D test) when a
+//! box is tilted out of the plane by more than [`MAX_TILT`] or does not cut the plane.
 //!
 //! **Feature ids** (their own family, `0x0500_0000 |`): `flip << 20 | f_ref << 16 | c`,
 //! with f_ref = 2k + (0 for +, 1 for −) the reference face on local axis k as in 3D, flip = 1
 //! when B holds it, and c = `0x80 | k << 2 | s` an incident corner (k the incident face's
 //! axis, s its side bits) or `0x40 | side` a point cut by the reference face's side line
-//! `side` (0: +, 1: −).
+//! `side` (0: +, 1: −); the closest pair's `1 << 21 | which << 2 | v`, corner v (its side
+//! bits along x and y) of B (which = 0) or of A (1).
 
 use glam::{Mat3, Vec2, Vec3};
 
@@ -73,17 +75,17 @@ impl Rect {
 }
 
 /// The 2D manifold of boxes `ha` at `pa` and `hb` at `pb` (normal from A to B, points at
-/// z = 0 within `speculative`), or `None` where the 3D test must decide (see the module
-/// docs). An empty manifold: apart by more than `speculative`.
+/// z = 0 within `speculative`), or `None` where the 3D test must decide (a box tilted or off
+/// the plane: see the module docs). An empty manifold: apart by more than `speculative`.
 pub fn collide(pa: &Pose, ha: Vec3, pb: &Pose, hb: Vec3, speculative: f32) -> Option<Manifold> {
-    collide_rects(&Rect::new(pa, ha)?, pa.pos, ha, &Rect::new(pb, hb)?, pb.pos, hb, speculative)
+    Some(collide_rects(&Rect::new(pa, ha)?, pa.pos, ha, &Rect::new(pb, hb)?, pb.pos, hb, speculative))
 }
 
 /// [`collide`] for the boxes' sections made beforehand ([`Rect::new`] of the poses at
 /// `xa`, `xb`, half extents `ha`, `hb`): the contacts stage makes each body's once per step,
 /// not once per pair.
-pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3, speculative: f32) -> Option<Manifold> {
-    let c = collide_rects_2d(a, ha, b, hb, speculative)?;
+pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3, speculative: f32) -> Manifold {
+    let c = collide_rects_2d(a, ha, b, hb, speculative);
     let mut man = Manifold::EMPTY;
     if c.normal != Vec2::ZERO {
         // (Not apart by the separating axes: the clip's normal, as the 3D test gives it.)
@@ -94,7 +96,7 @@ pub fn collide_rects(a: &Rect, xa: Vec3, ha: Vec3, b: &Rect, xb: Vec3, hb: Vec3,
     }
     man.count = c.count;
     man.set_anchors(xa, xb);
-    Some(man)
+    man
 }
 
 /// The 2D manifold as [`collide_rects_2d`] gives it: the in-plane normal (from A to B) and
@@ -106,16 +108,20 @@ pub struct Contact2d {
     pub points: [(Vec2, f32, u32); 2],
 }
 
+impl Contact2d {
+    /// No contact.
+    pub const EMPTY: Contact2d = Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] };
+}
+
 /// [`collide_rects`] without the 3D manifold around it (the contacts stage's 2D patches
-/// take the points as they are): `None` where the 3D test must decide, `count` 0 when apart
-/// by more than `speculative`.
+/// take the points as they are): `count` 0 when apart by more than `speculative`.
 ///
 /// Always inlined: called out of line, its result went back through memory — each point
 /// written a field at a time, then read back by the caller sixteen bytes at once, a
 /// store-forwarding stall per point — and the call took a fifth of W6's step by `perf`
 /// (10 % of its time, same instructions, measured in one run alternating both builds).
 #[inline(always)]
-pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Option<Contact2d> {
+pub fn collide_rects_2d(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Contact2d {
     match clip(a, ha, b, hb, speculative) {
         Ok(c) => finish(a, b, &c, speculative),
         Err(out) => out,
@@ -136,15 +142,15 @@ struct Clipped {
     pts: [(Vec2, u32); 2],
 }
 
-/// The separating axis test and the clip (`Err`: apart, `Some` with no points; or `None`,
-/// the 3D test decides).
+/// The separating axis test and the clip (`Err`: the contact made without a clip, apart by
+/// more than `speculative` or the closest pair).
 #[inline(always)]
-fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clipped, Option<Contact2d>> {
+fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clipped, Contact2d> {
     let d = b.c - a.c;
     let (sep_a, ia) = a.sat(b, d);
     let (sep_b, jb) = b.sat(a, d);
     if sep_a > speculative || sep_b > speculative {
-        return Err(Some(Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] }));
+        return Err(Contact2d::EMPTY);
     }
     let scale = ha.min_element().min(hb.min_element());
     let flip = sep_b > sep_a + FACE_BIAS * scale;
@@ -174,8 +180,8 @@ fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clip
         let d0 = (pts[0].0 - face_c).dot(u) - ht;
         let d1 = (pts[1].0 - face_c).dot(u) - ht;
         if d0 > 0.0 && d1 > 0.0 {
-            // Nothing left (only boxes apart, corner past corner): the 3D test decides.
-            return Err(None);
+            // Nothing left (boxes apart, a corner past a corner): the closest pair.
+            return Err(if face_sep > APART { closest(a, b, speculative) } else { Contact2d::EMPTY });
         }
         if d0 > 0.0 || d1 > 0.0 {
             let cut = pts[0].0 + (pts[1].0 - pts[0].0) * (d0 / (d0 - d1));
@@ -189,8 +195,8 @@ fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clip
 /// The manifold from the clipped edge: each end within `speculative` of the reference face
 /// is a point, halfway between the faces.
 #[inline(always)]
-fn finish(a: &Rect, b: &Rect, c: &Clipped, speculative: f32) -> Option<Contact2d> {
-    let mut man = Contact2d { normal: Vec2::ZERO, count: 0, points: [(Vec2::ZERO, 0.0, 0); 2] };
+fn finish(a: &Rect, b: &Rect, c: &Clipped, speculative: f32) -> Contact2d {
+    let mut man = Contact2d::EMPTY;
     let (r, k, sign) = (if c.flip { b } else { a }, c.k, c.sign);
     let n = r.axes[k] * sign;
     let f_ref = 2 * k as u32 + (sign < 0.0) as u32;
@@ -207,14 +213,70 @@ fn finish(a: &Rect, b: &Rect, c: &Clipped, speculative: f32) -> Option<Contact2d
     let (in0, in1) = (p0.1 < speculative, p1.1 < speculative);
     man.points = [if in0 { p0 } else { p1 }, p1];
     man.count = in0 as usize + in1 as usize;
-    let apart = c.face_sep > 1e-6;
+    let apart = c.face_sep > APART;
     let min_separation = man.points[..man.count].iter().map(|p| p.1).reduce(f32::min);
-    if apart && (man.count == 0 || min_separation.is_some_and(|s| s > c.face_sep + 1e-6)) {
-        // A corner past a corner: the closest pair may lie outside the face (the 3D test's
-        // closest-pair search).
-        return None;
+    if apart && (man.count == 0 || min_separation.is_some_and(|s| s > c.face_sep + APART)) {
+        // Apart, and the clip holds no point within the margin or cut away the incident
+        // box's nearest corner: the face axis's separation (a lower bound on the gap) is not
+        // reached in the face's strip, so the closest pair may lie outside it. It is taken
+        // when the clip has nothing or it is nearer than the clip says (`box_box::collide`'s
+        // rule).
+        let near = closest(a, b, speculative);
+        if man.count == 0 || (near.count > 0 && min_separation.is_some_and(|s| near.points[0].1 < s - APART)) {
+            return near;
+        }
     }
-    Some(man)
+    man
+}
+
+/// A separation above which boxes are apart (the closest pair then has a direction), and the
+/// least by which the closest pair must beat the clip (m).
+const APART: f32 = 1e-6;
+
+/// The closest pair of two rectangles that do not overlap, as one point halfway between, its
+/// separation the distance and its normal along the pair (A to B); empty when that distance
+/// is not below `speculative` (or is under a nanometre: no direction). Two convex polygons
+/// apart are nearest at a corner of one (clamped into the other's rectangle in its frame),
+/// so the least of the eight clamps is the distance — `box_box::closest_contact`'s vertex
+/// clamps in the plane, where its edge pairs along ẑ are the corners again.
+#[inline(never)]
+fn closest(a: &Rect, b: &Rect, speculative: f32) -> Contact2d {
+    let corner = |r: &Rect, v: usize| {
+        let sx = if v & 1 != 0 { r.half[0] } else { -r.half[0] };
+        let sy = if v & 2 != 0 { r.half[1] } else { -r.half[1] };
+        r.c + r.axes[0] * sx + r.axes[1] * sy
+    };
+    // The point of `r` nearest to `p`: `p` clamped in its frame.
+    let clamp = |r: &Rect, p: Vec2| {
+        let d = p - r.c;
+        let x = d.dot(r.axes[0]).clamp(-r.half[0], r.half[0]);
+        let y = d.dot(r.axes[1]).clamp(-r.half[1], r.half[1]);
+        r.c + r.axes[0] * x + r.axes[1] * y
+    };
+    // Best so far: squared distance, the pair (on A, on B), its id.
+    let (mut best, mut qa, mut qb, mut id) = (f32::MAX, Vec2::ZERO, Vec2::ZERO, 0u32);
+    for v in 0..4 {
+        let p = corner(b, v);
+        let q = clamp(a, p);
+        let d2 = (p - q).length_squared();
+        if d2 < best {
+            (best, qa, qb, id) = (d2, q, p, v as u32);
+        }
+        let p = corner(a, v);
+        let q = clamp(b, p);
+        let d2 = (p - q).length_squared();
+        if d2 < best {
+            (best, qa, qb, id) = (d2, p, q, 1 << 2 | v as u32);
+        }
+    }
+    let dist = best.sqrt();
+    let mut man = Contact2d::EMPTY;
+    if dist < speculative && dist > 1e-9 {
+        man.normal = (qb - qa) / dist;
+        man.points[0] = (0.5 * (qa + qb), dist, TAG_2D | 1 << 21 | id);
+        man.count = 1;
+    }
+    man
 }
 
 /// Largest movement of B's centre relative to A (m, in A's frame) and of B's turn relative
@@ -289,8 +351,8 @@ impl RectCache {
 /// was made from (or is empty); if the boxes have moved little enough relative to each
 /// other since ([`RectCache`]), the manifold is remade from it and it is left as it is;
 /// otherwise the manifold is found as [`collide_rects_2d`] finds it (the same bits) and
-/// `cache` then holds what it was made from (empty when the boxes are apart or the 3D test
-/// must decide). Also says whether it was remade.
+/// `cache` then holds what it was made from (empty when the boxes are apart). Also says
+/// whether it was remade.
 #[inline(always)]
 pub fn collide_rects_2d_cached(
     a: &Rect,
@@ -299,7 +361,7 @@ pub fn collide_rects_2d_cached(
     hb: Vec3,
     speculative: f32,
     cache: &mut RectCache,
-) -> (Option<Contact2d>, bool) {
+) -> (Contact2d, bool) {
     let rel = RectCache::relative(a, b);
     let halves = [ha.x, ha.y, hb.x, hb.y];
     let hands = RectCache::hands(a, b);
@@ -316,7 +378,7 @@ pub fn collide_rects_2d_cached(
         Ok(c) => {
             let out = finish(a, b, &c, speculative);
             *cache = RectCache::default();
-            if c.face_sep <= 1e-6 && out.is_some_and(|m| m.count > 0) {
+            if c.face_sep <= APART && out.count > 0 {
                 let i = if c.flip { a } else { b };
                 let local = |p: Vec2| Vec2::new((p - i.c).dot(i.axes[0]), (p - i.c).dot(i.axes[1]));
                 *cache = RectCache {
