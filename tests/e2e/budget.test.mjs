@@ -150,8 +150,15 @@ import { DIST, checkDist } from './serve.mjs';
 // natively, and the page's pile presets take the same path. It is all inlined into
 // `Contacts::collide` (14.7 KB raw). One sort call site for both paths was tried and saved
 // nothing. The lite build stayed within its budget. BUDGET is the measured size plus 0.1 %.
+//
+// Raised, the full one, 2026-11-29 (seventh): 528,471 -> 529,359 gzipped (+0.9 KB; raw
+// 1,326,551), for the 2D closest pair of two boxes just apart (`box_box_2d::closest`, eight
+// corner clamps, one out-of-line copy), which took the large pyramid's 800 corner-past-corner
+// pairs a step off the 3D test: W7 in about 0.6x the time natively. The 3D test stays (3D boxes,
+// tilted planar ones). The lite build stayed within its budget (178,804). BUDGET is the
+// measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 529_040;
+export const BUDGET = 529_890;
 export const LITE_BUDGET = 178_900;
 
 checkDist();
