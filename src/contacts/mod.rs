@@ -342,6 +342,26 @@ fn merge_coincident_2d(p: &mut [(glam::Vec2, f32, u32); 2], count: usize) -> usi
     count
 }
 
+/// Whether the target has a prefetch instruction ([`prefetch`]): where it has not, the loops
+/// that compute what to prefetch are left out. (`Contacts::colour` reads the flat patches
+/// once in key order and then each colour's far apart: with the prefetches, W7 takes about
+/// 0.9× the time natively, to the same bits.)
+const PREFETCH: bool = cfg!(target_arch = "x86_64");
+
+/// Asks the CPU to bring the cache line holding address `p` into cache (a hint: nothing
+/// where the target has no such instruction, as wasm32).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    // SAFETY: a prefetch is a hint; it reads nothing the program sees and cannot fault, at
+    // any address.
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// Body pair (`a`, `b`, dense indices) as the pair lists hold it: (key, lower id's, higher id's).
 #[inline]
 fn pair_entry(bodies: &Bodies, a: usize, b: usize) -> (u64, u32, u32) {
@@ -1046,6 +1066,10 @@ impl Contacts {
         // left as it is by every update (it may be kinematic: moving, but not moved).
         let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
         for (i, f) in self.flat.iter().enumerate() {
+            // (The patches are 272 bytes apart, and this pass reads one field of each.)
+            if let Some(ahead) = self.flat.get(i + 8).filter(|_| PREFETCH) {
+                prefetch(&ahead.a as *const u32 as *const u8);
+            }
             let (move_a, move_b) = (moves(f.a), moves(f.b));
             let (ka, kb) = ((f.a - self.base) as usize, (f.b - self.base) as usize);
             let colour = (0..COLOURS).find(|&col| {
@@ -1070,7 +1094,16 @@ impl Contacts {
         self.wide.clear();
         self.wide_lanes.clear();
         for list in self.colour_lists.iter() {
-            for chunk in list.chunks(4) {
+            for (c, chunk) in list.chunks(4).enumerate() {
+                // A colour's patches lie far apart in `flat` (key order): the pack after
+                // next's are fetched while this one is built.
+                for &i in list.iter().skip(4 * c + 8).take(4).filter(|_| PREFETCH) {
+                    let f = &self.flat[i as usize];
+                    let at = f as *const PlanarPatch as *const u8;
+                    for line in (0..size_of::<PlanarPatch>()).step_by(64) {
+                        prefetch(at.wrapping_add(line));
+                    }
+                }
                 self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, self.base, springs));
                 self.wide_lanes.push(chunk.len() as u8);
             }
