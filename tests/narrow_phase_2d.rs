@@ -211,6 +211,25 @@ fn boxes_just_apart_have_the_3d_tests_closest_pair() {
     assert!(max_n < 1e-5 && max_p < 2e-5 && max_s < 2e-5, "{max_n} {max_p} {max_s}");
 }
 
+/// A corner just past a corner of nearly aligned boxes, where A's face is kept (B's beats it
+/// by less than the face bias) at a separation under a micrometre while B's face axis
+/// separates them by 50 µm: the clip is empty, and the contact is the closest pair, as in
+/// 3D (counting them apart by the kept face alone lost it).
+#[test]
+fn a_corner_just_past_a_corner_of_aligned_boxes_keeps_its_closest_pair() {
+    let (ha, hb) = (Vec3::new(1.0, 1.0, 0.5), Vec3::new(0.5, 0.5, 0.5));
+    let turn = Quat::from_rotation_z(1e-4);
+    let corner = Vec3::new(1.0 + 5e-5, 1.0, 0.0);
+    let pa = Pose::new(Vec3::ZERO, Quat::IDENTITY);
+    let pb = Pose::new(corner - turn * Vec3::new(-0.5, -0.5, 0.0), turn);
+    let m2 = box_box_2d::collide(&pa, ha, &pb, hb, MARGIN).expect("boxes turned about z");
+    let (n3, p3) = projected(ha, &pa, hb, &pb).expect("an in-plane normal");
+    assert_eq!((m2.count, p3.len()), (1, 1), "2D {:?} against 3D {p3:?}", &m2.points[..m2.count]);
+    let (q, p) = (&m2.points[0], &p3[0]);
+    assert!((q.separation - 5e-5).abs() < 2e-6 && (q.separation - p.1).abs() < 2e-6, "{} {}", q.separation, p.1);
+    assert!(q.point.distance(p.0) < 2e-5 && (m2.normal - n3).length() * q.separation < 1e-6, "{m2:?} {n3:?}");
+}
+
 #[test]
 fn a_tilted_box_or_one_off_the_plane_is_left_to_the_3d_test() {
     let h = Vec3::splat(0.5);

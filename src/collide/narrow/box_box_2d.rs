@@ -138,12 +138,16 @@ struct Clipped {
     sign: f32,
     /// The separation along that face's normal (positive: apart).
     face_sep: f32,
+    /// The larger of the two boxes' face-axis separations: a lower bound on the gap, so the
+    /// boxes are apart when it is positive (`box_box::collide`'s `face_sep.max(sep_e)`: for
+    /// boxes turned about z the edge axes are the face axes).
+    gap: f32,
     /// The incident edge's two ends after the clip, with their point ids.
     pts: [(Vec2, u32); 2],
 }
 
-/// The separating axis test and the clip (`Err`: the contact made without a clip, apart by
-/// more than `speculative` or the closest pair).
+/// The separating axis test and the clip (`Err`: the contact made without a clip: apart by
+/// more than `speculative`, or the closest pair, which is empty for boxes that touch).
 #[inline(always)]
 fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clipped, Contact2d> {
     let d = b.c - a.c;
@@ -181,7 +185,8 @@ fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clip
         let d1 = (pts[1].0 - face_c).dot(u) - ht;
         if d0 > 0.0 && d1 > 0.0 {
             // Nothing left (boxes apart, a corner past a corner): the closest pair.
-            return Err(if face_sep > APART { closest(a, b, speculative) } else { Contact2d::EMPTY });
+            // (Not apart, the pair is within a nanometre, and `closest` has nothing either.)
+            return Err(closest(a, b, speculative));
         }
         if d0 > 0.0 || d1 > 0.0 {
             let cut = pts[0].0 + (pts[1].0 - pts[0].0) * (d0 / (d0 - d1));
@@ -189,7 +194,7 @@ fn clip(a: &Rect, ha: Vec3, b: &Rect, hb: Vec3, speculative: f32) -> Result<Clip
             pts[out] = (cut, 0x40 | side);
         }
     }
-    Ok(Clipped { flip, k, sign, face_sep, pts })
+    Ok(Clipped { flip, k, sign, face_sep, gap: sep_a.max(sep_b), pts })
 }
 
 /// The manifold from the clipped edge: each end within `speculative` of the reference face
@@ -213,7 +218,7 @@ fn finish(a: &Rect, b: &Rect, c: &Clipped, speculative: f32) -> Contact2d {
     let (in0, in1) = (p0.1 < speculative, p1.1 < speculative);
     man.points = [if in0 { p0 } else { p1 }, p1];
     man.count = in0 as usize + in1 as usize;
-    let apart = c.face_sep > APART;
+    let apart = c.gap > APART;
     let min_separation = man.points[..man.count].iter().map(|p| p.1).reduce(f32::min);
     if apart && (man.count == 0 || min_separation.is_some_and(|s| s > c.face_sep + APART)) {
         // Apart, and the clip holds no point within the margin or cut away the incident
@@ -371,14 +376,14 @@ pub fn collide_rects_2d_cached(
         let world = |(l, id): (Vec2, u32)| (i.c + i.axes[0] * l.x + i.axes[1] * l.y, id);
         let pts = [world(cache.pts[0]), world(cache.pts[1])];
         // (Only a contact that was not apart is kept: the corner-past-corner check is moot.)
-        let c = Clipped { flip: cache.flip, k: cache.k as usize, sign: cache.sign, face_sep: 0.0, pts };
+        let c = Clipped { flip: cache.flip, k: cache.k as usize, sign: cache.sign, face_sep: 0.0, gap: 0.0, pts };
         return (finish(a, b, &c, speculative), true);
     }
     let out = match clip(a, ha, b, hb, speculative) {
         Ok(c) => {
             let out = finish(a, b, &c, speculative);
             *cache = RectCache::default();
-            if c.face_sep <= APART && out.count > 0 {
+            if c.gap <= APART && out.count > 0 {
                 let i = if c.flip { a } else { b };
                 let local = |p: Vec2| Vec2::new((p - i.c).dot(i.axes[0]), (p - i.c).dot(i.axes[1]));
                 *cache = RectCache {
