@@ -365,8 +365,9 @@ impl Bodies {
     /// World-frame inverse inertia tensor R·I⁻¹·Rᵀ of body `i`.
     #[inline]
     pub fn inv_inertia_world(&self, i: usize) -> Mat3 {
-        let r = Mat3::from_quat(self.rot[i]);
-        r * Mat3::from_diagonal(self.inv_inertia[i]) * r.transpose()
+        // R·D is R's columns scaled (no products by the diagonal's zeros).
+        let (r, d) = (Mat3::from_quat(self.rot[i]), self.inv_inertia[i]);
+        Mat3::from_cols(r.x_axis * d.x, r.y_axis * d.y, r.z_axis * d.z) * r.transpose()
     }
 
     /// World point of the body-frame point `local` on body `i`.

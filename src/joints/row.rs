@@ -52,7 +52,7 @@
 //! is taken back out, so no energy is injected. Each row therefore carries two sets of
 //! factors, one per phase ([`Phase`]).
 
-use glam::{DMat3, DVec3, Mat3, Vec3};
+use glam::{DMat3, DVec3, Mat3, Mat3A, Vec3, Vec3A};
 
 /// Box2D v3's default joint stiffness for rigid rows during the biased solve (Hz).
 pub const JOINT_HERTZ: f32 = 60.0;
@@ -302,13 +302,15 @@ pub fn set_point3(rows: &mut [Row], bodies: &SolverBodies, a: u32, b: u32, r_a: 
     let [r0, r1, r2] = rows else { return };
     let (ai, bi) = (a as usize, b as usize);
     let (wa, wb) = (bodies.inv_m[ai], bodies.inv_m[bi]);
+    // (In Mat3A, whose products run a column per SIMD register on the same arithmetic.)
     let skew =
-        |r: Vec3| Mat3::from_cols(Vec3::new(0.0, r.z, -r.y), Vec3::new(-r.z, 0.0, r.x), Vec3::new(r.y, -r.x, 0.0));
+        |r: Vec3| Mat3A::from_cols(Vec3A::new(0.0, r.z, -r.y), Vec3A::new(-r.z, 0.0, r.x), Vec3A::new(r.y, -r.x, 0.0));
     let aa = -skew(r_a);
     let ab = skew(r_b);
-    let ia = bodies.inv_i[ai] * aa;
-    let ib = bodies.inv_i[bi] * ab;
-    let k = Mat3::from_diagonal(Vec3::splat(wa + wb)) + aa.transpose() * ia + ab.transpose() * ib;
+    let ia = Mat3A::from(bodies.inv_i[ai]) * aa;
+    let ib = Mat3A::from(bodies.inv_i[bi]) * ab;
+    let k = Mat3A::from_diagonal(Vec3::splat(wa + wb)) + aa.transpose() * ia + ab.transpose() * ib;
+    let (aa, ab, ia, ib) = (Mat3::from(aa), Mat3::from(ab), Mat3::from(ia), Mat3::from(ib));
     for (i, row) in [&mut *r0, &mut *r1, &mut *r2].into_iter().enumerate() {
         let e = Vec3::AXES[i];
         row.a = a;
@@ -332,8 +334,8 @@ pub fn set_point3(rows: &mut [Row], bodies: &SolverBodies, a: u32, b: u32, r_a: 
     let scale = k.col(0).abs().max(k.col(1).abs()).max(k.col(2).abs()).max_element();
     if det > F32_BLOCK_MIN_CONDITION * k.x_axis.x * k.y_axis.y * k.z_axis.z && det > 1e-9 * scale * scale * scale {
         let inv = k.inverse();
-        r0.block = 3;
-        r0.k_inv = [inv.x_axis, inv.y_axis, inv.z_axis];
+        r0.block = POINT_BLOCK3;
+        r0.k_inv = [inv.x_axis.into(), inv.y_axis.into(), inv.z_axis.into()];
         return;
     }
     // Ill-conditioned in f32 (a lever arm far longer than the body's radius of gyration):
@@ -633,6 +635,45 @@ pub fn solve_block3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Pha
     }
 }
 
+/// `Row::block` of a point block made by [`set_point3`] (rows along the world axes, so
+/// J_i = [−e_i, ·, e_i, ·]), solved by [`solve_point3`] and warm started whole.
+const POINT_BLOCK3: u8 = 7;
+
+/// [`solve_block3`] for a [`set_point3`] block, with the same arithmetic in the same order:
+/// each body's velocities are read once and written once, and the linear parts, ±e_i, are
+/// the velocities' components (−e_i · v = −v_i and v + (−e_i)(w λ) changes only v_i, up to
+/// the sign of a zero). A joint of a body with itself goes to [`solve_block3`].
+#[inline(always)]
+pub fn solve_point3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
+    let (a, b) = (rows[0].a as usize, rows[0].b as usize);
+    if a == b {
+        return solve_block3(rows, v, w, phase);
+    }
+    let [r0, r1, r2] = rows else { return };
+    let p = phase as usize;
+    let s = r0.soft[p];
+    let (va, wa, vb, wb) = (v[a], w[a], v[b], w[b]);
+    let cdot = |r: &Row, i: usize| -va[i] + r.ang_a.dot(wa) + vb[i] + r.ang_b.dot(wb) + r.soft[p].bias;
+    let cb = Vec3::new(cdot(r0, 0), cdot(r1, 1), cdot(r2, 2));
+    let kinv = Mat3::from_cols(r0.k_inv[0], r0.k_inv[1], r0.k_inv[2]);
+    let acc = Vec3::new(r0.accum, r1.accum, r2.accum);
+    let d = -(kinv * cb) * s.mass_scale - acc * s.impulse_scale;
+    r0.accum += d.x;
+    r1.accum += d.y;
+    r2.accum += d.z;
+    point_apply(r0, r1, r2, v, w, d, (a, b));
+}
+
+/// u ← u + M⁻¹Jᵀ λ for a [`POINT_BLOCK3`]'s three rows (row by row, as [`Row::apply`]).
+#[inline]
+fn point_apply(r0: &Row, r1: &Row, r2: &Row, v: &mut [Vec3], w: &mut [Vec3], d: Vec3, (a, b): (usize, usize)) {
+    let (ma, mb) = (d * r0.wa, d * r0.wb);
+    v[a] -= ma;
+    w[a] = w[a] + r0.ia * d.x + r1.ia * d.y + r2.ia * d.z;
+    v[b] += mb;
+    w[b] = w[b] + r0.ib * d.x + r1.ib * d.y + r2.ib * d.z;
+}
+
 /// The seed's `row_solve`, the only inner-loop code of the impulse solver: one projected
 /// Gauss–Seidel update of one row in phase `phase`.
 #[inline(always)]
@@ -657,6 +698,13 @@ pub fn warm_start(rows: &[Row], v: &mut [Vec3], w: &mut [Vec3]) {
         if rows[i].block == IDLE_LOCK && i + 3 <= rows.len() {
             debug_assert!(rows[i..i + 3].iter().all(|r| r.accum == 0.0));
             i += 3;
+        } else if rows[i].block == POINT_BLOCK3 && i + 3 <= rows.len() && rows[i].a != rows[i].b {
+            let [r0, r1, r2] = &rows[i..i + 3] else { unreachable!() };
+            if r0.accum != 0.0 || r1.accum != 0.0 || r2.accum != 0.0 {
+                let (a, b) = (r0.a as usize, r0.b as usize);
+                point_apply(r0, r1, r2, v, w, Vec3::new(r0.accum, r1.accum, r2.accum), (a, b));
+            }
+            i += 3;
         } else {
             rows[i].warm_start(v, w);
             i += 1;
@@ -675,6 +723,9 @@ pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
             i += 3;
         } else if rows[i].block == ONE_BODY_BLOCK3 && i + 3 <= rows.len() {
             solve_block3_b(&mut rows[i..i + 3], v, w, phase);
+            i += 3;
+        } else if rows[i].block == POINT_BLOCK3 && i + 3 <= rows.len() {
+            solve_point3(&mut rows[i..i + 3], v, w, phase);
             i += 3;
         } else if rows[i].block == 3 && i + 3 <= rows.len() {
             solve_block3(&mut rows[i..i + 3], v, w, phase);

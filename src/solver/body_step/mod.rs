@@ -55,6 +55,9 @@ pub struct RowScratch {
     pub(crate) link_of_row: Vec<u32>,
     /// First row of each joint.
     joint_start: Vec<u32>,
+    /// Each joint's two solver bodies (A, B; the ground for a missing body), resolved
+    /// with the layout.
+    joint_bodies: Vec<[u32; 2]>,
     /// First row of the pins, holds, joints and 2D locks.
     pub(crate) pin_start: usize,
     pub(crate) hold_start: usize,
@@ -62,6 +65,11 @@ pub struct RowScratch {
     pub(crate) planar_start: usize,
     /// The 2D locks' rows are built for this step (see `rows::Locks`).
     locks_built: bool,
+    /// Per body, the pose (position, orientation) that the last relax made the world inverse
+    /// inertias in `bodies` and the joints' rows from (`rows::relax_rows`); the next substep
+    /// keeps both for every body and joint still there. Valid while `relax_built`.
+    relax_pose: Vec<(Vec3, Quat)>,
+    relax_built: bool,
     /// Per body: its 2D lock (if it is planar) may sit this step out (`rows::idle_locks`).
     lock_idle: Vec<bool>,
     /// Build and sweep every 2D lock (the tests' reference for `rows::idle_locks`).
@@ -134,6 +142,7 @@ pub(crate) fn lay_out(c: &mut StepContext, with_particles: bool) {
     let sc = &mut c.scratch.rows;
     sc.with_particles = with_particles;
     sc.locks_built = false;
+    sc.relax_built = false;
     sc.bodies.resize(c.particles.len() + nb + 1);
     let key = LayoutKey {
         links: c.links.version,
@@ -178,9 +187,17 @@ pub(crate) fn lay_out(c: &mut StepContext, with_particles: bool) {
     sc.hold_start = sc.pin_start + n_pins;
     sc.joints_start = sc.hold_start + n_holds;
     sc.joint_start.clear();
+    sc.joint_bodies.clear();
+    let ground = sc.ground();
+    let np = c.particles.len();
+    let solver_body = |id: Option<crate::ids::Id>| match id.and_then(|id| c.bodies.index(id).ok()) {
+        Some(bi) => (np + bi) as u32,
+        None => ground,
+    };
     let mut r = sc.joints_start;
     for k in 0..c.joints.len() {
         sc.joint_start.push(r as u32);
+        sc.joint_bodies.push([solver_body(c.joints.a[k]), solver_body(c.joints.b[k])]);
         r += c.joints.rows(k);
     }
     sc.planar_start = r;
@@ -219,9 +236,12 @@ pub fn integrate_bodies(c: &mut StepContext) {
     // there). With no joint and no particle the later substeps skip them (a 3×3 product
     // per body per substep: 2.5 % of W6's step); nothing reads them before the next step's
     // first substep sets them again.
+    // After the first substep, a body still where the last relax left it keeps the inverse
+    // inertia relax made for that pose (`rows::relax_rows`).
     let inertia = !c.scratch.rows.locks_built || !c.joints.is_empty() || np > 0;
     let b = &mut *c.bodies;
-    let sb = &mut c.scratch.rows.bodies;
+    let RowScratch { bodies: sb, relax_pose, relax_built, locks_built, .. } = &mut c.scratch.rows;
+    let kept: &[(Vec3, Quat)] = if *locks_built && *relax_built { relax_pose } else { &[] };
     {
         // Every array cut to the bodies' count first, so the loop has no bounds checks.
         let (vel, ang_vel, inv_mass) = (&mut b.vel[..nb], &mut b.ang_vel[..nb], &b.inv_mass[..nb]);
@@ -239,6 +259,9 @@ pub fn integrate_bodies(c: &mut StepContext) {
     }
     if inertia {
         for k in 0..nb {
+            if kept.get(k).is_some_and(|&(_, q)| same_bits(q.to_array(), b.rot[k].to_array())) {
+                continue;
+            }
             sb.inv_i[np + k] = b.inv_inertia_world(k);
         }
     }
@@ -247,6 +270,13 @@ pub fn integrate_bodies(c: &mut StepContext) {
     sb.w[g] = Vec3::ZERO;
     sb.inv_m[g] = 0.0;
     sb.inv_i[g] = glam::Mat3::ZERO;
+}
+
+/// Whether two sets of floats are the same bits (a pose that has not moved, not merely one
+/// that compares equal: −0 and +0 would build different rows).
+#[inline]
+pub(crate) fn same_bits<const N: usize>(a: [f32; N], b: [f32; N]) -> bool {
+    a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
 /// The bodies' rows for one (sub-)substep under the solvers other than `impulse`: prepare
@@ -299,8 +329,10 @@ pub fn solve_bodies(c: &mut StepContext) {
         return;
     }
     // (Between this solver's substeps the bodies moved: proxies, rope–body projection, the
-    // exact solver's projection of its body tree.)
+    // exact solver's projection of its body tree; and the tree's refresh may hand joints to
+    // it or take them back, so no joint keeps the last relax's rows.)
     c.scratch.contacts.poses_moved();
+    c.scratch.rows.relax_built = false;
     if c.settings.solver == SolverKind::Exact {
         c.scratch.body_tree.refresh(&mut *c.joints, c.bodies);
         if c.scratch.body_tree.active() {

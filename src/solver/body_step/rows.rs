@@ -11,7 +11,11 @@
 //! avoids this by measuring its joints' anchors from the current body rotations inside every
 //! solve; here the joints' and 2D locks' rows are rebuilt from the integrated poses before
 //! relax (their accumulated impulses kept), so relax leaves the velocity tangent to the
-//! constraint where the body *is*: the pendulum loses 0.9 %. The reaction forces read after
+//! constraint where the body *is*: the pendulum loses 0.9 %. The rows are built with the
+//! world inverse inertias of the moved poses too, and the next substep starts from the same
+//! poses: it keeps those inertias and, for every joint whose bodies nothing else has moved
+//! since, those rows (relax built them with the biased solve's factors as well), so a joint's
+//! rows are built once per substep (twice at the step's first). The reaction forces read after
 //! the step are then also taken at the step's final levers. A spring row (a soft joint's)
 //! keeps the relax factors of the substep's start: with them relax is a no-op for it and the
 //! spring stays the exact implicit Euler step (with C re-measured after the move it would act
@@ -40,7 +44,11 @@ pub(crate) fn prepare_body_rows(c: &mut StepContext, rows: &mut [Row]) {
     if locks == Locks::Build {
         idle_locks(sc, c.joints, c.bodies, c.attach, &c.scratch.contacts, np, c.settings.gravity);
     }
-    body_rows(sc, c.joints, c.bodies, np, h, rows, false, direct, locks);
+    // After the first substep a joint whose bodies have not moved since relax built its rows
+    // keeps them: relax built them from these poses and inverse inertias with the same
+    // factors (a user's spring excepted: relax kept its start-of-substep relax factors).
+    let kept: &[(Vec3, Quat)] = if locks == Locks::Bias && sc.relax_built { &sc.relax_pose } else { &[] };
+    body_rows(sc, c.joints, c.bodies, np, h, rows, false, direct, locks, kept);
     sc.locks_built = true;
 }
 
@@ -50,11 +58,26 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     if c.bodies.is_empty() {
         return;
     }
+    let np = c.particles.len();
     let sc = &mut c.scratch.rows;
+    // The world inverse inertias of the moved poses, which the rows built here apply (their
+    // M⁻¹Jᵀ and K), when anything reads them again this step: joints' rows, and particle-side
+    // rows built at the next substep's start. The next substep keeps both for the bodies that
+    // stay put (`integrate_bodies`, `prepare_body_rows`).
+    let fresh = !c.joints.is_empty() || np > 0;
+    if fresh {
+        let b = &*c.bodies;
+        sc.relax_pose.clear();
+        for k in 0..b.len() {
+            sc.bodies.inv_i[np + k] = b.inv_inertia_world(k);
+            sc.relax_pose.push((b.pos[k], b.rot[k]));
+        }
+    }
     let mut rows = std::mem::take(&mut sc.rows);
     let direct = direct_joints(c.settings, &c.scratch.body_tree.direct);
-    body_rows(sc, c.joints, c.bodies, c.particles.len(), c.h, &mut rows, true, direct, Locks::Keep);
+    body_rows(sc, c.joints, c.bodies, np, c.h, &mut rows, true, direct, Locks::Keep, &[]);
     sc.rows = rows;
+    sc.relax_built = fresh;
     c.scratch.contacts.refresh_relax(c.bodies, c.h);
 }
 
@@ -176,19 +199,39 @@ fn body_rows(
     relax: bool,
     direct: &[bool],
     locks: Locks,
+    kept: &[(Vec3, Quat)],
 ) {
     let rigid = Spring::joint(h);
     let ground = sc.ground();
+    // (Every body where `kept` has it: no joint's pose need be looked at.)
+    let all_still = !kept.is_empty()
+        && kept.len() == bodies.len()
+        && kept.iter().zip(bodies.pos.iter().zip(&bodies.rot)).all(|(&(kx, kq), (x, q))| {
+            super::same_bits(kx.to_array(), x.to_array()) && super::same_bits(kq.to_array(), q.to_array())
+        });
     // Joints.
     for k in 0..joints.len() {
-        let resolve = |id: Option<crate::ids::Id>| -> (u32, Vec3, Quat) {
-            match id.and_then(|id| bodies.index(id).ok()) {
-                Some(bi) => ((np + bi) as u32, bodies.pos[bi], bodies.rot[bi]),
-                None => (ground, Vec3::ZERO, Quat::IDENTITY),
+        if all_still && joints.soft[k].is_none() {
+            continue;
+        }
+        // (Pose, and whether the rows built from `kept` stand for it.)
+        let pose = |i: u32| -> (Vec3, Quat, bool) {
+            match (i as usize).checked_sub(np).filter(|_| i != ground) {
+                Some(bi) => {
+                    let (x, q) = (bodies.pos[bi], bodies.rot[bi]);
+                    let still = kept.get(bi).is_some_and(|&(kx, kq)| {
+                        super::same_bits(kx.to_array(), x.to_array()) && super::same_bits(kq.to_array(), q.to_array())
+                    });
+                    (x, q, still)
+                }
+                None => (Vec3::ZERO, Quat::IDENTITY, true),
             }
         };
-        let (a, xa, qa) = resolve(joints.a[k]);
-        let (b, xb, qb) = resolve(joints.b[k]);
+        let [a, b] = sc.joint_bodies[k];
+        let ((xa, qa, still_a), (xb, qb, still_b)) = (pose(a), pose(b));
+        if still_a && still_b && !kept.is_empty() && joints.soft[k].is_none() {
+            continue;
+        }
         let user = joints.soft[k].map(|s| Spring::new(s.hertz, s.damping_ratio, h));
         let s =
             Setup { bodies: &sc.bodies, a, b, xa, xb, qa, qb, h, rigid, user, max_correction: JOINT_MAX_CORRECTION };
