@@ -665,7 +665,7 @@ pub fn solve_point3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Pha
 }
 
 /// u ← u + M⁻¹Jᵀ λ for a [`POINT_BLOCK3`]'s three rows (row by row, as [`Row::apply`]).
-#[inline]
+#[inline(always)]
 fn point_apply(r0: &Row, r1: &Row, r2: &Row, v: &mut [Vec3], w: &mut [Vec3], d: Vec3, (a, b): (usize, usize)) {
     let (ma, mb) = (d * r0.wa, d * r0.wb);
     v[a] -= ma;

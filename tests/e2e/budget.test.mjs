@@ -158,14 +158,14 @@ import { DIST, checkDist } from './serve.mjs';
 // tilted planar ones). The lite build stayed within its budget (178,804). BUDGET is the
 // measured size plus 0.1 %.
 //
-// Raised, the full one, 2026-11-30: 529,359 -> 530,982 gzipped (+1.6 KB; raw 1,326,551 ->
-// 1,333,072), for joints' rows built once per substep (relax's rows and inverse inertias kept
+// Raised, the full one, 2026-11-30: 529,359 -> 531,030 gzipped (+1.7 KB; raw 1,326,551 ->
+// 1,333,230), for joints' rows built once per substep (relax's rows and inverse inertias kept
 // by the next substep: the poses they were made from, compared per body) and the ball-socket's
 // block solved and warm started whole: the chain of 100 bodies (W4) under the impulse solver
 // in 0.59x the instructions. Its matrix products in Mat3A were measured smaller than in Mat3.
 // The lite build stayed within its budget (178,872). BUDGET is the measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 531_520;
+export const BUDGET = 531_570;
 export const LITE_BUDGET = 178_900;
 
 checkDist();
