@@ -639,10 +639,12 @@ pub fn solve_block3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Pha
 /// J_i = [−e_i, ·, e_i, ·]), solved by [`solve_point3`] and warm started whole.
 const POINT_BLOCK3: u8 = 7;
 
-/// [`solve_block3`] for a [`set_point3`] block, with the same arithmetic in the same order:
-/// each body's velocities are read once and written once, and the linear parts, ±e_i, are
-/// the velocities' components (−e_i · v = −v_i and v + (−e_i)(w λ) changes only v_i, up to
-/// the sign of a zero). A joint of a body with itself goes to [`solve_block3`].
+/// [`solve_block3`] for a [`set_point3`] block, with the same arithmetic in the same order,
+/// equal up to the sign of a zero: each body's velocities are read once and written once,
+/// and the linear parts, ±e_i, are the velocities' components (−e_i · v = −v_i, and
+/// v + (−e_i)(w λ) changes only v_i; the generic rows' products by the zero parts of e_i
+/// can only turn a −0 into +0, or spread a non-finite velocity to the other rows). A joint
+/// of a body with itself goes to [`solve_block3`].
 #[inline(always)]
 pub fn solve_point3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
     let (a, b) = (rows[0].a as usize, rows[0].b as usize);
@@ -698,10 +700,16 @@ pub fn warm_start(rows: &[Row], v: &mut [Vec3], w: &mut [Vec3]) {
         if rows[i].block == IDLE_LOCK && i + 3 <= rows.len() {
             debug_assert!(rows[i..i + 3].iter().all(|r| r.accum == 0.0));
             i += 3;
-        } else if rows[i].block == POINT_BLOCK3 && i + 3 <= rows.len() && rows[i].a != rows[i].b {
-            let [r0, r1, r2] = &rows[i..i + 3] else { unreachable!() };
+        } else if let (POINT_BLOCK3, Some([r0, r1, r2])) = (rows[i].block, rows.get(i..i + 3)) {
+            // (The three rows' impulses at once: the rows' own order of products, equal to the
+            // row by row warm start up to the sign of a zero.)
+            let (a, b) = (r0.a as usize, r0.b as usize);
+            if a == b {
+                rows[i].warm_start(v, w);
+                i += 1;
+                continue;
+            }
             if r0.accum != 0.0 || r1.accum != 0.0 || r2.accum != 0.0 {
-                let (a, b) = (r0.a as usize, r0.b as usize);
                 point_apply(r0, r1, r2, v, w, Vec3::new(r0.accum, r1.accum, r2.accum), (a, b));
             }
             i += 3;
@@ -860,5 +868,64 @@ mod tests {
         assert!(row.cdot(&b.v, &b.w).abs() < 1e-6);
         let p1 = b.v[0] / b.inv_m[0] + b.v[1] / b.inv_m[1];
         assert!((p1 - p0).length() < 1e-5);
+    }
+
+    /// `solve_point3` and the warm start's point branch against `solve_block3` and the row by
+    /// row warm start, with A a body or the ground and impulses of either zero sign among
+    /// them: the same impulses and velocities (`==`: they may differ in a zero's sign).
+    #[test]
+    fn the_point_block_solves_as_the_generic_block() {
+        let mut rng = crate::leash::Rng::new(7);
+        let mut rnd = move || rng.signed();
+        let mut blocks = 0;
+        for case in 0..20_000 {
+            let mut sb = SolverBodies::default();
+            sb.resize(3);
+            for k in 0..2 {
+                sb.inv_m[k] = 0.5 + rnd().abs();
+                let q = Quat::from_euler(glam::EulerRot::XYZ, 3.0 * rnd(), 3.0 * rnd(), 3.0 * rnd());
+                let r = Mat3::from_quat(q);
+                let d = Vec3::new(1.0 + rnd().abs(), 2.0 + rnd().abs(), 0.5 + rnd().abs());
+                sb.inv_i[k] = r * Mat3::from_diagonal(d) * r.transpose();
+                sb.v[k] = Vec3::new(rnd(), rnd(), rnd());
+                sb.w[k] = Vec3::new(rnd(), rnd(), rnd());
+            }
+            if case % 7 == 0 {
+                sb.v[1].y = -0.0;
+                sb.w[0].z = -0.0;
+            }
+            let a = if case % 3 == 0 { 2 } else { 0 };
+            let soft = |x: f32| [Soft { bias: x, mass_scale: 0.8, impulse_scale: 0.1 }, Soft::RIGID];
+            let mut rows = [Row::default(); 3];
+            let (ra, rb) = (Vec3::new(rnd(), rnd(), rnd()), Vec3::new(rnd(), rnd(), rnd()));
+            set_point3(&mut rows, &sb, a, 1, ra, rb, [soft(rnd()), soft(rnd()), soft(rnd())]);
+            if rows[0].block != POINT_BLOCK3 {
+                continue;
+            }
+            blocks += 1;
+            for (i, r) in rows.iter_mut().enumerate() {
+                r.accum = match (case / 3 + i) % 5 {
+                    0 => 0.0,
+                    1 => -0.0,
+                    _ => rnd(),
+                };
+            }
+            for phase in [Phase::Solve, Phase::Relax] {
+                let (mut r1, mut v1, mut w1) = (rows, sb.v.clone(), sb.w.clone());
+                let (mut r2, mut v2, mut w2) = (rows, sb.v.clone(), sb.w.clone());
+                solve_block3(&mut r1, &mut v1, &mut w1, phase);
+                solve_point3(&mut r2, &mut v2, &mut w2, phase);
+                assert!(r1.iter().zip(&r2).all(|(x, y)| x.accum == y.accum), "case {case}: impulses");
+                assert!(v1 == v2 && w1 == w2, "case {case}: {v1:?} {v2:?} {w1:?} {w2:?}");
+            }
+            let (mut v1, mut w1) = (sb.v.clone(), sb.w.clone());
+            let (mut v2, mut w2) = (sb.v.clone(), sb.w.clone());
+            for r in &rows {
+                r.warm_start(&mut v1, &mut w1);
+            }
+            warm_start(&rows, &mut v2, &mut w2);
+            assert!(v1 == v2 && w1 == w2, "case {case}, warm start: {v1:?} {v2:?} {w1:?} {w2:?}");
+        }
+        assert!(blocks > 10_000, "{blocks} point blocks");
     }
 }

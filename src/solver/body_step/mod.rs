@@ -70,6 +70,8 @@ pub struct RowScratch {
     /// keeps both for every body and joint still there. Valid while `relax_built`.
     relax_pose: Vec<(Vec3, Quat)>,
     relax_built: bool,
+    /// Never keep relax's rows or inertias (the tests' reference for that keep).
+    pub(crate) rebuild_rows: bool,
     /// Per body: its 2D lock (if it is planar) may sit this step out (`rows::idle_locks`).
     lock_idle: Vec<bool>,
     /// Build and sweep every 2D lock (the tests' reference for `rows::idle_locks`).

@@ -61,10 +61,10 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     let np = c.particles.len();
     let sc = &mut c.scratch.rows;
     // The world inverse inertias of the moved poses, which the rows built here apply (their
-    // M⁻¹Jᵀ and K), when anything reads them again this step: joints' rows, and particle-side
-    // rows built at the next substep's start. The next substep keeps both for the bodies that
+    // M⁻¹Jᵀ and K), when anything reads them again this step: joints' rows, and the impulse
+    // solver's particle-side rows built at the next substep's start. The next substep keeps both for the bodies that
     // stay put (`integrate_bodies`, `prepare_body_rows`).
-    let fresh = !c.joints.is_empty() || np > 0;
+    let fresh = !c.joints.is_empty() || (np > 0 && sc.with_particles);
     if fresh {
         let b = &*c.bodies;
         sc.relax_pose.clear();
@@ -77,7 +77,7 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     let direct = direct_joints(c.settings, &c.scratch.body_tree.direct);
     body_rows(sc, c.joints, c.bodies, np, c.h, &mut rows, true, direct, Locks::Keep, &[]);
     sc.rows = rows;
-    sc.relax_built = fresh;
+    sc.relax_built = fresh && !sc.rebuild_rows;
     c.scratch.contacts.refresh_relax(c.bodies, c.h);
 }
 
