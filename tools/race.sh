@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # ropelab's rigid bodies beside the peers on their own ground, in one run: W6 pyramid20,
 # W7 large_pyramid (Box2D v3's benchmark scene) and W4 (a chain of 100 bodies), each engine in
-# a fresh process, rounds interleaved, the 1-minute load average after every line, then the
-# median line of each (engine, workload) (median us_per_step; the quality figures are
-# deterministic).
+# a fresh process, rounds interleaved (the workloads' order turning each round), the 1-minute
+# load average after every line, then the median line of each (engine, workload) (median
+# us_per_step; the quality figures are deterministic) and ropelab's time over each peer's on
+# the same workload, per round: median (min..max).
 #   PEERS_DIR=/path/to/peers tools/race.sh                # 3 rounds of W6 W7 W4
 #   REPEATS=5 WORKLOADS="W6 W7" PEERS_DIR=... tools/race.sh
 # PEERS_DIR holds the peer engines: box2d/build/{sse2,avx2}/box2d-peer (Box2D v3, its Release
@@ -53,11 +54,15 @@ echo "# $(rustc --version); repeats: $REPEATS (rounds interleaved)"
 RAW=$(mktemp)
 trap 'rm -f "$RAW"' EXIT
 echo "## raw runs"
+read -r -a LIST <<< "$WORKLOADS"
 for ((rep = 1; rep <= REPEATS; rep++)); do
-  for w in $WORKLOADS; do
+  # The workloads' order turns by one each round, so no workload always runs right after the
+  # same one (W4 right after W7's 5,050 boxes ran slower than on its own).
+  k=$(((rep - 1) % ${#LIST[@]}))
+  for w in "${LIST[@]:k}" "${LIST[@]:0:k}"; do
     while read -r cmd; do
       if line=$($cmd); then
-        echo "$line" >> "$RAW"
+        echo "$rep $line" >> "$RAW"
         echo "$line  # load=$(cut -d' ' -f1 /proc/loadavg)"
       else
         echo "# FAILED: $cmd"
@@ -67,6 +72,7 @@ for ((rep = 1; rep <= REPEATS; rep++)); do
 done
 echo "## medians over $REPEATS runs"
 awk '{
+  $1 = ""; sub(/^ /, "")
   key = $1 " " $2; split($3, f, "="); us = f[2] + 0
   n[key]++; v[key, n[key]] = us; l[key, n[key]] = $0
   if (!(key in order)) { order[key] = ++k; keys[k] = key }
@@ -79,6 +85,30 @@ END {
       if (v[key, idx[q]] < v[key, idx[p]]) { t = idx[p]; idx[p] = idx[q]; idx[q] = t }
     mid = idx[int((m + 1) / 2)]
     printf "%s runs=%d us_range=%.2f..%.2f\n", l[key, mid], m, v[key, idx[1]], v[key, idx[m]]
+  }
+}' "$RAW"
+# ropelab's time over each peer's in the same round, per round: the machine's speed drifts
+# from round to round, so these ratios are the figures to quote.
+echo "## ropelab / peer, per round: median (min..max)"
+awk '{
+  round = $1; key = $2 " " $3; split($4, f, "="); us[round, key] = f[2] + 0
+  if (!(key in seen)) { seen[key] = 1; keys[++k] = key; wl[key] = $3 }
+  if (round > rounds) rounds = round
+}
+END {
+  for (i = 1; i <= k; i++) {
+    a = keys[i]; if (a !~ /^ropelab/) continue
+    for (j = 1; j <= k; j++) {
+      b = keys[j]; if (b ~ /^ropelab/) continue
+      # (Each peer line names the workload in its own words: W4 is chain-bodies or rope100.)
+      if (!((wl[a] == wl[b]) || (wl[a] == "W4" && wl[b] ~ /^(chain-bodies|rope100)$/))) continue
+      m = 0
+      for (r = 1; r <= rounds; r++)
+        if ((r, a) in us && (r, b) in us && us[r, b] > 0) q[++m] = us[r, a] / us[r, b]
+      if (m == 0) continue
+      for (p = 1; p <= m; p++) for (s = p + 1; s <= m; s++) if (q[s] < q[p]) { t = q[p]; q[p] = q[s]; q[s] = t }
+      printf "%s / %s: %.2f (%.2f..%.2f) rounds=%d\n", a, b, q[int((m + 1) / 2)], q[1], q[m], m
+    }
   }
 }' "$RAW"
 echo "# loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
