@@ -666,7 +666,8 @@ pub fn solve_point3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Pha
     point_apply(r0, r1, r2, v, w, d, (a, b));
 }
 
-/// u ← u + M⁻¹Jᵀ λ for a [`POINT_BLOCK3`]'s three rows (row by row, as [`Row::apply`]).
+/// u ← u + M⁻¹Jᵀ λ for a [`POINT_BLOCK3`]'s three rows: the angular parts row by row, as
+/// [`Row::apply`]; the linear parts, ±e_i, each on its own component.
 #[inline(always)]
 fn point_apply(r0: &Row, r1: &Row, r2: &Row, v: &mut [Vec3], w: &mut [Vec3], d: Vec3, (a, b): (usize, usize)) {
     let (ma, mb) = (d * r0.wa, d * r0.wb);

@@ -281,6 +281,12 @@ pub(crate) fn same_bits<const N: usize>(a: [f32; N], b: [f32; N]) -> bool {
     a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+/// [`same_bits`] for a pose (position, orientation).
+#[inline]
+pub(crate) fn same_pose((xa, qa): (Vec3, Quat), (xb, qb): (Vec3, Quat)) -> bool {
+    same_bits(xa.to_array(), xb.to_array()) && same_bits(qa.to_array(), qb.to_array())
+}
+
 /// The bodies' rows for one (sub-)substep under the solvers other than `impulse`: prepare
 /// rows, warm start, biased sweeps with the body contacts, integrate positions, relax on the
 /// moved bodies (`rows::relax_rows`), velocities back into the bodies.

@@ -62,8 +62,8 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     let sc = &mut c.scratch.rows;
     // The world inverse inertias of the moved poses, which the rows built here apply (their
     // M⁻¹Jᵀ and K), when anything reads them again this step: joints' rows, and the impulse
-    // solver's particle-side rows built at the next substep's start. The next substep keeps both for the bodies that
-    // stay put (`integrate_bodies`, `prepare_body_rows`).
+    // solver's particle-side rows built at the next substep's start. The next substep keeps
+    // both for the bodies that stay put (`integrate_bodies`, `prepare_body_rows`).
     let fresh = !c.joints.is_empty() || (np > 0 && sc.with_particles);
     if fresh {
         let b = &*c.bodies;
@@ -206,12 +206,12 @@ fn body_rows(
     // (Every body where `kept` has it: no joint's pose need be looked at.)
     let all_still = !kept.is_empty()
         && kept.len() == bodies.len()
-        && kept.iter().zip(bodies.pos.iter().zip(&bodies.rot)).all(|(&(kx, kq), (x, q))| {
-            super::same_bits(kx.to_array(), x.to_array()) && super::same_bits(kq.to_array(), q.to_array())
-        });
+        && kept.iter().zip(bodies.pos.iter().zip(&bodies.rot)).all(|(&kp, (&x, &q))| super::same_pose(kp, (x, q)));
     // Joints.
     for k in 0..joints.len() {
-        if all_still && joints.soft[k].is_none() {
+        // (A user's spring is rebuilt always: see `prepare_body_rows`.)
+        let keepable = !kept.is_empty() && joints.soft[k].is_none();
+        if all_still && keepable {
             continue;
         }
         // (Pose, and whether the rows built from `kept` stand for it.)
@@ -219,9 +219,7 @@ fn body_rows(
             match (i as usize).checked_sub(np).filter(|_| i != ground) {
                 Some(bi) => {
                     let (x, q) = (bodies.pos[bi], bodies.rot[bi]);
-                    let still = kept.get(bi).is_some_and(|&(kx, kq)| {
-                        super::same_bits(kx.to_array(), x.to_array()) && super::same_bits(kq.to_array(), q.to_array())
-                    });
+                    let still = kept.get(bi).is_some_and(|&kp| super::same_pose(kp, (x, q)));
                     (x, q, still)
                 }
                 None => (Vec3::ZERO, Quat::IDENTITY, true),
@@ -229,7 +227,7 @@ fn body_rows(
         };
         let [a, b] = sc.joint_bodies[k];
         let ((xa, qa, still_a), (xb, qb, still_b)) = (pose(a), pose(b));
-        if still_a && still_b && !kept.is_empty() && joints.soft[k].is_none() {
+        if still_a && still_b && keepable {
             continue;
         }
         let user = joints.soft[k].map(|s| Spring::new(s.hertz, s.damping_ratio, h));
