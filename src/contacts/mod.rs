@@ -70,6 +70,8 @@ pub use rule::SPECULATIVE;
 /// Graph colours for the 2D contacts (`Contacts::colour`; Box2D v3 has 24). A body in a
 /// pyramid or a wall of boxes touches up to six others.
 const COLOURS: usize = 12;
+/// Every colour's bit in a body's mask (`Contacts::colour_used`).
+const ALL_COLOURS: u16 = (1 << COLOURS) - 1;
 /// How far (m) a body's fat box reaches beyond its step box (Box2D v3's `aabbMargin`): the
 /// persistent pairs change only when a step box leaves its fat box.
 pub const BODY_FAT_MARGIN: f32 = 0.1;
@@ -239,7 +241,8 @@ pub struct Contacts {
     /// with how many of each one's lanes are contacts.
     wide: Vec<Contact2x4>,
     wide_lanes: Vec<u8>,
-    colour_bits: Vec<u64>,
+    /// Per body (dense index): the colours it is moved in so far, bit c for colour c.
+    colour_used: Vec<u16>,
     colour_lists: Vec<Vec<u32>>,
     /// Per body: its box for the step (its bounds grown by the speculative distance and how
     /// far it can move in the step) and its fat box (`persistent_pairs`).
@@ -1054,9 +1057,10 @@ impl Contacts {
     /// colours in turn. Those that fit no colour (a body in more than `COLOURS` contacts)
     /// are solved one by one after them. Greedy in key order: deterministic.
     fn colour(&mut self, sb: &SolverBodies, springs: &StepSprings) {
-        let words = self.start.len().div_ceil(64);
-        self.colour_bits.clear();
-        self.colour_bits.resize(COLOURS * words, 0);
+        // Each body's colours so far as a mask: a contact's first free colour is the lowest
+        // bit clear in both its movable bodies' masks, one look however many colours are full.
+        self.colour_used.clear();
+        self.colour_used.resize(self.start.len(), 0);
         self.colour_lists.resize_with(COLOURS, Vec::new);
         for l in self.colour_lists.iter_mut() {
             l.clear();
@@ -1070,26 +1074,21 @@ impl Contacts {
             if let Some(ahead) = self.flat.get(i + 8).filter(|_| PREFETCH) {
                 prefetch(&ahead.a as *const u32 as *const u8);
             }
-            let (move_a, move_b) = (moves(f.a), moves(f.b));
             let (ka, kb) = ((f.a - self.base) as usize, (f.b - self.base) as usize);
-            let colour = (0..COLOURS).find(|&col| {
-                let bits = &self.colour_bits[col * words..(col + 1) * words];
-                let taken = |k: usize| bits[k / 64] >> (k % 64) & 1 != 0;
-                !((move_a && taken(ka)) || (move_b && taken(kb)))
-            });
-            match colour {
-                Some(col) => {
-                    let bits = &mut self.colour_bits[col * words..(col + 1) * words];
-                    if move_a {
-                        bits[ka / 64] |= 1 << (ka % 64);
-                    }
-                    if move_b {
-                        bits[kb / 64] |= 1 << (kb % 64);
-                    }
-                    self.colour_lists[col].push(i as u32);
-                }
-                None => self.fast.push(Contact2::from_flat(f, sb, i as u32, ka as u32, kb as u32, springs)),
+            let mask = |moved: bool, k: usize| if moved { self.colour_used[k] } else { 0 };
+            let (move_a, move_b) = (moves(f.a), moves(f.b));
+            let free = !(mask(move_a, ka) | mask(move_b, kb)) & ALL_COLOURS;
+            if free == 0 {
+                self.fast.push(Contact2::from_flat(f, sb, i as u32, ka as u32, kb as u32, springs));
+                continue;
             }
+            let col = free.trailing_zeros() as usize;
+            for (moved, k) in [(move_a, ka), (move_b, kb)] {
+                if moved {
+                    self.colour_used[k] |= 1 << col;
+                }
+            }
+            self.colour_lists[col].push(i as u32);
         }
         self.wide.clear();
         self.wide_lanes.clear();
