@@ -362,11 +362,17 @@ impl Bodies {
         *self = Bodies { version: self.version + 1, ..Default::default() };
     }
 
-    /// World-frame inverse inertia tensor R·I⁻¹·Rᵀ of body `i`.
+    /// World-frame inverse inertia tensor R·I⁻¹·Rᵀ of body `i`. For an isotropic body (a
+    /// sphere, a cube, and every immovable body: the same inverse inertia about each axis,
+    /// I⁻¹ = s·1) it is s·1 in every pose, taken exactly rather than through R's rounding.
     #[inline]
     pub fn inv_inertia_world(&self, i: usize) -> Mat3 {
+        let d = self.inv_inertia[i];
+        if d.x == d.y && d.y == d.z {
+            return Mat3::from_diagonal(d);
+        }
         // R·D is R's columns scaled (no products by the diagonal's zeros).
-        let (r, d) = (Mat3::from_quat(self.rot[i]), self.inv_inertia[i]);
+        let r = Mat3::from_quat(self.rot[i]);
         Mat3::from_cols(r.x_axis * d.x, r.y_axis * d.y, r.z_axis * d.z) * r.transpose()
     }
 
