@@ -23,12 +23,14 @@
 //! - Filtering: a pair collides when their `Filter`s accept each other, at least one is
 //!   dynamic, and no joint joins them (unless that joint has `collide_connected`).
 //! - Warm starting by pair and feature id (`Patch::warm_from`, `PlanarPatch::warm_from`).
-//! - Two planar boxes' manifold is remade from last step's while they have moved less than
-//!   1 mm and 1 mrad relative to each other since it was found (`box_box_2d::RectCache`,
-//!   Jolt's body pair cache): its points moved with the boxes, its separations measured
-//!   anew, without the separating axis test and the clip. At rest, most are (W6: 90 %),
-//!   which took W6's step from 172 to 162 µs; a corner's separation is then exact, a point
-//!   cut by a side line stays where it was on the incident edge (within the 1 mm).
+//! - Two planar boxes' patch is kept from last step's while they have moved less than 1 mm
+//!   and 1 mrad relative to each other since its manifold was found (`box_box_2d::RectCache`
+//!   holds that pose; `planar::Kept` the manifold in the boxes' frames; Box2D v3's contact
+//!   recycling): its points move with the boxes, each separation is the one found plus how
+//!   far the point on B moved from the point on A along the normal (the substeps' own
+//!   measure), its impulses carry over as they are; no separating axis test, clip or warm
+//!   start matching. At rest nearly all are (W6: 99 %). A pair loaded from an export without
+//!   its kept manifold is remade from the cache's features (`collide_rects_2d_cached`).
 //! - Events: a pair touches in a step when its manifold has a point within `TOUCH_SLOP` or
 //!   its rows pushed (a speculative point that stopped a falling body is a touch: without
 //!   that, the landing would be reported a step late with only the resting impulse). It
@@ -64,7 +66,7 @@ use crate::joints::row::{Phase, SolverBodies};
 use crate::joints::Joints;
 use crate::ropes::Ropes;
 use patch::{Patch, PointIn};
-use planar::{Contact2, Contact2x4, Motion2, PlanarPatch, StepSprings};
+use planar::{Contact2, Contact2x4, Kept, Motion2, PlanarPatch, StepSprings};
 
 pub use rule::SPECULATIVE;
 /// Graph colours for the 2D contacts (`Contacts::colour`; Box2D v3 has 24). A body in a
@@ -98,6 +100,10 @@ pub struct WarmContact {
     pub friction: [f32; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rect: Option<RectCache>,
+    /// A 2D box pair's manifold as found (`planar::Kept`), which the next step keeps while
+    /// the pair stays within `rect`'s limits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<Kept>,
 }
 
 /// The body contacts' carried state (see [`WarmContact`]): the next biased sweep's direction,
@@ -195,16 +201,19 @@ pub struct Contacts {
     /// in one of the two lists).
     pub flat: Vec<PlanarPatch>,
     old_flat: Vec<PlanarPatch>,
-    /// Find every 2D box manifold afresh instead of remaking a cached one
-    /// (`box_box_2d::RectCache`): the tests' reference for the cache.
+    /// Find every 2D box manifold afresh instead of keeping or remaking one
+    /// (`planar::Kept`, `box_box_2d::RectCache`): the tests' reference for both.
     pub(crate) fresh_rects: bool,
     /// The hot copies hold the separations at the bodies' poses now (`refresh_relax`).
     relax_measured: bool,
     /// Measure them in every `prepare` all the same (the tests' reference).
     pub(crate) measure_always: bool,
-    /// 2D box manifolds remade from the cache and found afresh, since the world was made.
+    /// 2D box manifolds remade from the cache's features and found afresh, since the world
+    /// was made.
     pub rects_remade: u64,
     pub rects_found: u64,
+    /// 2D box patches kept from last step's (`planar::Kept`).
+    pub rects_kept: u64,
     /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
     joined: Vec<(u32, u32)>,
     touching: Vec<u64>,
@@ -392,6 +401,7 @@ impl Contacts {
                 tangents: p.tangents,
                 friction: [p.friction[0].accum, p.friction[1].accum, p.friction[2].accum],
                 rect: None,
+                kept: None,
             })
             .collect();
         contacts.extend(self.flat.iter().map(|f| WarmContact {
@@ -402,6 +412,7 @@ impl Contacts {
             tangents: [f.tangent, Vec3::Z],
             friction: f.friction,
             rect: f.rect.is_made().then_some(f.rect),
+            kept: f.kept,
         }));
         let rope = self.rope.warm_state().into_iter().map(|(k, a)| ((k >> 32) as u32, k as u32, a)).collect();
         ContactsState {
@@ -422,7 +433,8 @@ impl Contacts {
             let finite = c.points.iter().all(|p| p.1.is_finite() && p.2.is_finite())
                 && c.normal.is_finite()
                 && c.tangents.iter().all(|t| t.is_finite())
-                && c.friction.iter().all(|f| f.is_finite());
+                && c.friction.iter().all(|f| f.is_finite())
+                && c.kept.is_none_or(|k| k.is_finite());
             if c.points.len() > max || !finite {
                 return Err((format!("contacts[{i}]"), "must have at most 4 points (2 if flat), all finite"));
             }
@@ -440,6 +452,7 @@ impl Contacts {
                     (f.ids[j], f.at[j], f.accum[j]) = (id, at, accum);
                 }
                 f.rect = c.rect.unwrap_or_default();
+                f.kept = c.kept;
                 self.flat.push(f);
             } else {
                 let mut p = Patch { key: k, count: n, normal: c.normal, tangents: c.tangents, ..Default::default() };
@@ -837,6 +850,24 @@ impl Contacts {
             // (`box_box_2d::RectCache`).
             let k = key(bodies.id[a], bodies.id[b]);
             let warm = self.last_step(k, old);
+            // Last step's patch of the pair is kept while the boxes stay within the limits of
+            // the pose its manifold was found at (`planar::Kept`).
+            if let Some(o) = warm.1.map(|i| &self.old_flat[i]).filter(|_| !self.fresh_rects) {
+                if o.kept.is_some() && o.rect.holds(ra, ha, rb, hb) {
+                    self.flat.push(*o);
+                    let Some(f) = self.flat.last_mut() else { return };
+                    let (sa, sb) = (self.base + a as u32, self.base + b as u32);
+                    let (xa, xb) = (bodies.pos[a], bodies.pos[b]);
+                    let touching = f.keep(sa, sb, xa, xb, ra.axes(), rb.axes(), TOUCH_SLOP);
+                    let mix = Material::mix(bodies.material[a], bodies.material[b]);
+                    (f.mu, f.e) = (mix.friction, mix.restitution);
+                    if touching {
+                        self.geometric.push(k);
+                    }
+                    self.rects_kept += 1;
+                    return;
+                }
+            }
             let mut cache = match warm.1 {
                 Some(i) if !self.fresh_rects => self.old_flat[i].rect,
                 _ => RectCache::default(),
@@ -844,7 +875,7 @@ impl Contacts {
             let (c, remade) = narrow::box_box_2d::collide_rects_2d_cached(ra, ha, rb, hb, margin, &mut cache);
             self.rects_remade += remade as u64;
             self.rects_found += !remade as u64;
-            return self.rect_pair(bodies, a, b, k, &c, cache, warm);
+            return self.rect_pair(bodies, a, b, k, (&c, ra.axes(), rb.axes()), cache, warm);
         }
         let (pa, pb) = (Pose::new(bodies.pos[a], bodies.rot[a]), Pose::new(bodies.pos[b], bodies.rot[b]));
         let mut pts = [PointIn::default(); patch::MANIFOLD_POINTS];
@@ -925,7 +956,7 @@ impl Contacts {
         a: usize,
         b: usize,
         k: u64,
-        c: &narrow::box_box_2d::Contact2d,
+        (c, ax, bx): (&narrow::box_box_2d::Contact2d, [glam::Vec2; 2], [glam::Vec2; 2]),
         cache: RectCache,
         (warm_patch, warm_flat): (Option<usize>, Option<usize>),
     ) {
@@ -961,6 +992,8 @@ impl Contacts {
                 (f.stands_for, f.depth2) = ([n; 2], [0.5 * (lo * lo + hi * hi); 2]);
             }
         }
+        let kept = cache.is_made().then(|| Kept::of(f, [p[0].1, p[1].1], ax, bx));
+        f.kept = kept;
         self.warm_flat(warm_patch, warm_flat);
     }
 
@@ -1070,7 +1103,7 @@ impl Contacts {
         // left as it is by every update (it may be kinematic: moving, but not moved).
         let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
         for (i, f) in self.flat.iter().enumerate() {
-            // (The patches are 272 bytes apart, and this pass reads two fields of each.)
+            // (The patches are 340 bytes apart, and this pass reads two fields of each.)
             if let Some(ahead) = self.flat.get(i + 8).filter(|_| PREFETCH) {
                 prefetch(&ahead.a as *const u32 as *const u8);
             }
@@ -1261,14 +1294,12 @@ mod tests {
     use super::*;
     use crate::bodies::BodyDef;
 
-    /// W6's pyramid with the 2D box manifolds' cache (`box_box_2d::RectCache`) against the
-    /// same pyramid with every manifold found afresh, 10 s: the cache remakes most of them
-    /// (measured when written: 89.7 % of 354,000), and the pyramid settles as it does
-    /// without it: every box within 0.5 mm of where it is without the cache (measured
-    /// 0.17 mm at 30 Hz; 0.16 mm at 54 Hz, 0.44 mm before the rows' shared linear part was
-    /// taken once, `Contact2::solve`: the settling is sensitive to rounding), and the drift
-    /// (the largest distance a box centre moved) within 0.2 mm of it (measured 2.9658
-    /// against 2.9669 cm; 9.545 against 9.540 mm at 54 Hz).
+    /// W6's pyramid with the 2D box patches kept from step to step (`planar::Kept`) against
+    /// the same pyramid with every manifold found afresh, 10 s: most are kept (measured:
+    /// 98.7 % of 354,000), and the pyramid settles as it does without: every box within
+    /// 0.5 mm of where it is then (measured 0.39 mm; the settling is sensitive to rounding),
+    /// and the drift (the largest distance a box centre moved) within 0.2 mm of it
+    /// (measured 9.563 against 9.510 mm).
     #[test]
     #[cfg(feature = "full")]
     fn cached_box_manifolds_settle_w6_as_fresh_ones_do() {
@@ -1280,7 +1311,7 @@ mod tests {
                 w.step(1.0 / 60.0).unwrap();
             }
             let c = &w.scratch.contacts;
-            (pyramid_drift(&w, PYRAMID_ROWS), c.rects_remade, c.rects_found, w.bodies.pos.clone())
+            (pyramid_drift(&w, PYRAMID_ROWS), c.rects_remade + c.rects_kept, c.rects_found, w.bodies.pos.clone())
         };
         let (drift_fresh, remade_fresh, found_fresh, pos_fresh) = run(true);
         let (drift, remade, found, pos) = run(false);

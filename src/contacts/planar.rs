@@ -8,8 +8,9 @@
 //! patch's maths on one pass over the normal rows), so its rows act on v_x, v_y and ω_z
 //! alone: a row is its two angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
-//! makes such a patch as a [`PlanarPatch`] (272 bytes: the manifold, the impulses it carries,
-//! and for two boxes what their manifold was made from, `box_box_2d::RectCache`); once per
+//! makes such a patch as a [`PlanarPatch`] (340 bytes: the manifold, the impulses it carries,
+//! and for two boxes what their manifold was made from, `box_box_2d::RectCache`, and the
+//! manifold as found, [`Kept`]); once per
 //! step the solver builds their rows into the packs of its graph colours
 //! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
 //! and copies the impulses back into the flat patches (the events and the next step's warm
@@ -25,7 +26,7 @@
 //! body's in-plane motion since the manifold was made (Δx, and the in-plane block of its
 //! rotation since) computed once per body per substep instead of once per patch.
 
-use glam::{BVec4A, Vec3, Vec4};
+use glam::{BVec4A, Vec2, Vec3, Vec4};
 
 use super::lanes::{at_least, at_most};
 pub use super::lanes::{Lane, Motion, Motion2, Row2, Vel, Vel2, V2};
@@ -97,7 +98,7 @@ impl StepSprings {
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
 /// a face, a corner on a face): the manifold ([`PlanarPatch::make`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
-/// nothing the sweep does not read — 272 bytes (68 of them the box pair's cache, 16 what each point stands for in 3D) where a
+/// nothing the sweep does not read — 340 bytes (68 of them the box pair's cache, as many its kept manifold, 16 what each point stands for in 3D) where a
 /// [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
@@ -136,6 +137,55 @@ pub struct PlanarPatch {
     /// z² (m²). Its spring is theirs together ([`point_spring`]).
     pub stands_for: [f32; 2],
     pub depth2: [f32; 2],
+    /// A 2D box pair's manifold as it was found, in the boxes' frames ([`Kept`]): the next
+    /// steps keep it while the pair stays within its cache's limits (`rect`).
+    pub kept: Option<Kept>,
+}
+
+/// A 2D box pair's manifold as found, in the two boxes' own frames (their rectangles' axes,
+/// `box_box_2d::Rect::axes`): each point's place on A and on B (the same world point
+/// then), the normal in A's frame and each point's separation then, with what each point
+/// stands for in 3D. While the boxes stay within 1 mm and 1 mrad of the pose it was found
+/// at relative to each other (`box_box_2d::RectCache::holds`) the pair's patch is made
+/// from it ([`PlanarPatch::keep`], Box2D v3's contact recycling): the points move with
+/// their boxes, the normal turns with A, and each separation is the one then plus how far
+/// the point on B has moved from the point on A along the normal, s = s₀ + n·(p_b − p_a) —
+/// the substeps' own measure of separation, carried from step to step. A corner on a face
+/// then stays exact to the product of the turn and the separation (1 mrad · mm); the
+/// impulses carry over as they are, the friction's along a tangent that turns with A.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kept {
+    pub on_a: [Vec2; 2],
+    pub on_b: [Vec2; 2],
+    pub normal: Vec2,
+    pub separation: [f32; 2],
+    pub stands_for: [f32; 2],
+    pub depth2: [f32; 2],
+}
+
+impl Kept {
+    /// Patch `f`, just made with points at separations `s` between boxes whose in-plane
+    /// axes are `ax` (A) and `bx` (B), in their frames.
+    #[inline(always)]
+    pub fn of(f: &PlanarPatch, s: [f32; 2], ax: [Vec2; 2], bx: [Vec2; 2]) -> Kept {
+        let local = |x: [Vec2; 2], v: Vec3| Vec2::new(x[0].dot(v.truncate()), x[1].dot(v.truncate()));
+        Kept {
+            on_a: [local(ax, f.r_a[0]), local(ax, f.r_a[1])],
+            on_b: [local(bx, f.r_b[0]), local(bx, f.r_b[1])],
+            normal: local(ax, f.normal),
+            separation: s,
+            stands_for: f.stands_for,
+            depth2: f.depth2,
+        }
+    }
+
+    /// Every value finite (a loaded export's).
+    pub fn is_finite(&self) -> bool {
+        let v = [self.on_a, self.on_b].iter().flatten().all(|v| v.is_finite());
+        let f = [self.separation, self.stands_for, self.depth2].iter().flatten().all(|x| x.is_finite());
+        v && f && self.normal.is_finite()
+    }
 }
 
 impl PlanarPatch {
@@ -185,6 +235,39 @@ impl PlanarPatch {
     pub fn tilt(&self, sb: &SolverBodies) -> f32 {
         let t = self.tangent;
         t.dot(sb.inv_i[self.a as usize] * t) + t.dot(sb.inv_i[self.b as usize] * t)
+    }
+
+    /// Last step's patch of the pair (a copy, which this turns into this step's), made again
+    /// from its kept manifold ([`Kept`]) for solver bodies `a`, `b` at centres `x_a`, `x_b`
+    /// with in-plane axes `ax`, `bx`: its points, ids and impulses, and its cache, as they
+    /// were. Says whether a point is within `touch` (m).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn keep(&mut self, a: u32, b: u32, x_a: Vec3, x_b: Vec3, ax: [Vec2; 2], bx: [Vec2; 2], touch: f32) -> bool {
+        let Some(k) = self.kept.as_ref() else { return false };
+        let world = |x: [Vec2; 2], l: Vec2| x[0] * l.x + x[1] * l.y;
+        let n = world(ax, k.normal);
+        let normal = n.extend(0.0);
+        let (mut centroid, mut touching) = (Vec3::ZERO, false);
+        let count = self.count.min(2);
+        for j in 0..count {
+            // (The points lie in the plane z = 0: the levers' z is the centres' depth.)
+            let ra = world(ax, k.on_a[j]).extend(-x_a.z);
+            let rb = world(bx, k.on_b[j]).extend(-x_b.z);
+            let (pa, pb) = (x_a + ra, x_b + rb);
+            let s = k.separation[j] + normal.dot(pb - pa);
+            (self.r_a[j], self.r_b[j], self.at[j]) = (ra, rb, pa);
+            self.base[j] = s - normal.dot(rb - ra);
+            touching |= s < touch;
+            centroid += pa;
+        }
+        if count > 0 {
+            centroid /= count as f32;
+        }
+        (self.a, self.b, self.normal, self.tangent) = (a, b, normal, Vec3::new(-n.y, n.x, 0.0));
+        (self.c_a, self.c_b) = (centroid - x_a, centroid - x_b);
+        (self.stands_for, self.depth2) = (k.stands_for, k.depth2);
+        touching
     }
 
     /// Takes last step's impulses (`Patch::warm_from`'s rule).

@@ -679,6 +679,16 @@ export interface WarmContact {
     sign: number;
     pts: [[Vec2, number], [Vec2, number]];
   };
+  /** A 2D box pair's manifold as found, in the two boxes' frames, which the next steps keep
+   * while the pair stays within `rect`'s limits (src/contacts/planar.rs, `Kept`). */
+  kept?: {
+    on_a: [Vec2, Vec2];
+    on_b: [Vec2, Vec2];
+    normal: Vec2;
+    separation: [number, number];
+    stands_for: [number, number];
+    depth2: [number, number];
+  };
 }
 
 /** A body's shape in a scene file (or `sim.addBody(json)`). */

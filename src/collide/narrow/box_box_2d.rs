@@ -57,6 +57,13 @@ impl Rect {
         Some(Rect { c: p.pos.truncate(), axes: [m.x_axis.truncate(), m.y_axis.truncate()], half: [half.x, half.y] })
     }
 
+    /// Its in-plane axes (x, y of the box): an orthonormal frame of the plane, mirrored
+    /// when the box is turned half a turn about an in-plane axis.
+    #[inline(always)]
+    pub fn axes(&self) -> [Vec2; 2] {
+        self.axes
+    }
+
     /// Largest separation over this rectangle's two face axes from `o` (toward `d` = o − self),
     /// and that axis.
     #[inline]
@@ -335,6 +342,13 @@ impl RectCache {
     #[inline(always)]
     fn hands(a: &Rect, b: &Rect) -> [bool; 2] {
         [a.axes[0].perp_dot(a.axes[1]) > 0.0, b.axes[0].perp_dot(b.axes[1]) > 0.0]
+    }
+
+    /// Whether boxes `ha` at `a` and `hb` at `b` are still within the limits of the pose it
+    /// was made at ([`CACHE_SHIFT`], [`CACHE_TURN`]; the same sizes and frames' handedness).
+    #[inline(always)]
+    pub fn holds(&self, a: &Rect, ha: Vec3, b: &Rect, hb: Vec3) -> bool {
+        self.fits(Self::relative(a, b), [ha.x, ha.y, hb.x, hb.y], Self::hands(a, b))
     }
 
     /// Whether the manifold it holds is still good for boxes at `rel` with `halves`.
