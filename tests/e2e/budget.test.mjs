@@ -164,8 +164,14 @@ import { DIST, checkDist } from './serve.mjs';
 // block solved and warm started whole: the chain of 100 bodies (W4) under the impulse solver
 // in 0.59x the instructions. Its matrix products in Mat3A were measured smaller than in Mat3.
 // The lite build stayed within its budget (178,872). BUDGET is the measured size plus 0.1 %.
+//
+// Raised, the full one, 2026-11-30 (ninth): 531,030 -> 533,034 gzipped (+2.0 KB; raw 1,333,230
+// -> 1,341,155), for two planar boxes' contact kept from step to step (`planar::Kept` and
+// `PlanarPatch::keep`, its export and check, `RectCache::holds`) — W6 0.94x the instructions —
+// and the ball-socket's block between isotropic bodies built from the levers alone (W4 0.91x).
+// The lite build stayed within its budget (178,837). BUDGET is the measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 531_570;
+export const BUDGET = 533_570;
 export const LITE_BUDGET = 178_900;
 
 checkDist();
