@@ -365,7 +365,8 @@ fn a_mirrored_box_is_found_afresh() {
 
 /// A 2D box pair's kept manifold (`contacts::planar::Kept`, Box2D v3's contact recycling):
 /// over random pairs as above, the patch made from the found manifold and kept at the same
-/// poses has its levers and separations to rounding (1e-6 m); the pair then moved together
+/// poses has its levers, points, separations, normal, tangent and centroid levers to
+/// rounding (1e-6); the pair then moved together
 /// by any rigid motion and apart by less than the cache's shift and turn
 /// (`RectCache::holds`), each kept point's separation, s = base + n·(r_b − r_a) at the
 /// poses now, is the fresh test's for the same feature there: a corner (a point fixed on the
@@ -410,8 +411,12 @@ fn a_kept_box_manifold_follows_the_boxes() {
         same.keep(0, 1, ca, cb, ra.axes(), rb.axes(), 0.005);
         for j in 0..f.count {
             let d = (same.r_a[j] - f.r_a[j]).length().max((same.r_b[j] - f.r_b[j]).length());
+            let d = d.max((same.at[j] - f.at[j]).length());
             max_same = max_same.max(d).max((sep(&same, j) - m.points[j].1).abs());
         }
+        let frame = (same.normal - f.normal).length().max((same.tangent - f.tangent).length());
+        let centroid = (same.c_a - f.c_a).length().max((same.c_b - f.c_b).length());
+        max_same = max_same.max(frame).max(centroid);
         // Both moved by one rigid motion, then B by less than the cache's limits.
         let (spin, shift) = (rng.range(-1.0, 1.0), Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.0));
         let q = Quat::from_rotation_z(spin);

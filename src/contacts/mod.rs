@@ -381,6 +381,15 @@ fn pair_entry(bodies: &Bodies, a: usize, b: usize) -> (u64, u32, u32) {
     (key(bodies.id[a], bodies.id[b]), a as u32, b as u32)
 }
 
+/// Two boxes' common depth across the plane z = 0 (centres at depths `za`, `zb`, half
+/// extents along z `ha`, `hb`) as the mean z² of its two ends, which a 2D point standing for
+/// the edge between them takes (`planar::point_spring`); `None` when they share none.
+#[inline(always)]
+fn common_depth(za: f32, ha: f32, zb: f32, hb: f32) -> Option<f32> {
+    let (lo, hi) = ((za - ha).max(zb - hb), (za + ha).min(zb + hb));
+    (hi > lo).then_some(0.5 * (lo * lo + hi * hi))
+}
+
 #[inline]
 fn key(a: Id, b: Id) -> u64 {
     ((a.0 as u64) << 32) | b.0 as u64
@@ -433,10 +442,19 @@ impl Contacts {
             let finite = c.points.iter().all(|p| p.1.is_finite() && p.2.is_finite())
                 && c.normal.is_finite()
                 && c.tangents.iter().all(|t| t.is_finite())
-                && c.friction.iter().all(|f| f.is_finite())
-                && c.kept.is_none_or(|k| k.is_finite());
+                && c.friction.iter().all(|f| f.is_finite());
             if c.points.len() > max || !finite {
                 return Err((format!("contacts[{i}]"), "must have at most 4 points (2 if flat), all finite"));
+            }
+            if let Some(kept) = &c.kept {
+                let made = c.rect.is_some_and(|r| r.is_made());
+                let unit = (kept.normal.length_squared() - 1.0).abs() < 1e-3;
+                if !(c.flat && made && !c.points.is_empty() && kept.is_finite() && unit) {
+                    return Err((
+                        format!("contacts[{i}].kept"),
+                        "belongs to a flat contact with 1 or 2 points and a made `rect`, all finite, its normal a unit vector",
+                    ));
+                }
             }
             let (k, n) = (key(c.pair), c.points.len());
             if c.flat {
@@ -853,7 +871,9 @@ impl Contacts {
             // Last step's patch of the pair is kept while the boxes stay within the limits of
             // the pose its manifold was found at (`planar::Kept`).
             if let Some(o) = warm.1.map(|i| &self.old_flat[i]).filter(|_| !self.fresh_rects) {
-                if o.kept.is_some() && o.rect.holds(ra, ha, rb, hb) {
+                let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
+                let same_depth = o.kept.is_some_and(|k| k.depth2[0] == depth);
+                if o.count > 0 && same_depth && o.rect.holds(ra, ha, rb, hb) {
                     self.flat.push(*o);
                     let Some(f) = self.flat.last_mut() else { return };
                     let (sa, sb) = (self.base + a as u32, self.base + b as u32);
@@ -984,12 +1004,10 @@ impl Contacts {
         // Each point is an edge along ẑ: in 3D, two corners at the ends of the boxes' common
         // depth (`planar::point_spring`; z from the plane, where planar bodies are centred).
         if let (Shape::Box { half: ha }, Shape::Box { half: hb }) = (&bodies.shape[a], &bodies.shape[b]) {
-            let (za, zb) = (bodies.pos[a].z, bodies.pos[b].z);
-            let (lo, hi) = ((za - ha.z).max(zb - hb.z), (za + ha.z).min(zb + hb.z));
-            if hi > lo {
+            if let Some(depth2) = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z) {
                 // (Two 2D points merged into one stand for four.)
                 let n = if count < c.count { 4.0 } else { 2.0 };
-                (f.stands_for, f.depth2) = ([n; 2], [0.5 * (lo * lo + hi * hi); 2]);
+                (f.stands_for, f.depth2) = ([n; 2], [depth2; 2]);
             }
         }
         let kept = cache.is_made().then(|| Kept::of(f, [p[0].1, p[1].1], ax, bx));
@@ -1328,6 +1346,30 @@ mod tests {
         assert!(share > 0.85, "{share}");
         assert!(apart < 5e-4, "{apart}");
         assert!((drift - drift_fresh).abs() < 2e-4, "{drift} {drift_fresh}");
+    }
+
+    /// A loaded kept manifold must belong to a flat contact with points and a made cache,
+    /// with a unit normal: an export edited otherwise is refused, naming the contact.
+    #[test]
+    #[cfg(feature = "full")]
+    fn a_kept_manifold_without_its_contact_is_refused() {
+        use crate::workloads::Workload;
+        let mut w = Workload::W6.build(crate::solver::SolverKind::Impulse);
+        for _ in 0..10 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let state = w.scratch.contacts.warm_state();
+        let i = state.contacts.iter().position(|c| c.kept.is_some()).expect("a kept contact");
+        let mut c = Contacts::default();
+        assert!(c.set_warm_state(&state).is_ok());
+        let edits: [fn(&mut WarmContact); 4] =
+            [|c| c.points.clear(), |c| c.rect = None, |c| c.flat = false, |c| c.kept.as_mut().unwrap().normal *= 2.0];
+        for edit in edits {
+            let mut bad = state.clone();
+            edit(&mut bad.contacts[i]);
+            let err = c.set_warm_state(&bad).unwrap_err();
+            assert_eq!(err.0, format!("contacts[{i}].kept"));
+        }
     }
 
     /// The 2D boxes' merge is `merge_coincident`'s, bit for bit: coincident, near and
