@@ -1121,7 +1121,7 @@ impl Contacts {
         // left as it is by every update (it may be kinematic: moving, but not moved).
         let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
         for (i, f) in self.flat.iter().enumerate() {
-            // (The patches are 340 bytes apart, and this pass reads two fields of each.)
+            // (The patches are 344 bytes apart, and this pass reads two fields of each.)
             if let Some(ahead) = self.flat.get(i + 8).filter(|_| PREFETCH) {
                 prefetch(&ahead.a as *const u32 as *const u8);
             }

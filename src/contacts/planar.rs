@@ -8,7 +8,7 @@
 //! patch's maths on one pass over the normal rows), so its rows act on v_x, v_y and ω_z
 //! alone: a row is its two angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
-//! makes such a patch as a [`PlanarPatch`] (340 bytes: the manifold, the impulses it carries,
+//! makes such a patch as a [`PlanarPatch`] (344 bytes: the manifold, the impulses it carries,
 //! and for two boxes what their manifold was made from, `box_box_2d::RectCache`, and the
 //! manifold as found, [`Kept`]); once per
 //! step the solver builds their rows into the packs of its graph colours
@@ -98,7 +98,7 @@ impl StepSprings {
 /// A 2D patch of at most two points as the step keeps it (the common 2D contact: a face on
 /// a face, a corner on a face): the manifold ([`PlanarPatch::make`], the arithmetic of
 /// `Patch::fill` and `Patch::make_planar`), the impulses it carries to the next step, and
-/// nothing the sweep does not read — 340 bytes (68 of them the box pair's cache, as many its kept manifold, 16 what each point stands for in 3D) where a
+/// nothing the sweep does not read — 344 bytes (68 of them the box pair's cache, as many its kept manifold, 16 what each point stands for in 3D) where a
 /// [`patch::Patch`] is 1 KB (making,
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
