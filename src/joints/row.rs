@@ -957,9 +957,9 @@ mod tests {
 
     /// The point block between isotropic bodies (inverse inertias s·1: spheres, cubes, the
     /// ground) against K = (w_a + w_b)·1 + A_aᵀ I_a⁻¹ A_a + A_bᵀ I_b⁻¹ A_b and I⁻¹A taken
-    /// in f64 from the same inputs: M⁻¹Jᵀ's angular parts within 1e-6 relative, K⁻¹
-    /// within 1e-4 of its largest entry (K's condition is at most 1e4 here), and a
-    /// non-isotropic body on either side still takes the products.
+    /// in f64 from the same inputs: M⁻¹Jᵀ's angular parts within 1e-6 relative, K⁻¹ (where
+    /// the f32 block is kept) within 1e-4 of its largest entry, and a non-isotropic body on
+    /// either side still takes the products.
     #[test]
     fn the_isotropic_point_block_is_the_products() {
         let mut rng = crate::leash::Rng::new(5);
