@@ -53,6 +53,12 @@ impl Pair {
         let cb = ca + Vec3::new(libm::cosf(dir), libm::sinf(dir), 0.0) * dist;
         Pair { ha, hb, ca, ta, cb, tb }
     }
+
+    /// The sections of boxes `ha` at `ca` turned by `ta` about z and `hb` at `cb` turned by `tb`.
+    fn rects(ha: Vec3, ca: Vec3, ta: f32, hb: Vec3, cb: Vec3, tb: f32) -> (box_box_2d::Rect, box_box_2d::Rect) {
+        let (pa, pb) = (Pose::new(ca, Quat::from_rotation_z(ta)), Pose::new(cb, Quat::from_rotation_z(tb)));
+        (box_box_2d::Rect::new(&pa, ha).unwrap(), box_box_2d::Rect::new(&pb, hb).unwrap())
+    }
 }
 
 /// The 3D manifold as `contacts` makes it 2D: (normal, [(point, separation)]), or `None`
@@ -267,16 +273,13 @@ fn bits(m: &box_box_2d::Contact2d) -> Vec<u32> {
 /// reach of the boxes, at most about 2 m here).
 #[test]
 fn a_cached_box_manifold_is_remade_while_the_boxes_barely_move() {
-    use box_box_2d::{collide_rects_2d, collide_rects_2d_cached, Rect, RectCache, CACHE_SHIFT, CACHE_TURN};
+    use box_box_2d::{collide_rects_2d, collide_rects_2d_cached, RectCache, CACHE_SHIFT, CACHE_TURN};
     let mut rng = Lcg(20261128);
     let (mut cached, mut same, mut changed, mut fresh_again) = (0, 0, 0, 0);
     let (mut max_corner, mut max_cut_s, mut max_cut_p) = (0f32, 0f32, 0f32);
     for _ in 0..3000 {
         let Pair { ha, hb, ca, ta, cb, tb } = Pair::draw(&mut rng);
-        let poses = |ca: Vec3, ta: f32, cb: Vec3, tb: f32| {
-            let (pa, pb) = (Pose::new(ca, Quat::from_rotation_z(ta)), Pose::new(cb, Quat::from_rotation_z(tb)));
-            (Rect::new(&pa, ha).unwrap(), Rect::new(&pb, hb).unwrap())
-        };
+        let poses = |ca: Vec3, ta: f32, cb: Vec3, tb: f32| Pair::rects(ha, ca, ta, hb, cb, tb);
         let (ra, rb) = poses(ca, ta, cb, tb);
         let mut cache = RectCache::default();
         let (made, hit) = collide_rects_2d_cached(&ra, ha, &rb, hb, MARGIN, &mut cache);
@@ -378,7 +381,7 @@ fn a_mirrored_box_is_found_afresh() {
 /// point 7.4e-4 m, normal 7.0e-4.
 #[test]
 fn a_kept_box_manifold_follows_the_boxes() {
-    use box_box_2d::{collide_rects_2d, collide_rects_2d_cached, Rect, RectCache, CACHE_SHIFT, CACHE_TURN};
+    use box_box_2d::{collide_rects_2d, collide_rects_2d_cached, RectCache, CACHE_SHIFT, CACHE_TURN};
     use ropelab::bodies::PairMaterial;
     use ropelab::contacts::patch::PointIn;
     use ropelab::contacts::planar::{Kept, PlanarPatch};
@@ -388,10 +391,7 @@ fn a_kept_box_manifold_follows_the_boxes() {
     let mix = PairMaterial { friction: 0.6, restitution: 0.0, rolling: 0.0 };
     for _ in 0..3000 {
         let Pair { ha, hb, ca, ta, cb, tb } = Pair::draw(&mut rng);
-        let poses = |ca: Vec3, ta: f32, cb: Vec3, tb: f32| {
-            let (pa, pb) = (Pose::new(ca, Quat::from_rotation_z(ta)), Pose::new(cb, Quat::from_rotation_z(tb)));
-            (Rect::new(&pa, ha).unwrap(), Rect::new(&pb, hb).unwrap())
-        };
+        let poses = |ca: Vec3, ta: f32, cb: Vec3, tb: f32| Pair::rects(ha, ca, ta, hb, cb, tb);
         let (ra, rb) = poses(ca, ta, cb, tb);
         let mut cache = RectCache::default();
         let (m, _) = collide_rects_2d_cached(&ra, ha, &rb, hb, MARGIN, &mut cache);

@@ -871,8 +871,8 @@ impl Contacts {
             // Last step's patch of the pair is kept while the boxes stay within the limits of
             // the pose its manifold was found at (`planar::Kept`).
             if let Some(o) = warm.1.map(|i| &self.old_flat[i]).filter(|_| !self.fresh_rects) {
-                let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
-                let same_depth = o.kept.is_some_and(|k| k.depth2[0] == depth);
+                let depth = || common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
+                let same_depth = o.kept.is_some_and(|k| k.depth2[0] == depth());
                 if o.count > 0 && same_depth && o.rect.holds(ra, ha, rb, hb) {
                     self.flat.push(*o);
                     let Some(f) = self.flat.last_mut() else { return };
