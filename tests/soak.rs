@@ -39,6 +39,38 @@ fn the_contact_log_keeps_the_newest_events_up_to_its_cap() {
     assert_eq!(log.get(0), (true, Id(first), Id(first + 1), first as f32));
 }
 
+/// Steps of many events at once (more than the cap in one step too): the log holds the
+/// newest `CAP` of every event recorded, in order, begins before ends within a step, and
+/// counts the rest as dropped.
+#[test]
+fn the_contact_log_drops_the_oldest_of_large_steps() {
+    let mut log = ContactLog::default();
+    let mut all = Vec::new();
+    let mut k = 0u32;
+    for (begins, ends) in [(700, 200), (10, 0), (0, 500), (1500, 900), (3, 4), (1023, 1), (0, 0)] {
+        let mut ev = |n: usize| -> Vec<ContactEvent> {
+            (0..n)
+                .map(|_| {
+                    k += 1;
+                    ContactEvent { a: Id(k), b: Id(k + 7), impulse: k as f32 * 0.5 }
+                })
+                .collect()
+        };
+        let (b, e) = (ev(begins), ev(ends));
+        log.record(&b, &e);
+        all.extend(b.iter().map(|x| (true, x.a, x.b, x.impulse)));
+        all.extend(e.iter().map(|x| (false, x.a, x.b, 0.0f32.max(x.impulse))));
+        let kept = &all[all.len().saturating_sub(ContactLog::CAP)..];
+        assert_eq!(log.len(), kept.len());
+        assert_eq!(log.dropped as usize, all.len() - kept.len());
+        assert_eq!(log.ids.len(), 3 * log.len());
+        for (j, want) in kept.iter().enumerate() {
+            assert_eq!(log.get(j), *want, "event {j} after {begins} begins and {ends} ends");
+        }
+    }
+    assert_eq!((log.impulses.capacity(), log.ids.capacity()), (ContactLog::CAP, 3 * ContactLog::CAP));
+}
+
 /// The leash (dogs walking, tangles forming and breaking, braid events) with nobody
 /// draining: finite, queue within its cap, storage not grown.
 #[test]

@@ -237,19 +237,30 @@ impl PlanarPatch {
         t.dot(sb.inv_i[self.a as usize] * t) + t.dot(sb.inv_i[self.b as usize] * t)
     }
 
-    /// Last step's patch of the pair (a copy, which this turns into this step's), made again
-    /// from its kept manifold ([`Kept`]) for solver bodies `a`, `b` at centres `x_a`, `x_b`
-    /// with in-plane axes `ax`, `bx`: its points, ids and impulses, and its cache, as they
-    /// were. Says whether a point is within `touch` (m).
+    /// Last step's patch of the pair, `from`, made again from its kept manifold ([`Kept`])
+    /// for solver bodies `a`, `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx`: its
+    /// points, ids and impulses, and its cache, as they were. `self` is a copy of `from`
+    /// (this writes what moves, and reads only `from`: reading the copy just written stalls
+    /// on its stores). Says whether a point is within `touch` (m).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub fn keep(&mut self, a: u32, b: u32, x_a: Vec3, x_b: Vec3, ax: [Vec2; 2], bx: [Vec2; 2], touch: f32) -> bool {
-        let Some(k) = self.kept.as_ref() else { return false };
+    pub fn keep(
+        &mut self,
+        from: &PlanarPatch,
+        a: u32,
+        b: u32,
+        x_a: Vec3,
+        x_b: Vec3,
+        ax: [Vec2; 2],
+        bx: [Vec2; 2],
+        touch: f32,
+    ) -> bool {
+        let Some(k) = from.kept.as_ref() else { return false };
         let world = |x: [Vec2; 2], l: Vec2| x[0] * l.x + x[1] * l.y;
         let n = world(ax, k.normal);
         let normal = n.extend(0.0);
         let (mut centroid, mut touching) = (Vec3::ZERO, false);
-        let count = self.count.min(2);
+        let count = from.count.min(2);
         for j in 0..count {
             // (The points lie in the plane z = 0: the levers' z is the centres' depth.)
             let ra = world(ax, k.on_a[j]).extend(-x_a.z);
