@@ -41,7 +41,7 @@ use crate::settings::table::SettingValue;
 
 /// The engine's trajectory version: recordings made by another engine number may replay
 /// differently (the checks tell).
-pub const ENGINE: u32 = 4;
+pub const ENGINE: u32 = 5;
 /// `format` of a recording file.
 pub const FORMAT: &str = "ropelab-recording";
 /// The recording format's version.

@@ -300,6 +300,7 @@ fn the_engine_number_follows_the_goldens() {
         (2, 0x13a3_ae70_ca7d_b3da, 0x4288_76d1_92d9_bf73),
         (3, 0xef3b_7ff1_b674_9e16, 0x347d_65bd_6620_c3f6),
         (4, 0x42a7_c81c_bc38_7f7e, 0xf461_1a6e_b277_4edf),
+        (5, 0x42a7_c81c_bc38_7f7e, 0x8d4a_b0f9_c4a4_b99d),
     ];
     let known = ENGINES.iter().find(|e| e.0 == ENGINE).map(|e| (e.1, e.2));
     assert_eq!(

@@ -145,13 +145,13 @@ pub struct PlanarPatch {
 /// A 2D box pair's manifold as found, in the two boxes' own frames (their rectangles' axes,
 /// `box_box_2d::Rect::axes`): each point's place on A and on B (the same world point
 /// then), the normal in A's frame and each point's separation then, with what each point
-/// stands for in 3D. While the boxes stay within 1 mm and 1 mrad of the pose it was found
+/// stands for in 3D. While the boxes stay within 5 mm and 5 mrad of the pose it was found
 /// at relative to each other (`box_box_2d::RectCache::holds`) the pair's patch is made
 /// from it ([`PlanarPatch::keep`], Box2D v3's contact recycling): the points move with
 /// their boxes, the normal turns with A, and each separation is the one then plus how far
 /// the point on B has moved from the point on A along the normal, s = s₀ + n·(p_b − p_a) —
 /// the substeps' own measure of separation, carried from step to step. A corner on a face
-/// then stays exact to the product of the turn and the separation (1 mrad · mm); the
+/// then stays exact to the product of the turn and the separation (5 mrad · mm); the
 /// impulses carry over as they are, the friction's along a tangent that turns with A.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
