@@ -872,10 +872,10 @@ impl Contacts {
             let warm = self.last_step(k, old);
             // Last step's patch of the pair is kept while the boxes stay within the limits of
             // the pose its manifold was found at (`planar::Kept`).
-            if let Some(o) = warm.1.map(|i| &self.old_flat[i]).filter(|_| !self.fresh_rects) {
-                let depth = || common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
-                let same_depth = o.kept.as_ref().is_some_and(|k| k.depth2[0] == depth());
-                if o.count > 0 && same_depth && o.rect.holds(ra, ha, rb, hb) {
+            let old_kept = warm.1.filter(|_| !self.fresh_rects).map(|i| &self.old_flat[i]);
+            if let Some((o, kept)) = old_kept.and_then(|o| Some(o).zip(o.kept.as_ref())) {
+                let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
+                if o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb) {
                     // (Copied straight into place: `push(*o)` copied the 344 bytes twice.)
                     self.flat.extend_from_slice(std::slice::from_ref(o));
                     let Some(f) = self.flat.last_mut() else { return };
