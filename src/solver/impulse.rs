@@ -109,7 +109,8 @@ pub fn solve(c: &mut StepContext) {
     let sc = &mut c.scratch.rows;
     let body_contacts = &mut c.scratch.contacts;
     let contacts = &mut c.scratch.particle_contacts;
-    let (rows, sb) = (&mut sc.rows, &mut sc.bodies);
+    let live = sc.live();
+    let (rows, sb) = (&mut sc.rows[..live], &mut sc.bodies);
     if c.settings.warm_starting {
         row::warm_start(rows, &mut sb.v, &mut sb.w);
         contacts.warm_start(sb);
@@ -131,7 +132,7 @@ pub fn solve(c: &mut StepContext) {
     let sc = &mut c.scratch.rows;
     let contacts = &mut c.scratch.particle_contacts;
     for _ in 0..RELAX_ITERATIONS {
-        row::sweep(&mut sc.rows, &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
+        row::sweep(&mut sc.rows[..live], &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
         contacts.sweep(&mut sc.bodies, Phase::Relax);
         c.scratch.contacts.sweep(&mut sc.bodies, Phase::Relax);
         c.scratch.contacts.rope.sweep(&mut sc.bodies, Phase::Relax);

@@ -49,6 +49,10 @@ pub(crate) fn prepare_body_rows(c: &mut StepContext, rows: &mut [Row]) {
     // factors (a user's spring excepted: relax kept its start-of-substep relax factors).
     let kept: &[(Vec3, Quat)] = if locks == Locks::Bias && sc.relax_built { &sc.relax_pose } else { &[] };
     body_rows(sc, c.joints, c.bodies, np, h, rows, false, direct, locks, kept);
+    if locks == Locks::Build {
+        let idle = |r: &[Row]| r[0].block == row::IDLE_LOCK;
+        sc.locks_idle = rows.get(sc.planar_start..).is_some_and(|l| l.chunks(lock_2d::ROWS).all(idle));
+    }
     sc.locks_built = true;
 }
 
@@ -260,7 +264,7 @@ fn body_rows(
     }
     // 2D locks.
     let mut r = sc.planar_start;
-    if locks == Locks::Keep {
+    if locks == Locks::Keep || (locks == Locks::Bias && sc.locks_idle) {
         return;
     }
     for k in 0..bodies.len() {
