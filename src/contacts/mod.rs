@@ -311,16 +311,19 @@ pub fn extent(shape: &Shape) -> f32 {
     }
 }
 
-fn bounds(shape: &Shape, x: Vec3, q: Quat) -> (Vec3, Vec3) {
-    let e = match *shape {
+/// Half the extent along each world axis of `shape` turned by `q`.
+fn half_extent(shape: &Shape, q: Quat) -> Vec3 {
+    match *shape {
         Shape::Sphere { radius } => Vec3::splat(radius),
         Shape::Capsule { radius, half_length } => (q * Vec3::X * half_length).abs() + Vec3::splat(radius),
-        Shape::Box { half } => {
-            let m = glam::Mat3::from_quat(q);
-            Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half))
-        }
-    };
-    (x - e, x + e)
+        Shape::Box { half } => box_extent(&glam::Mat3::from_quat(q), half),
+    }
+}
+
+/// [`half_extent`] of a box `half` turned by the rotation `m`.
+#[inline(always)]
+fn box_extent(m: &glam::Mat3, half: Vec3) -> Vec3 {
+    Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half))
 }
 
 /// Projected onto the plane, a 3D manifold's points come in pairs that coincide (a box's
@@ -594,20 +597,24 @@ impl Contacts {
         self.speed.clear();
         self.speed
             .extend((0..n).map(|k| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])));
-        // Each box's section by the plane, for the 2D box–box test (`pair`).
+        // Each body's bounds, and each box's section by the plane for the 2D box–box test
+        // (`pair`), from one rotation matrix per box.
         self.rects.clear();
-        self.rects.extend((0..n).map(|k| match bodies.shape[k] {
-            Shape::Box { half } if bodies.planar[k] || bodies.kind[k] != BodyKind::Dynamic => {
-                narrow::box_box_2d::Rect::new(&Pose::new(bodies.pos[k], bodies.rot[k]), half)
-            }
-            _ => None,
-        }));
         self.tight.clear();
-        self.tight.extend((0..n).map(|k| {
-            let (lo, hi) = bounds(&bodies.shape[k], bodies.pos[k], bodies.rot[k]);
+        for k in 0..n {
+            let (x, q) = (bodies.pos[k], bodies.rot[k]);
+            let (e, rect) = match bodies.shape[k] {
+                Shape::Box { half } => {
+                    let m = glam::Mat3::from_quat(q);
+                    let flat = bodies.planar[k] || bodies.kind[k] != BodyKind::Dynamic;
+                    (box_extent(&m, half), flat.then(|| narrow::box_box_2d::Rect::from_matrix(&m, x, half)).flatten())
+                }
+                ref shape => (half_extent(shape, q), None),
+            };
             let reach = SPECULATIVE + self.speed[k] * dt;
-            Aabb { min: lo - Vec3::splat(reach), max: hi + Vec3::splat(reach) }
-        }));
+            self.tight.push(Aabb { min: (x - e) - Vec3::splat(reach), max: (x + e) + Vec3::splat(reach) });
+            self.rects.push(rect);
+        }
         broad.set_bodies(n);
         broad.set_segments(segs);
         self.joined.clear();

@@ -50,11 +50,17 @@ impl Rect {
     /// Box `half` at `p` cut by z = 0, or `None` when its section is not its x–y rectangle
     /// (tilted by more than [`MAX_TILT`], or not cutting the plane).
     pub fn new(p: &Pose, half: Vec3) -> Option<Rect> {
-        let m = Mat3::from_quat(p.rot);
-        if m.z_axis.x.abs() > MAX_TILT || m.z_axis.y.abs() > MAX_TILT || p.pos.z.abs() >= half.z {
+        Rect::from_matrix(&Mat3::from_quat(p.rot), p.pos, half)
+    }
+
+    /// [`Rect::new`] of the box turned by the rotation `m` (`Mat3::from_quat` of its
+    /// orientation), centred at `pos`.
+    #[inline(always)]
+    pub fn from_matrix(m: &Mat3, pos: Vec3, half: Vec3) -> Option<Rect> {
+        if m.z_axis.x.abs() > MAX_TILT || m.z_axis.y.abs() > MAX_TILT || pos.z.abs() >= half.z {
             return None;
         }
-        Some(Rect { c: p.pos.truncate(), axes: [m.x_axis.truncate(), m.y_axis.truncate()], half: [half.x, half.y] })
+        Some(Rect { c: pos.truncate(), axes: [m.x_axis.truncate(), m.y_axis.truncate()], half: [half.x, half.y] })
     }
 
     /// Its in-plane axes (x, y of the box): an orthonormal frame of the plane, mirrored
