@@ -170,8 +170,15 @@ import { DIST, checkDist } from './serve.mjs';
 // `PlanarPatch::keep`, its export and check, `RectCache::holds`) — W6 0.94x the instructions —
 // and the ball-socket's block between isotropic bodies built from the levers alone (W4 0.91x).
 // The lite build stayed within its budget (178,837). BUDGET is the measured size plus 0.1 %.
+//
+// Raised, the full one, 2026-11-30 (tenth): 533,034 -> 533,840 gzipped (+0.8 KB; raw 1,341,155
+// -> 1,347,669), for the race's speed work: the contact log's one shift per step, the kept
+// patch made from last step's, the 2D packs' gather checked once, the idle 2D locks left out
+// of the sweeps, one rotation matrix per box for its bounds and section (W6 0.93x, W7 0.90x the
+// instructions). Measured on the whole, not apportioned. The lite build stayed within its
+// budget (178,849). BUDGET is the measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 533_570;
+export const BUDGET = 534_380;
 export const LITE_BUDGET = 178_900;
 
 checkDist();
