@@ -190,16 +190,16 @@ impl Lane for Vec4 {
         // load was 2 % of W6's instructions; it fails as an index past the end would).
         let top = a.into_iter().chain(b).fold(0, u32::max) as usize;
         assert!(top < v.len() && top < w.len());
-        // SAFETY: every index of `a` and `b` is at most `top`, within both (checked above).
-        let (v, w) = unsafe { (|k: usize| v.get_unchecked(k), |k: usize| w.get_unchecked(k)) };
         let g = |i: [u32; 4], f: &dyn Fn(usize) -> f32| {
             Vec4::new(f(i[0] as usize), f(i[1] as usize), f(i[2] as usize), f(i[3] as usize))
         };
+        // SAFETY: `g` calls each reader only with the elements of `a` (or `b`), each ≤ top,
+        // which is below both lengths (asserted above).
         Vel {
-            va: V2::new(g(a, &|k| v(k).x), g(a, &|k| v(k).y)),
-            wa: g(a, &|k| w(k).z),
-            vb: V2::new(g(b, &|k| v(k).x), g(b, &|k| v(k).y)),
-            wb: g(b, &|k| w(k).z),
+            va: V2::new(g(a, &|k| unsafe { v.get_unchecked(k) }.x), g(a, &|k| unsafe { v.get_unchecked(k) }.y)),
+            wa: g(a, &|k| unsafe { w.get_unchecked(k) }.z),
+            vb: V2::new(g(b, &|k| unsafe { v.get_unchecked(k) }.x), g(b, &|k| unsafe { v.get_unchecked(k) }.y)),
+            wb: g(b, &|k| unsafe { w.get_unchecked(k) }.z),
         }
     }
     #[inline(always)]

@@ -255,6 +255,9 @@ impl PlanarPatch {
         bx: [Vec2; 2],
         touch: f32,
     ) -> bool {
+        debug_assert!(
+            self.key == from.key && self.count == from.count && self.ids == from.ids && self.kept == from.kept
+        );
         let Some(k) = from.kept.as_ref() else { return false };
         let world = |x: [Vec2; 2], l: Vec2| x[0] * l.x + x[1] * l.y;
         let n = world(ax, k.normal);

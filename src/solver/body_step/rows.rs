@@ -52,6 +52,8 @@ pub(crate) fn prepare_body_rows(c: &mut StepContext, rows: &mut [Row]) {
     if locks == Locks::Build {
         let idle = |r: &[Row]| r[0].block == row::IDLE_LOCK;
         sc.locks_idle = rows.get(sc.planar_start..).is_some_and(|l| l.chunks(lock_2d::ROWS).all(idle));
+        // (What `row::warm_start` would check of each idle lock it stepped over.)
+        debug_assert!(!sc.locks_idle || rows[sc.planar_start..].iter().all(|r| r.accum.to_bits() == 0));
     }
     sc.locks_built = true;
 }
