@@ -187,7 +187,7 @@ impl Lane for Vec4 {
     fn load(sb: &SolverBodies, a: [u32; 4], b: [u32; 4]) -> Vel<Vec4> {
         let (v, w) = (&sb.v, &sb.w);
         // One check for the pack's gather, which then reads the bodies unchecked (a check per
-        // load was 2 % of W6's instructions; it fails as an index past the end would).
+        // load costs 2 % of W6's instructions; this one fails as an index past the end would).
         let top = a.into_iter().chain(b).fold(0, u32::max) as usize;
         assert!(top < v.len() && top < w.len());
         let g = |i: [u32; 4], f: &dyn Fn(usize) -> f32| {

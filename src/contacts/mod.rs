@@ -171,8 +171,8 @@ impl ContactLog {
             self.ids.reserve_exact(3 * Self::CAP - self.ids.len());
             self.impulses.reserve_exact(Self::CAP - self.impulses.len());
         }
-        // The oldest that do not fit go in one shift (one per event was a shift of the whole
-        // log each: 1.6 % of W7's step, where thousands of pairs begin and end).
+        // The oldest that do not fit go in one shift (a shift per event would move the whole
+        // log each time: 1.6 % of W7's step, where thousands of pairs begin and end).
         let new = begin.len() + end.len();
         let over = (self.impulses.len() + new).saturating_sub(Self::CAP);
         let (old_out, new_out) = (over.min(self.impulses.len()), over.saturating_sub(self.impulses.len()));
@@ -883,7 +883,7 @@ impl Contacts {
             if let Some((o, kept)) = old_kept.and_then(|o| Some(o).zip(o.kept.as_ref())) {
                 let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
                 if o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb) {
-                    // (Copied straight into place: `push(*o)` copied the 344 bytes twice.)
+                    // (Copied straight into place: a push of `*o` copies the 344 bytes twice.)
                     self.flat.extend_from_slice(std::slice::from_ref(o));
                     let Some(f) = self.flat.last_mut() else { return };
                     let (sa, sb) = (self.base + a as u32, self.base + b as u32);
