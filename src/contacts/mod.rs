@@ -311,21 +311,6 @@ pub fn extent(shape: &Shape) -> f32 {
     }
 }
 
-/// Half the extent along each world axis of `shape` turned by `q`.
-fn half_extent(shape: &Shape, q: Quat) -> Vec3 {
-    match *shape {
-        Shape::Sphere { radius } => Vec3::splat(radius),
-        Shape::Capsule { radius, half_length } => (q * Vec3::X * half_length).abs() + Vec3::splat(radius),
-        Shape::Box { half } => box_extent(&glam::Mat3::from_quat(q), half),
-    }
-}
-
-/// [`half_extent`] of a box `half` turned by the rotation `m`.
-#[inline(always)]
-fn box_extent(m: &glam::Mat3, half: Vec3) -> Vec3 {
-    Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half))
-}
-
 /// Projected onto the plane, a 3D manifold's points come in pairs that coincide (a box's
 /// face touching another face: four corners, two of them at each in-plane end), and a
 /// doubled row only splits its impulse with its twin at twice the cost. Keeps one point per
@@ -603,13 +588,18 @@ impl Contacts {
         self.tight.clear();
         for k in 0..n {
             let (x, q) = (bodies.pos[k], bodies.rot[k]);
+            // (Half the extent along each world axis; a box's plane section.)
             let (e, rect) = match bodies.shape[k] {
+                Shape::Sphere { radius } => (Vec3::splat(radius), None),
+                Shape::Capsule { radius, half_length } => {
+                    ((q * Vec3::X * half_length).abs() + Vec3::splat(radius), None)
+                }
                 Shape::Box { half } => {
                     let m = glam::Mat3::from_quat(q);
+                    let e = Vec3::new(m.row(0).abs().dot(half), m.row(1).abs().dot(half), m.row(2).abs().dot(half));
                     let flat = bodies.planar[k] || bodies.kind[k] != BodyKind::Dynamic;
-                    (box_extent(&m, half), flat.then(|| narrow::box_box_2d::Rect::from_matrix(&m, x, half)).flatten())
+                    (e, flat.then(|| narrow::box_box_2d::Rect::from_matrix(&m, x, half)).flatten())
                 }
-                ref shape => (half_extent(shape, q), None),
             };
             let reach = SPECULATIVE + self.speed[k] * dt;
             self.tight.push(Aabb { min: (x - e) - Vec3::splat(reach), max: (x + e) + Vec3::splat(reach) });
