@@ -8,7 +8,9 @@
 //!    stretch sampled between chunks (not timed);
 //! 4. `us_per_step` = total timed time / 1,000;
 //! 5. `stretch` = max over segments of |‖p[i+1] − p[i]‖ − L| / L after the last step,
-//!    `peak_stretch` = the largest of the 100 samples.
+//!    `peak_stretch` = the largest of the 100 samples; the native runner also prints the
+//!    samples' mean and median (a whipping chain's last sample is one draw from a wide
+//!    spread: W4's ranges over 0.02–0.6 from sample to sample).
 
 use crate::world::World;
 
@@ -22,6 +24,9 @@ pub struct BenchResult {
     pub us_per_step: f64,
     pub stretch: f32,
     pub peak_stretch: f32,
+    /// The mean and the median of the 100 samples (for Box2D's loop, the one sample).
+    pub mean_stretch: f32,
+    pub median_stretch: f32,
 }
 
 /// Runs the protocol on a freshly built `world`. `now` is a monotonic clock in seconds
@@ -40,19 +45,24 @@ pub fn run_protocol_with(
         world.step(DT).expect("fixed dt is valid");
     }
     let mut total = 0.0f64;
-    let mut peak = 0.0f32;
-    for _ in 0..CHUNKS {
+    let mut samples = [0.0f32; CHUNKS];
+    for sample in samples.iter_mut() {
         let t0 = now();
         for _ in 0..CHUNK_STEPS {
             world.step(DT).expect("fixed dt is valid");
         }
         total += now() - t0;
-        peak = peak.max(stretch(world));
+        *sample = stretch(world);
     }
+    let peak = samples.iter().fold(0.0f32, |m, &x| m.max(x));
+    let mean = samples.iter().sum::<f32>() / CHUNKS as f32;
+    samples.sort_unstable_by(f32::total_cmp);
     BenchResult {
         us_per_step: total * 1e6 / (CHUNKS * CHUNK_STEPS) as f64,
         stretch: stretch(world),
         peak_stretch: peak,
+        mean_stretch: mean,
+        median_stretch: samples[CHUNKS / 2],
     }
 }
 
@@ -75,7 +85,8 @@ pub fn run_box2d_protocol(
     }
     let total = now() - t0;
     let q = quality(world);
-    BenchResult { us_per_step: total * 1e6 / (BOX2D_STEPS - 1) as f64, stretch: q, peak_stretch: q }
+    let us_per_step = total * 1e6 / (BOX2D_STEPS - 1) as f64;
+    BenchResult { us_per_step, stretch: q, peak_stretch: q, mean_stretch: q, median_stretch: q }
 }
 
 /// Median of several results, field by field (the peers' figures are medians of 5 runs).
@@ -88,6 +99,8 @@ pub fn median(results: &[BenchResult]) -> BenchResult {
         us_per_step: med(results.iter().map(|r| r.us_per_step).collect()),
         stretch: med(results.iter().map(|r| r.stretch).collect()),
         peak_stretch: med(results.iter().map(|r| r.peak_stretch).collect()),
+        mean_stretch: med(results.iter().map(|r| r.mean_stretch).collect()),
+        median_stretch: med(results.iter().map(|r| r.median_stretch).collect()),
     }
 }
 
@@ -124,7 +137,8 @@ mod tests {
 
     #[test]
     fn line_format_matches_benchmarks_md() {
-        let r = BenchResult { us_per_step: 8.8, stretch: 0.53, peak_stretch: 1.42 };
+        let r =
+            BenchResult { us_per_step: 8.8, stretch: 0.53, peak_stretch: 1.42, mean_stretch: 0.5, median_stretch: 0.5 };
         assert_eq!(
             format_line("ropelab-classic", "W1", &r),
             "ropelab-classic W1 us_per_step=8.800 stretch=5.300e-1 peak_stretch=1.420e+0"
@@ -139,7 +153,8 @@ mod tests {
 
     #[test]
     fn median_is_per_field() {
-        let r = |u, s, p| BenchResult { us_per_step: u, stretch: s, peak_stretch: p };
+        let r =
+            |u, s, p| BenchResult { us_per_step: u, stretch: s, peak_stretch: p, mean_stretch: s, median_stretch: s };
         let m = median(&[r(3.0, 0.1, 0.5), r(1.0, 0.3, 0.4), r(2.0, 0.2, 0.6)]);
         assert_eq!(m, r(2.0, 0.2, 0.5));
     }

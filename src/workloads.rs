@@ -512,7 +512,13 @@ mod tests {
         for name in ["W7", "large_pyramid", "LARGE_PYRAMID"] {
             assert_eq!(Workload::from_name(name), Some(Workload::W7), "{name}");
         }
-        let r = crate::benchmark::BenchResult { us_per_step: 3621.0, stretch: 0.5, peak_stretch: 0.5 };
+        let r = crate::benchmark::BenchResult {
+            us_per_step: 3621.0,
+            stretch: 0.5,
+            peak_stretch: 0.5,
+            mean_stretch: 0.5,
+            median_stretch: 0.5,
+        };
         assert_eq!(
             Workload::W7.line("ropelab-impulse", &r),
             "ropelab-impulse large_pyramid us_per_step=3621.00 us_per_box_step=0.7170 drift=5.000e-1 bodies=5050 steps=499"

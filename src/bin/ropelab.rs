@@ -487,8 +487,12 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
             .collect();
         let engine = format!("ropelab-{}", config.name());
         let (results, hash) = split_hashes(results);
-        println!("{}", wl.line(&engine, &median(&results)));
+        let r = median(&results);
+        println!("{}", wl.line(&engine, &r));
         print_hash(&engine, wl.name(), hash);
+        let (label, _) = wl.quality_names();
+        let (mean, median) = (ropelab::benchmark::sci(r.mean_stretch), ropelab::benchmark::sci(r.median_stretch));
+        eprintln!("# {engine} {} the 100 samples' mean_{label}={mean} median_{label}={median}", wl.name());
     }
     Ok(())
 }

@@ -293,7 +293,7 @@ impl Row {
 
 /// `s` when `m` is s·1 exactly (`Bodies::inv_inertia_world` of an isotropic body).
 #[inline(always)]
-fn isotropic(m: &Mat3) -> Option<f32> {
+pub(crate) fn isotropic(m: &Mat3) -> Option<f32> {
     let s = m.x_axis.x;
     let off = [m.x_axis.y, m.x_axis.z, m.y_axis.x, m.y_axis.z, m.z_axis.x, m.z_axis.y];
     (m.y_axis.y == s && m.z_axis.z == s && off.iter().all(|&x| x == 0.0)).then_some(s)
@@ -660,6 +660,10 @@ pub fn solve_block3(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Pha
     }
 }
 
+/// `Row::block` of a ball-socket's three rows while the bodies' point lane solves the joint
+/// (`solver::body_step::points`): the sweeps and the warm start step over them.
+pub(crate) const LANE_POINT: u8 = 8;
+
 /// `Row::block` of a point block made by [`set_point3`] (rows along the world axes, so
 /// J_i = [−e_i, ·, e_i, ·]), solved by [`solve_point3`] and warm started whole.
 const POINT_BLOCK3: u8 = 7;
@@ -726,6 +730,8 @@ pub fn warm_start(rows: &[Row], v: &mut [Vec3], w: &mut [Vec3]) {
         if rows[i].block == IDLE_LOCK && i + 3 <= rows.len() {
             debug_assert!(rows[i..i + 3].iter().all(|r| r.accum == 0.0));
             i += 3;
+        } else if rows[i].block == LANE_POINT && i + 3 <= rows.len() {
+            i += 3;
         } else if let (POINT_BLOCK3, Some([r0, r1, r2])) = (rows[i].block, rows.get(i..i + 3)) {
             // (The three rows' impulses at once: the rows' own order of products, equal to the
             // row by row warm start up to the sign of a zero.)
@@ -757,6 +763,8 @@ pub fn sweep(rows: &mut [Row], v: &mut [Vec3], w: &mut [Vec3], phase: Phase) {
             i += 3;
         } else if rows[i].block == ONE_BODY_BLOCK3 && i + 3 <= rows.len() {
             solve_block3_b(&mut rows[i..i + 3], v, w, phase);
+            i += 3;
+        } else if rows[i].block == LANE_POINT && i + 3 <= rows.len() {
             i += 3;
         } else if rows[i].block == POINT_BLOCK3 && i + 3 <= rows.len() {
             solve_point3(&mut rows[i..i + 3], v, w, phase);

@@ -110,17 +110,23 @@ pub fn solve(c: &mut StepContext) {
     let body_contacts = &mut c.scratch.contacts;
     let contacts = &mut c.scratch.particle_contacts;
     let live = sc.live();
-    let (rows, sb) = (&mut sc.rows[..live], &mut sc.bodies);
+    let (rows, sb, lane) = (&mut sc.rows[..live], &mut sc.bodies, &mut sc.points);
+    let np = c.particles.len();
+    let ground = (sb.len() - 1) as u32;
+    lane.levers(body_step::poses(c.bodies, np, ground), Phase::Solve);
     if c.settings.warm_starting {
+        lane.warm_start(sb);
         row::warm_start(rows, &mut sb.v, &mut sb.w);
         contacts.warm_start(sb);
     } else {
         rows.iter_mut().for_each(|r| r.accum = 0.0);
+        lane.zero();
         contacts.zero();
     }
     body_contacts.prepare(sb, c.bodies, c.h, c.settings.warm_starting, c.settings.contact_tuning());
     body_contacts.rope.warm_start(sb, c.settings.warm_starting);
     for _ in 0..c.settings.iterations.max(1) {
+        lane.sweep(sb, Phase::Solve);
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
         contacts.sweep(sb, Phase::Solve);
         body_contacts.sweep(sb, Phase::Solve);
@@ -131,12 +137,15 @@ pub fn solve(c: &mut StepContext) {
     body_step::relax_rows(c);
     let sc = &mut c.scratch.rows;
     let contacts = &mut c.scratch.particle_contacts;
+    sc.points.levers(body_step::poses(c.bodies, np, ground), Phase::Relax);
     for _ in 0..RELAX_ITERATIONS {
+        sc.points.sweep(&mut sc.bodies, Phase::Relax);
         row::sweep(&mut sc.rows[..live], &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
         contacts.sweep(&mut sc.bodies, Phase::Relax);
         c.scratch.contacts.sweep(&mut sc.bodies, Phase::Relax);
         c.scratch.contacts.rope.sweep(&mut sc.bodies, Phase::Relax);
     }
+    sc.points.store(&mut sc.rows);
     c.scratch.contacts.rope.finish_rows(c.h);
     contacts.restitution(&mut sc.bodies, 2.0 * c.settings.gravity.length() * c.h);
     write_back(c);

@@ -23,6 +23,7 @@
 //! - `rows.rs`: the joints' and 2D locks' rows (built per substep, and again from the moved
 //!   poses for relax), and the locks left out of a step.
 
+mod points;
 mod rows;
 #[cfg(test)]
 #[cfg(feature = "full")]
@@ -87,6 +88,15 @@ pub struct RowScratch {
     /// Row impulses a loaded export carries (`scene::state`), put into the rows when the
     /// first layout is built, if it has as many rows.
     pending_rows: Vec<f32>,
+    /// This step's ball-sockets solved from the poses (`points`), and per joint whether it
+    /// is one of them (its rows are then stepped over).
+    pub(crate) points: points::PointLane,
+    pub(crate) in_lane: Vec<bool>,
+    /// Every joint is in the point lane this step: their rows need neither building nor the
+    /// bodies' inverse inertias after the first substep.
+    lane_all: bool,
+    /// Solve every joint as rows (the tests' reference for the point lane).
+    pub(crate) no_lane: bool,
 }
 
 impl RowScratch {
@@ -95,10 +105,12 @@ impl RowScratch {
     /// rows at a time, in every sweep).
     #[inline]
     pub(crate) fn live(&self) -> usize {
-        if self.locks_idle {
-            self.planar_start.min(self.rows.len())
+        let end = if self.locks_idle { self.planar_start.min(self.rows.len()) } else { self.rows.len() };
+        // (Nothing but the point lane's joints, whose rows would each be stepped over.)
+        if self.lane_all && self.joints_start == 0 && end == self.planar_start {
+            0
         } else {
-            self.rows.len()
+            end
         }
     }
 
@@ -121,6 +133,12 @@ impl RowScratch {
     pub(crate) fn ground(&self) -> u32 {
         (self.bodies.len() - 1) as u32
     }
+}
+
+/// The poses the point lane reads: the bodies' now, after `np` particles.
+#[inline]
+pub(crate) fn poses<'a>(bodies: &'a crate::bodies::Bodies, np: usize, ground: u32) -> points::Poses<'a> {
+    points::Poses { pos: &bodies.pos, rot: &bodies.rot, first: np as u32, ground }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,7 +274,8 @@ pub fn integrate_bodies(c: &mut StepContext) {
     // first substep sets them again.
     // After the first substep, a body still where the last relax left it keeps the inverse
     // inertia relax made for that pose (`rows::relax_rows`).
-    let inertia = !c.scratch.rows.locks_built || !c.joints.is_empty() || np > 0;
+    let sc = &c.scratch.rows;
+    let inertia = !sc.locks_built || (!c.joints.is_empty() && !sc.lane_all) || np > 0;
     let b = &mut *c.bodies;
     let RowScratch { bodies: sb, relax_pose, relax_built, locks_built, .. } = &mut c.scratch.rows;
     let kept: &[(Vec3, Quat)] = if *locks_built && *relax_built { relax_pose } else { &[] };
@@ -318,24 +337,33 @@ fn solve(c: &mut StepContext) {
     let sc = &mut c.scratch.rows;
     let body_contacts = &mut c.scratch.contacts;
     let live = sc.live();
-    let (rows, sb) = (&mut sc.rows[..live], &mut sc.bodies);
+    let (rows, sb, lane) = (&mut sc.rows[..live], &mut sc.bodies, &mut sc.points);
+    let np = c.particles.len();
+    let ground = (sb.len() - 1) as u32;
+    lane.levers(poses(c.bodies, np, ground), Phase::Solve);
     if c.settings.warm_starting {
+        lane.warm_start(sb);
         row::warm_start(rows, &mut sb.v, &mut sb.w);
     } else {
         rows.iter_mut().for_each(|r| r.accum = 0.0);
+        lane.zero();
     }
     body_contacts.prepare(sb, c.bodies, c.h, c.settings.warm_starting, c.settings.contact_tuning());
     for _ in 0..c.settings.iterations.max(1) {
+        lane.sweep(sb, Phase::Solve);
         row::sweep(rows, &mut sb.v, &mut sb.w, Phase::Solve);
         body_contacts.sweep(sb, Phase::Solve);
     }
     integrate_positions(c);
     relax_rows(c);
     let sc = &mut c.scratch.rows;
+    sc.points.levers(poses(c.bodies, np, ground), Phase::Relax);
     for _ in 0..RELAX_ITERATIONS {
+        sc.points.sweep(&mut sc.bodies, Phase::Relax);
         row::sweep(&mut sc.rows[..live], &mut sc.bodies.v, &mut sc.bodies.w, Phase::Relax);
         c.scratch.contacts.sweep(&mut sc.bodies, Phase::Relax);
     }
+    sc.points.store(&mut sc.rows);
     write_back(c);
 }
 
@@ -556,6 +584,13 @@ pub fn store_impulses(c: &mut StepContext) {
             c.joints.accum[k][j] = row.accum;
             f += row.lin_b * row.accum;
             t += row.ang_b * row.accum;
+        }
+        if sc.in_lane.get(k) == Some(&true) {
+            // (The lane's rows hold only the impulse λ, one component per world axis: the
+            // force on B is λ, the torque about its centre r_B × λ.)
+            let l = Vec3::from_array(c.joints.accum[k][..3].try_into().unwrap_or([0.0; 3]));
+            let q = c.joints.b[k].and_then(|id| c.bodies.index(id).ok()).map_or(Quat::IDENTITY, |i| c.bodies.rot[i]);
+            (f, t) = (l, (q * c.joints.frames[k].local_b).cross(l));
         }
         c.joints.force[k] = f / h;
         c.joints.torque[k] = t / h;

@@ -43,6 +43,7 @@ pub(crate) fn prepare_body_rows(c: &mut StepContext, rows: &mut [Row]) {
     let locks = if sc.locks_built { Locks::Bias } else { Locks::Build };
     if locks == Locks::Build {
         idle_locks(sc, c.joints, c.bodies, c.attach, &c.scratch.contacts, np, c.settings.gravity);
+        choose_lane(sc, c.joints, direct, rows, h);
     }
     // After the first substep a joint whose bodies have not moved since relax built its rows
     // keeps them: relax built them from these poses and inverse inertias with the same
@@ -70,7 +71,7 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     // M⁻¹Jᵀ and K), when anything reads them again this step: joints' rows, and the impulse
     // solver's particle-side rows built at the next substep's start. The next substep keeps
     // both for the bodies that stay put (`integrate_bodies`, `prepare_body_rows`).
-    let fresh = !c.joints.is_empty() || (np > 0 && sc.with_particles);
+    let fresh = (!c.joints.is_empty() && !sc.lane_all) || (np > 0 && sc.with_particles);
     if fresh {
         let b = &*c.bodies;
         sc.relax_pose.clear();
@@ -85,6 +86,32 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     sc.rows = rows;
     sc.relax_built = fresh && !sc.rebuild_rows;
     c.scratch.contacts.refresh_relax(c.bodies, c.h);
+}
+
+/// This step's point lane (`points`): every rigid ball-socket the exact solver's forest
+/// does not take, between two solver bodies whose inverse inertias are isotropic, with K's
+/// conditioning bound clear. Chosen at the step's first substep; `body_rows` steps over
+/// them for the rest of the step.
+fn choose_lane(sc: &mut RowScratch, joints: &crate::joints::Joints, direct: &[bool], rows: &mut [Row], h: f32) {
+    sc.points.begin(Spring::joint(h), JOINT_MAX_CORRECTION);
+    sc.in_lane.clear();
+    sc.in_lane.resize(joints.len(), false);
+    sc.lane_all = false;
+    if sc.no_lane {
+        return;
+    }
+    for k in 0..joints.len() {
+        let rigid_ball = joints.kind[k] == crate::joints::JointKind::BallSocket && joints.soft[k].is_none();
+        if !rigid_ball || direct.get(k).copied().unwrap_or(false) {
+            continue;
+        }
+        let ([a, b], start) = (sc.joint_bodies[k], sc.joint_start[k]);
+        let Some(r) = rows.get_mut(start as usize..start as usize + 3) else { continue };
+        let f = &joints.frames[k];
+        sc.in_lane[k] = sc.points.take(&sc.bodies, a, b, (f.local_a, f.local_b), r, start);
+    }
+    sc.points.colour(sc.bodies.len());
+    sc.lane_all = sc.points.joints.len() == joints.len();
 }
 
 /// Which planar bodies' 2D locks sit this step out (`row::IDLE_LOCK`: neither built nor
@@ -213,8 +240,12 @@ fn body_rows(
     let all_still = !kept.is_empty()
         && kept.len() == bodies.len()
         && kept.iter().zip(bodies.pos.iter().zip(&bodies.rot)).all(|(&kp, (&x, &q))| super::same_pose(kp, (x, q)));
-    // Joints.
-    for k in 0..joints.len() {
+    // Joints (none when the point lane has them all).
+    let joints_here = if sc.lane_all { 0 } else { joints.len() };
+    for k in 0..joints_here {
+        if sc.in_lane.get(k) == Some(&true) {
+            continue;
+        }
         // (A user's spring is rebuilt always: see `prepare_body_rows`.)
         let keepable = !kept.is_empty() && joints.soft[k].is_none();
         if all_still && keepable {
