@@ -177,9 +177,17 @@ import { DIST, checkDist } from './serve.mjs';
 // of the sweeps, one rotation matrix per box for its bounds and section (W6 0.93x, W7 0.90x the
 // instructions). Measured on the whole, not apportioned. The lite build stayed within its
 // budget (178,849). BUDGET is the measured size plus 0.1 %.
+//
+// Raised, both, 2026-11-30 (eleventh): the full one 533,840 -> 538,894 gzipped (+5.1 KB; raw
+// 1,347,669 -> 1,358,769), the lite one 178,849 -> 179,037, for the point lane: ball-sockets
+// between isotropic bodies solved from the poses (`solver/body_step/points.rs`: its choice,
+// colouring, levers, sweep and warm start, about 5.6 KB raw), which takes W4 under the impulse
+// solver from 1,003 M to 593 M instructions; and the bench's sample mean and median (with the
+// crate's own sort: the standard one cost 2 KB more). BUDGET and LITE_BUDGET are the measured
+// sizes plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 534_380;
-export const LITE_BUDGET = 178_900;
+export const BUDGET = 539_433;
+export const LITE_BUDGET = 179_216;
 
 checkDist();
 
