@@ -1,6 +1,6 @@
 //! Ball-sockets between two bodies of isotropic inertia (spheres, cubes, the ground), solved
-//! from the bodies' poses in every sweep, as Box2D v3 solves its joints, instead of from
-//! rows rebuilt at every substep.
+//! from the bodies' poses, as Box2D v3 solves its joints, instead of from rows rebuilt at
+//! every substep.
 //!
 //! The constraint is the ball-socket's (`joints::ball_socket`): the anchors p_A = x_A + r_A
 //! and p_B = x_B + r_B coincide, r = q·r_local. Its three rows along the world axes, solved as
@@ -21,11 +21,16 @@
 //! **Why a lane of its own.** Built as rows, each joint's three 168-byte rows were filled
 //! from the poses at every substep (for relax, after the positions move): 786 instructions a
 //! build against 224 a solve, half of W4's step (docs/benchmarks.md, "W4's instructions
-//! against Box2D's"). Here a joint is 64 bytes chosen once a step; each solve takes its
-//! levers from the current orientations (so relax acts where the body *is*, as the rebuilt
-//! rows did: `rows` module docs) and forms K, which for isotropic bodies is a few products.
-//! The same arithmetic with a general inverse inertia would cost two 3×3 products per side a
-//! solve; those joints stay rows.
+//! against Box2D's"). Here a joint is a 128-byte record chosen once a step. Its levers (and
+//! the biased solve's bias) are taken from the orientations at the substep's start and again
+//! after the positions move, so relax acts where the body *is*, as the rebuilt rows did
+//! (`rows` module docs); K⁻¹ is applied through a 2×2 system (`PointJoint::solve_k`), a few
+//! products for isotropic bodies. The same with a general inverse inertia would cost two 3×3
+//! products per side a solve; those joints stay rows.
+//!
+//! **Order.** The sweeps run the joints colour by colour (`PointLane::colour`), as Box2D's
+//! constraint graph orders them: consecutive joints share no moving body, so their solves
+//! overlap in the processor instead of each waiting on the last one's writes.
 //!
 //! **Conditioning.** uᵀK u = d − s_A (r_A·u)² − s_B (r_B·u)² for a unit u, so K's eigenvalues
 //! lie between w_A + w_B and d = w_A + w_B + s_A|r_A|² + s_B|r_B|² whatever the orientations,
