@@ -269,7 +269,8 @@ pub fn integrate_bodies(c: &mut StepContext) {
     // The world inverse inertias are read when rows are built: joints' rows every substep,
     // particle-side rows (links on bodies, rope–body contacts) every substep, the contacts'
     // and 2D locks' rows only at the step's first substep (`locks_built` is still false
-    // there). With no joint and no particle the later substeps skip them (a 3×3 product
+    // there). With no particle and no joint outside the point lane (whose joints keep the
+    // scalars of isotropic inertias: `points`) the later substeps skip them (a 3×3 product
     // per body per substep: 2.5 % of W6's step); nothing reads them before the next step's
     // first substep sets them again.
     // After the first substep, a body still where the last relax left it keeps the inverse

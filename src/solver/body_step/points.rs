@@ -48,9 +48,10 @@ use crate::joints::row::{self, Phase, Row, SolverBodies, Spring};
 
 /// The largest d/(w_A + w_B), the bound on K's condition number, a joint of the lane may
 /// have (module docs): `solve_k`'s relative error is about ε_f32 times it, 6e-4 here, which
-/// the next sweep corrects as it corrects any unconverged impulse. A 0.1 m sphere on a
-/// 0.5 m lever has 66; W4's chain 9; a 1 kg box 1 m across held 100 m from its centre 6e4
-/// (those stay row blocks, which go to f64 where they must).
+/// the next sweep corrects as it corrects any unconverged impulse. A 0.1 m, 1 kg sphere on a
+/// 0.5 m lever to the world has 63.5; W4's joints 8.8 between two spheres and 16.6 at the
+/// static end; a 1 kg box 1 m across held 100 m from its centre 6e4 (those stay row blocks,
+/// which go to f64 where they must).
 const MAX_CONDITION: f32 = 1e4;
 
 /// One ball-socket of the lane.
@@ -146,7 +147,8 @@ impl PointLane {
         let d = wa + wb + sa * la.length_squared() + sb_ * lb.length_squared();
         let floor = wa + wb;
         let finite = [wa, wb, sa, sb_, d].iter().all(|x| x.is_finite());
-        if a == b || !finite || !(floor > 0.0) || floor * MAX_CONDITION < d {
+        // (w² normal: `solve_k`'s determinant is at least w², and its reciprocal finite.)
+        if a == b || !finite || !(floor > 0.0 && (floor * floor).is_normal()) || floor * MAX_CONDITION < d {
             return false;
         }
         let accum = Vec3::new(r0.accum, r1.accum, r2.accum);
@@ -182,15 +184,22 @@ impl PointLane {
 
     /// Puts the joints in colour order, as Box2D orders its constraints (`constraint_graph.c`):
     /// each joint takes the lowest of 64 colours that no joint of either of its moving bodies
-    /// took before it (an immovable end, w = s = 0, is never written to), and the sweeps run
+    /// took before it (an immovable end, w = s = 0, takes none: a solve leaves its velocity
+    /// as it is, v − 0·Δλ), and the sweeps run
     /// colour by colour, the overflow last. Consecutive joints of one colour share no moving
     /// body, so the processor overlaps their solves instead of waiting on each one's writes:
     /// a chain's joints alternate colours (the even joints, then the odd ones). Within a
     /// colour the order is the joints' own. `bodies` is the number of solver bodies.
     pub(crate) fn colour(&mut self, bodies: usize) {
         const OVERFLOW: usize = 64;
-        self.used.clear();
-        self.used.resize(bodies, 0);
+        if self.joints.is_empty() {
+            return;
+        }
+        // (Zero where it grows; the joints' own entries are zeroed again below, so a step
+        // costs the lane's joints, not every solver body, particles included.)
+        if self.used.len() < bodies {
+            self.used.resize(bodies, 0);
+        }
         self.colours.clear();
         // (Counting sort: joints per colour, then each colour's first slot.)
         let mut start = [0u32; OVERFLOW + 2];
@@ -224,6 +233,8 @@ impl PointLane {
         for (j, &c) in self.joints.iter().zip(&self.colours) {
             self.sorted[start[c as usize] as usize] = *j;
             start[c as usize] += 1;
+            self.used[j.a as usize] = 0;
+            self.used[j.b as usize] = 0;
         }
         std::mem::swap(&mut self.joints, &mut self.sorted);
     }
@@ -303,7 +314,7 @@ impl PointJoint {
     /// ```
     ///
     /// whose determinant, written as that sum of terms that are never negative, is computed
-    /// without cancellation (and is at least w² > 0: `take`). A and B are the step's
+    /// without cancellation (and is at least w², a normal number: `take`). A and B are the step's
     /// constants s|r_local|² (a rotation keeps a lever's length).
     #[inline(always)]
     fn solve_k(&self, ra: Vec3A, rb: Vec3A, y: Vec3A) -> Vec3A {

@@ -1,5 +1,7 @@
 //! The joints' and 2D locks' rows, built from the bodies' poses at each substep's start and
-//! again from the moved poses for relax; and the 2D locks a step leaves out.
+//! again from the moved poses for relax; the 2D locks a step leaves out; and the choice of
+//! the joints the point lane solves from the poses instead (`points`: rigid ball-sockets
+//! between isotropic bodies), whose rows are neither built nor swept.
 //!
 //! ## Relax on the moved bodies
 //! A relax sweep on the rows built at the substep's start leaves a rigid row's velocity

@@ -431,11 +431,24 @@ fn rows_kept_from_relax_change_no_bit() {
 /// A world of spheres on rigid ball-sockets (the point lane's joints: a pendulum from the
 /// world, a body–body pair swinging from it in 3D, a kinematic sphere leading a third on
 /// its own) and, beside them, what stays rows: a ball-socket to a box (not isotropic) and
-/// a soft one. `no_lane`: every joint as rows.
-fn sphere_world(solver: crate::solver::SolverKind, no_lane: bool) -> World {
+/// a soft one; first, a short rope hanging from a locked point (particles, so the solver
+/// bodies start after them, and under `impulse` link rows before the joints'). `no_lane`:
+/// every joint as rows; `warm`: warm starting.
+fn sphere_world(solver: crate::solver::SolverKind, no_lane: bool, warm: bool) -> World {
     use crate::joints::SoftDef;
-    let mut w = World::new(crate::settings::Settings { solver, substeps: 4, iterations: 2, ..Default::default() });
+    use crate::links::LinkDef;
+    use crate::particles::ParticleDef;
+    let settings =
+        crate::settings::Settings { solver, substeps: 4, iterations: 2, warm_starting: warm, ..Default::default() };
+    let mut w = World::new(settings);
     w.scratch.rows.no_lane = no_lane;
+    for i in 0..5 {
+        let pos = Vec3::new(-3.0 + 0.2 * i as f32, 0.0, 0.0);
+        w.add_particle(&ParticleDef { pos, mass: 0.2, locked: i == 0, ..Default::default() }).unwrap();
+    }
+    for i in 0..4u32 {
+        w.add_link(&LinkDef { a: i, b: i + 1, rest: Some(0.2), ..Default::default() }).unwrap();
+    }
     let sphere = |w: &mut World, kind: BodyKind, pos: Vec3, vel: Vec3| {
         let shape = Shape::Sphere { radius: 0.1 };
         w.add_body(&BodyDef { kind, shape, mass: 1.0, pos, vel, ..Default::default() }).unwrap()
@@ -467,14 +480,16 @@ fn sphere_world(solver: crate::solver::SolverKind, no_lane: bool) -> World {
 
 /// The point lane takes the rigid ball-sockets between isotropic bodies (and only those)
 /// and moves them as their rows do: over 2 s of a 3D swing, under the impulse solver and
-/// the position-based family's body substeps, every body within 0.01 mm and 0.1 mrad of the
-/// rows' world (measured 8e-7 m: the same equations in the same order, rounded differently)
-/// and every joint force within 0.1 % of its size (or 1 mN).
+/// the position-based family's body substeps, with and without warm starting, every body
+/// within 0.01 mm and 0.1 mrad of the rows' world (measured 8e-7 m: the same equations in
+/// the same order, rounded differently), every particle within 0.01 mm, and every joint
+/// force within 0.1 % of its size (or 1 mN).
 #[test]
 fn the_point_lane_moves_the_bodies_as_the_rows_do() {
     use crate::solver::SolverKind;
-    for solver in [SolverKind::Impulse, SolverKind::Pbd, SolverKind::Xpbd] {
-        let (mut lane, mut rows) = (sphere_world(solver, false), sphere_world(solver, true));
+    let runs = [SolverKind::Impulse, SolverKind::Pbd, SolverKind::Xpbd].map(|s| (s, true));
+    for (solver, warm) in runs.into_iter().chain([(SolverKind::Impulse, false)]) {
+        let (mut lane, mut rows) = (sphere_world(solver, false, warm), sphere_world(solver, true, warm));
         let (mut dx, mut dq) = (0.0f32, 0.0f32);
         for _ in 0..120 {
             lane.step(1.0 / 60.0).unwrap();
@@ -485,13 +500,18 @@ fn the_point_lane_moves_the_bodies_as_the_rows_do() {
                 // dot product a rounding away from 1 reads 1e-3 rad for equal rotations.)
                 dq = dq.max(2.0 * (lane.bodies.rot[i].inverse() * rows.bodies.rot[i]).xyz().length());
             }
+            for (p, q) in lane.particles.pos.iter().zip(&rows.particles.pos) {
+                dx = dx.max(p.distance(*q));
+            }
             for k in 0..lane.joints.len() {
                 let (f, g) = (lane.joints.force[k], rows.joints.force[k]);
                 assert!((f - g).length() <= 1e-3 * g.length().max(1.0), "{solver:?} joint {k}: {f:?} vs {g:?}");
             }
         }
         let in_lane = &lane.scratch.rows.in_lane;
-        println!("{solver:?}: lane against rows over 2 s: {dx:.2e} m, {dq:.2e} rad; in the lane {in_lane:?}");
+        println!(
+            "{solver:?}, warm {warm}: lane against rows over 2 s: {dx:.2e} m, {dq:.2e} rad; in the lane {in_lane:?}"
+        );
         assert_eq!(in_lane, &[true, true, true, false, false], "{solver:?}");
         assert!(rows.scratch.rows.in_lane.iter().all(|&x| !x));
         assert!(dx < 1e-5 && dq < 1e-4, "{solver:?}: {dx} m, {dq} rad");
