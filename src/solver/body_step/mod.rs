@@ -22,6 +22,8 @@
 //! ## Files
 //! - `rows.rs`: the joints' and 2D locks' rows (built per substep, and again from the moved
 //!   poses for relax), and the locks left out of a step.
+//! - `points.rs`: the point lane, rigid ball-sockets between isotropic bodies solved from the
+//!   poses; their rows keep only the impulses (warm starting by joint id, exports).
 
 mod points;
 mod rows;
