@@ -185,11 +185,11 @@ impl PointLane {
     /// Puts the joints in colour order, as Box2D orders its constraints (`constraint_graph.c`):
     /// each joint takes the lowest of 64 colours that no joint of either of its moving bodies
     /// took before it (an immovable end, w = s = 0, takes none: a solve leaves its velocity
-    /// as it is, v − 0·Δλ), and the sweeps run
-    /// colour by colour, the overflow last. Consecutive joints of one colour share no moving
-    /// body, so the processor overlaps their solves instead of waiting on each one's writes:
-    /// a chain's joints alternate colours (the even joints, then the odd ones). Within a
-    /// colour the order is the joints' own. `bodies` is the number of solver bodies.
+    /// as it is, v − 0·Δλ), and the sweeps run colour by colour, the overflow last.
+    /// Consecutive joints of one colour share no moving body, so the processor overlaps their
+    /// solves instead of waiting on each one's writes: a chain's joints alternate colours (the
+    /// even joints, then the odd ones). Within a colour the order is the joints' own.
+    /// `bodies` is the number of solver bodies.
     pub(crate) fn colour(&mut self, bodies: usize) {
         const OVERFLOW: usize = 64;
         if self.joints.is_empty() {
