@@ -46,6 +46,17 @@ fn upward_crossings(xs: &[f32]) -> Vec<f32> {
         .collect()
 }
 
+/// Body 0's angle from straight below the origin, atan2(x, −y), after each of `steps` steps.
+fn swing_angles(w: &mut World, steps: usize) -> Vec<f32> {
+    (0..steps)
+        .map(|_| {
+            w.step(DT).unwrap();
+            let x = w.bodies.pos[0];
+            x.x.atan2(-x.y)
+        })
+        .collect()
+}
+
 /// Mean period (s) between consecutive upward zero crossings, and how many periods.
 fn mean_period(xs: &[f32]) -> (f32, usize) {
     let c = upward_crossings(xs);
@@ -142,13 +153,7 @@ fn a_physical_pendulum_swings_at_its_period_within_1_percent() {
         w.bodies.ang_vel[0] = Vec3::new(0.0, 0.0, omega0);
         w.bodies.vel[0] = Vec3::new(omega0 * d, 0.0, 0.0);
         let expected = 2.0 * PI * (i_pivot / (m * G * d)).sqrt();
-        let xs: Vec<f32> = (0..1200)
-            .map(|_| {
-                w.step(DT).unwrap();
-                let x = w.bodies.pos[0];
-                x.x.atan2(-x.y)
-            })
-            .collect();
+        let xs = swing_angles(&mut w, 1200);
         let (period, n) = mean_period(&xs);
         println!("capsule pendulum on a ball-socket: period {period:.4} s, expected {expected:.4} s ({n} periods)");
         assert!(n >= 10);
@@ -517,13 +522,7 @@ fn a_sphere_pendulum_on_a_ball_socket_swings_at_its_period_within_1_percent() {
     let (m, r, d) = (1.0f32, 0.1f32, 0.5f32);
     let expected = 2.0 * PI * ((0.4 * m * r * r + m * d * d) / (m * G * d)).sqrt();
     let mut w = sphere_pendulum(5f32.to_radians(), 4, 1);
-    let xs: Vec<f32> = (0..1000)
-        .map(|_| {
-            w.step(DT).unwrap();
-            let x = w.bodies.pos[0];
-            x.x.atan2(-x.y)
-        })
-        .collect();
+    let xs = swing_angles(&mut w, 1000);
     let (period, n) = mean_period(&xs);
     println!("sphere pendulum on a ball-socket: period {period:.4} s, expected {expected:.4} s ({n} periods)");
     assert!(n >= 10);

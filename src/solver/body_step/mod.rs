@@ -583,12 +583,15 @@ pub fn store_impulses(c: &mut StepContext) {
         let s = sc.joint_start[k] as usize;
         let n = c.joints.rows(k);
         let (mut f, mut t) = (Vec3::ZERO, Vec3::ZERO);
+        let lane = sc.in_lane.get(k) == Some(&true);
         for (j, row) in sc.rows[s..s + n].iter().enumerate() {
             c.joints.accum[k][j] = row.accum;
-            f += row.lin_b * row.accum;
-            t += row.ang_b * row.accum;
+            if !lane {
+                f += row.lin_b * row.accum;
+                t += row.ang_b * row.accum;
+            }
         }
-        if sc.in_lane.get(k) == Some(&true) {
+        if lane {
             // (The lane's rows hold only the impulse λ, one component per world axis: the
             // force on B is λ, the torque about its centre r_B × λ.)
             let l = Vec3::from_array(c.joints.accum[k][..3].try_into().unwrap_or([0.0; 3]));

@@ -144,7 +144,8 @@ impl PointLane {
             return false;
         };
         let (wa, wb) = (sb.inv_m[ai], sb.inv_m[bi]);
-        let d = wa + wb + sa * la.length_squared() + sb_ * lb.length_squared();
+        let (a2, b2) = (sa * la.length_squared(), sb_ * lb.length_squared());
+        let d = wa + wb + a2 + b2;
         let floor = wa + wb;
         let finite = [wa, wb, sa, sb_, d].iter().all(|x| x.is_finite());
         // (w² normal: `solve_k`'s determinant is at least w², and its reciprocal finite.)
@@ -153,7 +154,6 @@ impl PointLane {
         }
         let accum = Vec3::new(r0.accum, r1.accum, r2.accum);
         r0.block = row::LANE_POINT;
-        let (a2, b2) = (sa * la.length_squared(), sb_ * lb.length_squared());
         let inv_d = 1.0 / d;
         let z = Vec3A::ZERO;
         self.joints.push(PointJoint {
