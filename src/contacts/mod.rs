@@ -873,14 +873,12 @@ impl Contacts {
             if let Some((o, kept)) = old_kept.and_then(|o| Some(o).zip(o.kept.as_ref())) {
                 let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
                 if o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb) {
-                    // (Copied straight into place: a push of `*o` copies the 344 bytes twice.)
-                    self.flat.extend_from_slice(std::slice::from_ref(o));
-                    let Some(f) = self.flat.last_mut() else { return };
                     let (sa, sb) = (self.base + a as u32, self.base + b as u32);
                     let (xa, xb) = (bodies.pos[a], bodies.pos[b]);
-                    let touching = f.keep(o, sa, sb, xa, xb, ra.axes(), rb.axes(), TOUCH_SLOP);
                     let mix = Material::mix(bodies.material[a], bodies.material[b]);
-                    (f.mu, f.e) = (mix.friction, mix.restitution);
+                    let (p, touching) =
+                        PlanarPatch::kept(o, kept, sa, sb, xa, xb, ra.axes(), rb.axes(), TOUCH_SLOP, mix);
+                    self.flat.push(p);
                     if touching {
                         self.geometric.push(k);
                     }

@@ -147,7 +147,7 @@ pub struct PlanarPatch {
 /// then), the normal in A's frame and each point's separation then, with what each point
 /// stands for in 3D. While the boxes stay within 5 mm and 5 mrad of the pose it was found
 /// at relative to each other (`box_box_2d::RectCache::holds`) the pair's patch is made
-/// from it ([`PlanarPatch::keep`], Box2D v3's contact recycling): the points move with
+/// from it ([`PlanarPatch::kept`], Box2D v3's contact recycling): the points move with
 /// their boxes, the normal turns with A, and each separation is the one then plus how far
 /// the point on B has moved from the point on A along the normal, s = s₀ + n·(p_b − p_a) —
 /// the substeps' own measure of separation, carried from step to step. A corner on a face
@@ -237,16 +237,17 @@ impl PlanarPatch {
         t.dot(sb.inv_i[self.a as usize] * t) + t.dot(sb.inv_i[self.b as usize] * t)
     }
 
-    /// Last step's patch of the pair, `from`, made again from its kept manifold ([`Kept`])
-    /// for solver bodies `a`, `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx`: its
-    /// points, ids and impulses, and its cache, as they were. `self` is a copy of `from`
-    /// (this writes what moves, and reads only `from`: reading the copy just written stalls
-    /// on its stores). Says whether a point is within `touch` (m).
+    /// Last step's patch of the pair, `from`, made again from its kept manifold `k`
+    /// (`from.kept`, [`Kept`]) for solver bodies `a`, `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx` and
+    /// material `mix`: its points, ids and impulses, and its cache, as they were. Also says
+    /// whether a point is within `touch` (m). (Built whole, field by field, so that pushing
+    /// it writes the list's new slot once: a copy of `from` then patched was a memcpy of the
+    /// 344 bytes and a second write of most of them.)
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub fn keep(
-        &mut self,
+    pub fn kept(
         from: &PlanarPatch,
+        k: &Kept,
         a: u32,
         b: u32,
         x_a: Vec3,
@@ -254,34 +255,53 @@ impl PlanarPatch {
         ax: [Vec2; 2],
         bx: [Vec2; 2],
         touch: f32,
-    ) -> bool {
-        debug_assert!(
-            self.key == from.key && self.count == from.count && self.ids == from.ids && self.kept == from.kept
-        );
-        let Some(k) = from.kept.as_ref() else { return false };
+        mix: PairMaterial,
+    ) -> (PlanarPatch, bool) {
         let world = |x: [Vec2; 2], l: Vec2| x[0] * l.x + x[1] * l.y;
         let n = world(ax, k.normal);
         let normal = n.extend(0.0);
         let (mut centroid, mut touching) = (Vec3::ZERO, false);
         let count = from.count.min(2);
+        // (Points past `count` keep `from`'s values, as a copy of it would.)
+        let (mut r_a, mut r_b, mut at, mut base) = (from.r_a, from.r_b, from.at, from.base);
         for j in 0..count {
             // (The points lie in the plane z = 0: the levers' z is the centres' depth.)
             let ra = world(ax, k.on_a[j]).extend(-x_a.z);
             let rb = world(bx, k.on_b[j]).extend(-x_b.z);
             let (pa, pb) = (x_a + ra, x_b + rb);
             let s = k.separation[j] + normal.dot(pb - pa);
-            (self.r_a[j], self.r_b[j], self.at[j]) = (ra, rb, pa);
-            self.base[j] = s - normal.dot(rb - ra);
+            (r_a[j], r_b[j], at[j]) = (ra, rb, pa);
+            base[j] = s - normal.dot(rb - ra);
             touching |= s < touch;
             centroid += pa;
         }
         if count > 0 {
             centroid /= count as f32;
         }
-        (self.a, self.b, self.normal, self.tangent) = (a, b, normal, Vec3::new(-n.y, n.x, 0.0));
-        (self.c_a, self.c_b) = (centroid - x_a, centroid - x_b);
-        (self.stands_for, self.depth2) = (k.stands_for, k.depth2);
-        touching
+        let p = PlanarPatch {
+            key: from.key,
+            a,
+            b,
+            count: from.count,
+            ids: from.ids,
+            normal,
+            tangent: Vec3::new(-n.y, n.x, 0.0),
+            r_a,
+            r_b,
+            at,
+            base,
+            c_a: centroid - x_a,
+            c_b: centroid - x_b,
+            mu: mix.friction,
+            e: mix.restitution,
+            accum: from.accum,
+            friction: from.friction,
+            rect: from.rect,
+            stands_for: k.stands_for,
+            depth2: k.depth2,
+            kept: from.kept,
+        };
+        (p, touching)
     }
 
     /// Takes last step's impulses (`Patch::warm_from`'s rule).

@@ -167,7 +167,7 @@ import { DIST, checkDist } from './serve.mjs';
 //
 // Raised, the full one, 2026-11-30 (ninth): 531,030 -> 533,034 gzipped (+2.0 KB; raw 1,333,230
 // -> 1,341,155), for two planar boxes' contact kept from step to step (`planar::Kept` and
-// `PlanarPatch::keep`, its export and check, `RectCache::holds`) — W6 0.94x the instructions —
+// `PlanarPatch::kept`, its export and check, `RectCache::holds`) — W6 0.94x the instructions —
 // and the ball-socket's block between isotropic bodies built from the levers alone (W4 0.91x).
 // The lite build stayed within its budget (178,837). BUDGET is the measured size plus 0.1 %.
 //
