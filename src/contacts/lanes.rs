@@ -175,9 +175,21 @@ impl Lane for Vec4 {
     fn select(m: BVec4A, a: Vec4, b: Vec4) -> Vec4 {
         Vec4::select(m, a, b)
     }
+    /// One packed square root where the target has it (glam's `Vec4::sqrt` takes four
+    /// scalar ones through libm, whose x86 `sqrtss` is inline assembly: legacy SSE, which
+    /// in a build with AVX enabled stalls on the mix of encodings). Every form is IEEE's
+    /// correctly rounded root: the same bits.
     #[inline(always)]
     fn sqrt(self) -> Vec4 {
-        Vec4::sqrt(self)
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: SSE is in every x86_64 target's baseline.
+            Vec4::from(unsafe { core::arch::x86_64::_mm_sqrt_ps(self.into()) })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            Vec4::sqrt(self)
+        }
     }
     #[inline(always)]
     fn any(m: BVec4A) -> bool {
