@@ -7,6 +7,8 @@
 # the same workload, per round: median (min..max).
 #   PEERS_DIR=/path/to/peers tools/race.sh                # 3 rounds of W6 W7 W4
 #   REPEATS=5 WORKLOADS="W6 W7" PEERS_DIR=... tools/race.sh
+# ropelab runs in two builds where the host has AVX2: the default (x86-64's SSE2 baseline) and
+# one with -C target-feature=+avx2 (target/avx2), as Box2D runs SSE2 and AVX2 builds.
 # PEERS_DIR holds the peer engines: box2d/build/{sse2,avx2}/box2d-peer (Box2D v3, its Release
 # flags) and rust/target/release/rope-peers (Rapier); the ones not built are left out, with a
 # note. ropelab runs as `ropelab bench` (release build).
@@ -17,6 +19,16 @@ WORKLOADS="${WORKLOADS:-W6 W7 W4}"
 : "${PEERS_DIR:?set PEERS_DIR to the peers directory (box2d/build/sse2/box2d-peer, rust/target/release/rope-peers)}"
 cargo build --release --bin ropelab >&2
 RL=target/release/ropelab
+# ropelab built for AVX2 too where the host has it (the way Box2D's AVX2 build is made: the
+# target flag, no FMA contraction, so the same bits), in its own target directory; it names
+# itself ropelab-avx2 in its lines.
+RL_AVX2=target/avx2/release/ropelab
+if grep -qw avx2 /proc/cpuinfo; then
+  CARGO_TARGET_DIR=target/avx2 RUSTFLAGS="-C target-feature=+avx2" cargo build --release --bin ropelab >&2
+else
+  echo "# left out: ropelab's AVX2 build (the host has no AVX2)" >&2
+  RL_AVX2=
+fi
 B2="$PEERS_DIR/box2d/build"
 RS="$PEERS_DIR/rust/target/release/rope-peers"
 for bin in "$B2/sse2/box2d-peer" "$B2/avx2/box2d-peer" "$RS"; do
@@ -30,11 +42,13 @@ commands() {
   case $1 in
     W6)
       echo "$RL bench W6 --runs 1"
+      [[ -n $RL_AVX2 ]] && echo "$RL_AVX2 bench W6 --runs 1"
       for v in "${b2[@]}"; do echo "$v pyramid20"; done
       [[ -x $RS ]] && echo "$RS rapier-pyramid pyramid20"
       ;;
     W7)
       echo "$RL bench W7 --runs 1"
+      [[ -n $RL_AVX2 ]] && echo "$RL_AVX2 bench W7 --runs 1"
       for v in "${b2[@]}"; do echo "$v large_pyramid"; done
       ;;
     W4)
