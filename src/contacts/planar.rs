@@ -238,11 +238,11 @@ impl PlanarPatch {
     }
 
     /// Last step's patch of the pair, `from`, made again from its kept manifold `k`
-    /// (`from.kept`, [`Kept`]) for solver bodies `a`, `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx` and
-    /// material `mix`: its points, ids and impulses, and its cache, as they were. Also says
-    /// whether a point is within `touch` (m). (Built whole, field by field, so that pushing
-    /// it writes the list's new slot once: a copy of `from` then patched was a memcpy of the
-    /// 344 bytes and a second write of most of them.)
+    /// (`from.kept`, [`Kept`]) for solver bodies `a`, `b` at centres `x_a`, `x_b` with
+    /// in-plane axes `ax`, `bx` and material `mix`: its points, ids and impulses, and its
+    /// cache, as they were. Also says whether a point is within `touch` (m). (Built whole,
+    /// field by field, so that the push writes the list's new slot once: no 344-byte copy
+    /// of `from` to patch afterwards.)
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn kept(
