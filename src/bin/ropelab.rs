@@ -426,7 +426,7 @@ fn state_json(w: &ropelab::world::World) -> serde_json::Value {
 /// The engine's name in the bench lines: a build for AVX2 (`-C target-feature=+avx2`, as
 /// Box2D's `box2d-avx2` is built with `-mavx2`) names itself apart, so that a race can set
 /// both builds beside both of Box2D's.
-const ENGINE: &str = if cfg!(target_feature = "avx2") { "ropelab-avx2" } else { "ropelab" };
+const BENCH_ENGINE: &str = if cfg!(target_feature = "avx2") { "ropelab-avx2" } else { "ropelab" };
 
 fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
     let runs: usize = flags.number("--runs", 5)?;
@@ -445,7 +445,7 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
         let results: Vec<_> =
             (0..runs.max(1)).map(|_| run_protocol(&mut build(), || clock.elapsed().as_secs_f64())).collect();
         let name = config.map_or_else(|| build().settings.solver.name().to_string(), |c| c.name());
-        println!("{}", format_line(&format!("{ENGINE}-{name}"), "leash", &median(&results)));
+        println!("{}", format_line(&format!("{BENCH_ENGINE}-{name}"), "leash", &median(&results)));
         return Ok(());
     }
     let wl = Workload::from_name(workload).ok_or_else(|| {
@@ -474,7 +474,7 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
                     (r, w.state_hash())
                 })
                 .collect();
-            let engine = format!("{ENGINE}-{}", config.name());
+            let engine = format!("{BENCH_ENGINE}-{}", config.name());
             let (results, hash) = split_hashes(results);
             println!("{}", ropelab::workloads::large_pyramid_line(&engine, &median(&results), rows));
             print_hash(&engine, &format!("large_pyramid --rows {rows}"), hash);
@@ -490,7 +490,7 @@ fn bench(workload: &str, flags: &Flags) -> Result<(), String> {
                 (r, w.state_hash())
             })
             .collect();
-        let engine = format!("{ENGINE}-{}", config.name());
+        let engine = format!("{BENCH_ENGINE}-{}", config.name());
         let (results, hash) = split_hashes(results);
         let r = median(&results);
         println!("{}", wl.line(&engine, &r));
