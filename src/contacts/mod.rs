@@ -629,7 +629,9 @@ impl Contacts {
             let mut old = [0, 0];
             for c in 0..self.candidates.len() {
                 let (_, a, b) = self.candidates[c];
-                self.pair(bodies, a as usize, b as usize, dt, &mut old);
+                if !self.kept_pair(bodies, a as usize, b as usize, &mut old) {
+                    self.pair(bodies, a as usize, b as usize, dt, &mut old);
+                }
             }
             return;
         }
@@ -704,7 +706,9 @@ impl Contacts {
         let mut old = [0, 0];
         for c in 0..self.candidates.len() {
             let (_, a, b) = self.candidates[c];
-            self.pair(bodies, a as usize, b as usize, dt, &mut old);
+            if !self.kept_pair(bodies, a as usize, b as usize, &mut old) {
+                self.pair(bodies, a as usize, b as usize, dt, &mut old);
+            }
         }
         self.rope.pairs.sort_unstable();
         // (The patches, and so `geometric`, come out in key order.)
@@ -843,6 +847,55 @@ impl Contacts {
         std::mem::swap(&mut self.pairs, &mut self.merged);
     }
 
+    /// Whether bodies `a`, `b` are joined by a joint that keeps them from colliding (no
+    /// search when no joint does: a pile of boxes has none).
+    #[inline(always)]
+    fn joined_pair(&self, a: usize, b: usize) -> bool {
+        !self.joined.is_empty() && self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok()
+    }
+
+    /// [`Contacts::pair`] for a pair of planar boxes whose last patch is kept
+    /// ([`planar::Kept`]): pushes it made anew and says true, or says false, having done
+    /// nothing but move the cursors `old` up to the pair's key (which `pair` would do too).
+    /// Apart from `pair`, whose every other path it leaves alone, so that the common case
+    /// of a settled pile is a small loop.
+    #[inline(never)]
+    fn kept_pair(&mut self, bodies: &Bodies, a: usize, b: usize, old: &mut [usize; 2]) -> bool {
+        let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
+        if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) || self.fresh_rects {
+            return false;
+        }
+        let flat = |k: usize| bodies.planar[k] || !dynamic(k);
+        let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
+        let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
+            (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
+        else {
+            return false;
+        };
+        if self.joined_pair(a, b) {
+            return false;
+        }
+        let k = key(bodies.id[a], bodies.id[b]);
+        let Some(o) = self.last_step(k, old).1.map(|i| &self.old_flat[i]) else { return false };
+        // Last step's patch of the pair is kept while the boxes stay within the limits of
+        // the pose its manifold was found at (`planar::Kept`).
+        let Some(kept) = o.kept.as_ref() else { return false };
+        let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
+        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb)) {
+            return false;
+        }
+        let (sa, sb) = (self.base + a as u32, self.base + b as u32);
+        let (xa, xb) = (bodies.pos[a], bodies.pos[b]);
+        let mix = Material::mix(bodies.material[a], bodies.material[b]);
+        let (p, touching) = PlanarPatch::kept(o, kept, sa, sb, xa, xb, ra.axes(), rb.axes(), TOUCH_SLOP, mix);
+        self.flat.push(p);
+        if touching {
+            self.geometric.push(k);
+        }
+        self.rects_kept += 1;
+        true
+    }
+
     /// The patch of candidate pair (`a`, `b`), if they touch; `old` holds the cursors into
     /// last step's patches and flat patches (every key before this pair's is behind them).
     fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
@@ -850,7 +903,7 @@ impl Contacts {
         if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) {
             return;
         }
-        if self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok() {
+        if self.joined_pair(a, b) {
             return;
         }
         let margin = SPECULATIVE + (self.speed[a] + self.speed[b]) * dt;
@@ -867,25 +920,6 @@ impl Contacts {
             // (`box_box_2d::RectCache`).
             let k = key(bodies.id[a], bodies.id[b]);
             let warm = self.last_step(k, old);
-            // Last step's patch of the pair is kept while the boxes stay within the limits of
-            // the pose its manifold was found at (`planar::Kept`).
-            let old_kept = warm.1.filter(|_| !self.fresh_rects).map(|i| &self.old_flat[i]);
-            if let Some((o, kept)) = old_kept.and_then(|o| Some(o).zip(o.kept.as_ref())) {
-                let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
-                if o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb) {
-                    let (sa, sb) = (self.base + a as u32, self.base + b as u32);
-                    let (xa, xb) = (bodies.pos[a], bodies.pos[b]);
-                    let mix = Material::mix(bodies.material[a], bodies.material[b]);
-                    let (p, touching) =
-                        PlanarPatch::kept(o, kept, sa, sb, xa, xb, ra.axes(), rb.axes(), TOUCH_SLOP, mix);
-                    self.flat.push(p);
-                    if touching {
-                        self.geometric.push(k);
-                    }
-                    self.rects_kept += 1;
-                    return;
-                }
-            }
             let mut cache = match warm.1 {
                 Some(i) if !self.fresh_rects => self.old_flat[i].rect,
                 _ => RectCache::default(),
