@@ -622,15 +622,14 @@ impl Contacts {
         if segs == 0 {
             // No rope: the body pairs persist (see `persistent_pairs`).
             self.persistent_pairs(broad, bodies);
-            self.candidates.clear();
-            let tight = &self.tight;
-            let overlapping = self.pairs.iter().filter(|&&(_, a, b)| tight[a as usize].overlaps(&tight[b as usize]));
-            self.candidates.extend(overlapping);
+            // The step's candidates, the pairs whose step boxes overlap, taken as they are
+            // found (in key order, as the pairs are).
             let mut old = [0, 0];
-            for c in 0..self.candidates.len() {
-                let (_, a, b) = self.candidates[c];
-                if !self.kept_pair(bodies, a as usize, b as usize, &mut old) {
-                    self.pair(bodies, a as usize, b as usize, dt, &mut old);
+            for i in 0..self.pairs.len() {
+                let (_, a, b) = self.pairs[i];
+                let (a, b) = (a as usize, b as usize);
+                if self.tight[a].overlaps(&self.tight[b]) && !self.kept_pair(bodies, a, b, &mut old) {
+                    self.pair(bodies, a, b, dt, &mut old);
                 }
             }
             return;
@@ -1576,7 +1575,9 @@ mod tests {
             // The candidates are every pair whose step boxes overlap (no sweep, no fat boxes),
             // and the persistent pairs every pair whose fat boxes overlap.
             let all = overlapping(&a.tight);
-            assert_eq!(a.candidates, all, "step {step}: candidates");
+            let tight = |&&(_, x, y): &&(u64, u32, u32)| a.tight[x as usize].overlaps(&a.tight[y as usize]);
+            let candidates: Vec<_> = a.pairs.iter().filter(tight).copied().collect();
+            assert_eq!(candidates, all, "step {step}: candidates");
             let fat = overlapping(&a.fat);
             assert_eq!(a.pairs, fat, "step {step}: pairs");
             brute += all.len();
