@@ -185,8 +185,14 @@ import { DIST, checkDist } from './serve.mjs';
 // solver from 1,003 M to 593 M instructions; and the bench's sample mean and median (with the
 // crate's own sort: the standard one cost 2 KB more). BUDGET and LITE_BUDGET are the measured
 // sizes plus 0.1 %.
+//
+// Raised, the full one, 2026-11-30 (twelfth): 538,894 -> 540,232 gzipped (+1.3 KB; raw
+// 1,358,769 -> 1,360,553), for the kept 2D box pairs' own path (`Contacts::kept_pair`, its
+// patch built whole by `PlanarPatch::kept`) and the candidates taken as the persistent pairs
+// are walked: W6 0.97x, W7 0.98x the instructions. The lite build stayed within its budget
+// (179,040). BUDGET is the measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 539_433;
+export const BUDGET = 540_772;
 export const LITE_BUDGET = 179_216;
 
 checkDist();
