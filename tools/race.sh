@@ -23,7 +23,7 @@ RL=target/release/ropelab
 # target flag, no FMA contraction, so the same bits), in its own target directory; it names
 # itself ropelab-avx2 in its lines.
 RL_AVX2=target/avx2/release/ropelab
-if grep -qw avx2 /proc/cpuinfo; then
+if grep -qsw avx2 /proc/cpuinfo; then
   CARGO_TARGET_DIR=target/avx2 RUSTFLAGS="-C target-feature=+avx2" cargo build --release --bin ropelab >&2
 else
   echo "# left out: ropelab's AVX2 build (the host has no AVX2)" >&2

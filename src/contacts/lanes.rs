@@ -181,12 +181,17 @@ impl Lane for Vec4 {
     /// correctly rounded root: the same bits.
     #[inline(always)]
     fn sqrt(self) -> Vec4 {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
         {
-            // SAFETY: SSE is in every x86_64 target's baseline.
+            // SAFETY: the instruction is SSE's, which this build enables (the cfg above).
             Vec4::from(unsafe { core::arch::x86_64::_mm_sqrt_ps(self.into()) })
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(all(target_arch = "x86", target_feature = "sse2"))]
+        {
+            // SAFETY: as above.
+            Vec4::from(unsafe { core::arch::x86::_mm_sqrt_ps(self.into()) })
+        }
+        #[cfg(not(all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2")))]
         {
             Vec4::sqrt(self)
         }

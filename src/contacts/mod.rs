@@ -219,9 +219,10 @@ pub struct Contacts {
     /// Pairs joined by a joint that does not collide (dense indices, a < b), sorted.
     joined: Vec<(u32, u32)>,
     touching: Vec<u64>,
-    /// The step's body pairs from the sweep (key, dense a, dense b), sorted by key before
-    /// the narrow phase, so the patches come out in key order without moving them (a patch
-    /// is about 1 KB: sorting the patches was a tenth of W6's step in memmove).
+    /// With a rope, the step's body pairs from the sweep (key, dense a, dense b), sorted by
+    /// key before the narrow phase, so the patches come out in key order without moving
+    /// them (a patch is about 1 KB: sorting the patches was a tenth of W6's step in
+    /// memmove). Without one, the persistent `pairs` are walked instead.
     candidates: Vec<(u64, u32, u32)>,
     old_touching: Vec<u64>,
     /// Pairs with a point within `TOUCH_SLOP` at the step's start (sorted after collide).
@@ -570,8 +571,6 @@ impl Contacts {
         let room = (4 * n).max(2 * (self.old.len() + self.old_flat.len()));
         self.touching.reserve(room);
         self.geometric.reserve(room);
-        self.candidates.clear();
-        self.candidates.reserve(room);
         self.patches.reserve(room);
         self.flat.reserve(room);
         self.begin.reserve(room);
@@ -673,6 +672,7 @@ impl Contacts {
         broad.sort();
         // (`old` and `old_flat` are last step's patches, already in key order.)
         self.candidates.clear();
+        self.candidates.reserve(room);
         let (seg_attached, seg_reach, speed) = (&self.seg_attached, &self.seg_reach, &self.speed);
         let (rope_pairs, candidates) = (&mut self.rope.pairs, &mut self.candidates);
         broad.sweep(Pass::Bodies, usize::MAX, |a, b| {
@@ -1578,6 +1578,12 @@ mod tests {
             let tight = |&&(_, x, y): &&(u64, u32, u32)| a.tight[x as usize].overlaps(&a.tight[y as usize]);
             let candidates: Vec<_> = a.pairs.iter().filter(tight).copied().collect();
             assert_eq!(candidates, all, "step {step}: candidates");
+            // And every manifold the step made is of one of them.
+            let keys: Vec<u64> = candidates.iter().map(|c| c.0).collect();
+            let made = a.patches.iter().map(|p| p.key).chain(a.flat.iter().map(|f| f.key));
+            for k in made {
+                assert!(keys.binary_search(&k).is_ok(), "step {step}: a manifold of pair {k:#x}, not a candidate");
+            }
             let fat = overlapping(&a.fat);
             assert_eq!(a.pairs, fat, "step {step}: pairs");
             brute += all.len();

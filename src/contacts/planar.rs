@@ -262,7 +262,9 @@ impl PlanarPatch {
         let normal = n.extend(0.0);
         let (mut centroid, mut touching) = (Vec3::ZERO, false);
         let count = from.count.min(2);
-        // (Points past `count` keep `from`'s values, as a copy of it would.)
+        debug_assert!(from.kept.as_ref() == Some(k));
+        // (Points past `count` are read by nothing; they keep `from`'s, so the patch is
+        // `from` wherever nothing moved.)
         let (mut r_a, mut r_b, mut at, mut base) = (from.r_a, from.r_b, from.at, from.base);
         for j in 0..count {
             // (The points lie in the plane z = 0: the levers' z is the centres' depth.)
