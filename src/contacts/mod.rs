@@ -856,8 +856,8 @@ impl Contacts {
     /// [`Contacts::pair`] for a pair of planar boxes whose last patch is kept
     /// ([`planar::Kept`]): pushes it made anew and says true, or says false, having done
     /// nothing but move the cursors `old` up to the pair's key (which `pair` would do too).
-    /// Apart from `pair`, whose every other path it leaves alone, so that the common case
-    /// of a settled pile is a small loop.
+    /// A function of its own, apart from `pair`, which takes every other case, so that the
+    /// common case of a settled pile runs a short path.
     #[inline(never)]
     fn kept_pair(&mut self, bodies: &Bodies, a: usize, b: usize, old: &mut [usize; 2]) -> bool {
         let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
@@ -897,6 +897,8 @@ impl Contacts {
 
     /// The patch of candidate pair (`a`, `b`), if they touch; `old` holds the cursors into
     /// last step's patches and flat patches (every key before this pair's is behind them).
+    /// A kept patch is [`Contacts::kept_pair`]'s, which the callers try first: here a kept
+    /// pair's manifold would be remade from its cache instead.
     fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
         let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
         if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) {
