@@ -627,8 +627,8 @@ impl Contacts {
             for i in 0..self.pairs.len() {
                 let (_, a, b) = self.pairs[i];
                 let (a, b) = (a as usize, b as usize);
-                if self.tight[a].overlaps(&self.tight[b]) && !self.kept_pair(bodies, a, b, &mut old) {
-                    self.pair(bodies, a, b, dt, &mut old);
+                if self.tight[a].overlaps(&self.tight[b]) {
+                    self.candidate(bodies, a, b, dt, &mut old);
                 }
             }
             return;
@@ -705,9 +705,7 @@ impl Contacts {
         let mut old = [0, 0];
         for c in 0..self.candidates.len() {
             let (_, a, b) = self.candidates[c];
-            if !self.kept_pair(bodies, a as usize, b as usize, &mut old) {
-                self.pair(bodies, a as usize, b as usize, dt, &mut old);
-            }
+            self.candidate(bodies, a as usize, b as usize, dt, &mut old);
         }
         self.rope.pairs.sort_unstable();
         // (The patches, and so `geometric`, come out in key order.)
@@ -846,11 +844,32 @@ impl Contacts {
         std::mem::swap(&mut self.pairs, &mut self.merged);
     }
 
-    /// Whether bodies `a`, `b` are joined by a joint that keeps them from colliding (no
-    /// search when no joint does: a pile of boxes has none).
+    /// Whether bodies `a`, `b` may touch: a contact moves one of them (it is dynamic), their
+    /// filters admit each other, and no joint keeps them apart (no search when no joint
+    /// does: a pile of boxes has none).
     #[inline(always)]
-    fn joined_pair(&self, a: usize, b: usize) -> bool {
-        !self.joined.is_empty() && self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok()
+    fn collidable(&self, bodies: &Bodies, a: usize, b: usize) -> bool {
+        let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
+        (dynamic(a) || dynamic(b))
+            && bodies.filter[a].collides(bodies.filter[b])
+            && !(!self.joined.is_empty() && self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok())
+    }
+
+    /// Whether the contact of `a`, `b` is the 2D one: between planar bodies, or a planar
+    /// body and an immovable one. Its normal and points are then in the plane, so it pushes
+    /// no body out of z = 0 and leaves the planar lock nothing to undo.
+    #[inline(always)]
+    fn planar_pair(bodies: &Bodies, a: usize, b: usize) -> bool {
+        let flat = |k: usize| bodies.planar[k] || bodies.kind[k] != BodyKind::Dynamic;
+        flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b])
+    }
+
+    /// One candidate pair's patch: kept ([`Contacts::kept_pair`]) or made ([`Contacts::pair`]).
+    #[inline(always)]
+    fn candidate(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
+        if !self.kept_pair(bodies, a, b, old) {
+            self.pair(bodies, a, b, dt, old);
+        }
     }
 
     /// [`Contacts::pair`] for a pair of planar boxes whose last patch is kept
@@ -860,20 +879,14 @@ impl Contacts {
     /// common case of a settled pile runs a short path.
     #[inline(never)]
     fn kept_pair(&mut self, bodies: &Bodies, a: usize, b: usize, old: &mut [usize; 2]) -> bool {
-        let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
-        if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) || self.fresh_rects {
+        if self.fresh_rects || !self.collidable(bodies, a, b) || !Self::planar_pair(bodies, a, b) {
             return false;
         }
-        let flat = |k: usize| bodies.planar[k] || !dynamic(k);
-        let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
-        let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
-            (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
+        let (&Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
+            (&bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
         else {
             return false;
         };
-        if self.joined_pair(a, b) {
-            return false;
-        }
         let k = key(bodies.id[a], bodies.id[b]);
         let Some(o) = self.last_step(k, old).1.map(|i| &self.old_flat[i]) else { return false };
         // Last step's patch of the pair is kept while the boxes stay within the limits of
@@ -900,20 +913,13 @@ impl Contacts {
     /// A kept patch is [`Contacts::kept_pair`]'s, which the callers try first: here a kept
     /// pair's manifold would be remade from its cache instead.
     fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
-        let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
-        if !(dynamic(a) || dynamic(b)) || !bodies.filter[a].collides(bodies.filter[b]) {
-            return;
-        }
-        if self.joined_pair(a, b) {
+        if !self.collidable(bodies, a, b) {
             return;
         }
         let margin = SPECULATIVE + (self.speed[a] + self.speed[b]) * dt;
-        // Between planar bodies (or a planar body and an immovable one) the contact is the
-        // 2D one: normal in the plane, points on it, so it pushes no body out of z = 0 and
-        // leaves the planar lock nothing to undo. Two boxes' 2D contact comes from their
-        // sections by the plane (`box_box_2d`) when it can.
-        let flat = |k: usize| bodies.planar[k] || !dynamic(k);
-        let planar = flat(a) && flat(b) && (bodies.planar[a] || bodies.planar[b]);
+        // The 2D contact (`planar_pair`); two boxes' comes from their sections by the plane
+        // (`box_box_2d`) when it can.
+        let planar = Self::planar_pair(bodies, a, b);
         if let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
             (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
         {
