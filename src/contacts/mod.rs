@@ -1189,8 +1189,9 @@ impl Contacts {
                 for &i in list.iter().skip(4 * c + 8).take(4).filter(|_| PREFETCH) {
                     let f = &self.flat[i as usize];
                     let at = f as *const PlanarPatch as *const u8;
-                    for line in (0..size_of::<PlanarPatch>()).step_by(64) {
-                        prefetch(at.wrapping_add(line));
+                    // (Its first and last byte the packs read, and the lines between.)
+                    for o in [0, 64, 128, PlanarPatch::HOT - 1] {
+                        prefetch(at.wrapping_add(o));
                     }
                 }
                 self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, self.base, springs));

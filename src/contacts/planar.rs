@@ -37,12 +37,13 @@ use crate::joints::row::{Phase, SolverBodies};
 /// A 2D patch's hot copy: one contact (`L = f32`) or four contacts side by side
 /// (`L = Vec4`, [`Contact2x4`]), the same fields lane by lane.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct Contact2<L: Lane = f32> {
-    /// Solver bodies, dense body indices (for their motion), inverse masses.
+    // What the sweep reads first, in one run of cache lines (560 of a pack's 912 bytes), then
+    // what only the substeps' preparation reads.
+    /// Solver bodies, inverse masses.
     pub a: L::Ix,
     pub b: L::Ix,
-    pub ka: L::Ix,
-    pub kb: L::Ix,
     pub wa: L,
     pub wb: L,
     pub n: V2<L>,
@@ -51,12 +52,18 @@ pub struct Contact2<L: Lane = f32> {
     /// Points (at most 2; a missing point's row has zero mass and acts as a no-op on finite
     /// velocities: an infinite one becomes NaN through its 0 · ∞, which the step's guards
     /// catch as they would the infinity — not masked, to keep the sweep's lanes branch-free).
-    pub count: L::Ix,
     pub rows: [Row2<L>; 2],
-    /// Per point: its spring ([`point_spring`]), and its factors per phase.
-    pub spring: [Spring2<L>; 2],
-    pub soft: [[Soft2<L>; 2]; 2],
+    /// Per point: its factors in the biased phase, and its bias in relax (where the row is
+    /// rigid: mass scale 1, impulse scale 0, so the sweep's stream holds the bias alone).
+    pub soft: [Soft2<L>; 2],
+    pub relax_bias: [L; 2],
     pub friction: Row2<L>,
+    /// Dense body indices (for their motion).
+    pub ka: L::Ix,
+    pub kb: L::Ix,
+    pub count: L::Ix,
+    /// Per point: its spring ([`point_spring`]).
+    pub spring: [Spring2<L>; 2],
     /// Levers (in the plane, at the manifold's time) and s₀ − n·(r_b − r_a) per point.
     pub ra: [V2<L>; 2],
     pub rb: [V2<L>; 2],
@@ -103,40 +110,46 @@ impl StepSprings {
 /// warm starting and copying W6's 590 patches every step was a fifth of it). Its hot copy
 /// ([`Contact2::from_flat`]) is what the substeps sweep.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub struct PlanarPatch {
-    /// The pair (body ids: A's in the high half, B's in the low).
-    pub key: u64,
+    // In the order the packs read it (`Contact2x4::from_flats`): what they gather lies in the
+    // first `PlanarPatch::HOT` bytes, three cache lines or four, and the rest, read once a
+    // step by the next step's pair, after.
+    pub count: usize,
     /// Solver bodies.
     pub a: u32,
     pub b: u32,
-    pub count: usize,
-    pub ids: [u32; 2],
     /// Unit normal from A to B and the tangent ẑ × n (both in the plane).
     pub normal: Vec3,
     pub tangent: Vec3,
-    /// Levers (world, when made) from A's and B's centres; A's centre plus A's lever.
+    /// Levers (world, when made) from A's and B's centres.
     pub r_a: [Vec3; 2],
     pub r_b: [Vec3; 2],
-    pub at: [Vec3; 2],
     /// s₀ − n·(r_b₀ − r_a₀).
     pub base: [f32; 2],
-    /// Levers to the points' centroid.
-    pub c_a: Vec3,
-    pub c_b: Vec3,
-    pub mu: f32,
-    pub e: f32,
-    /// Normal impulses; friction impulses (in-plane tangent, ẑ, twist: the last two only
-    /// carried, never solved here).
+    /// Normal impulses.
     pub accum: [f32; 2],
-    pub friction: [f32; 3],
-    /// What a 2D box–box manifold was made from, for the next step (`box_box_2d::RectCache`;
-    /// empty for the other shapes).
-    pub rect: crate::collide::narrow::box_box_2d::RectCache,
     /// Per point: how many points of the 3D manifold it stands for (merged where they
     /// coincide in the plane: a box's edge along ẑ is two corners), and the mean of their
     /// z² (m²). Its spring is theirs together ([`point_spring`]).
     pub stands_for: [f32; 2],
     pub depth2: [f32; 2],
+    /// Levers to the points' centroid.
+    pub c_a: Vec3,
+    pub c_b: Vec3,
+    pub mu: f32,
+    /// Friction impulses (in-plane tangent, ẑ, twist: the last two only carried, never
+    /// solved here).
+    pub friction: [f32; 3],
+    pub e: f32,
+    pub ids: [u32; 2],
+    /// A's centre plus A's lever.
+    pub at: [Vec3; 2],
+    /// What a 2D box–box manifold was made from, for the next step (`box_box_2d::RectCache`;
+    /// empty for the other shapes).
+    pub rect: crate::collide::narrow::box_box_2d::RectCache,
+    /// The pair (body ids: A's in the high half, B's in the low).
+    pub key: u64,
     /// A 2D box pair's manifold as it was found, in the boxes' frames ([`Kept`]): the next
     /// steps keep it while the pair stays within its cache's limits (`rect`).
     pub kept: Option<Kept>,
@@ -188,7 +201,15 @@ impl Kept {
     }
 }
 
+// (The packs' part in three cache lines or four; the list's stride as the docs give it; the
+// sweep's part of a pack as `Contact2` gives it.)
+const _: () = assert!(PlanarPatch::HOT <= 160 && size_of::<PlanarPatch>() == 344);
+const _: () = assert!(core::mem::offset_of!(Contact2x4, ka) == 560 && size_of::<Contact2x4>() == 912);
+
 impl PlanarPatch {
+    /// The bytes the packs read (`from_flats`): the fields before `e`.
+    pub const HOT: usize = core::mem::offset_of!(PlanarPatch, e);
+
     /// The manifold between solver bodies `a`, `b` (centres `x_a`, `x_b` now; normal in the
     /// plane) of `count` (at most two) points, `point(k)`: given by a function, so that the
     /// caller's points need not be staged in memory.
@@ -512,7 +533,8 @@ impl Contact2x4 {
             count,
             rows,
             spring,
-            soft: [[Soft2::default(); 2]; 2],
+            soft: [Soft2::default(); 2],
+            relax_bias: [zero; 2],
             friction: row((tx, ty), &lever[2], acc[2], valid[2]),
             ra: [v2(&lever[0], 0), v2(&lever[1], 0)],
             rb: [v2(&lever[0], 2), v2(&lever[1], 2)],
@@ -567,7 +589,8 @@ impl Contact2x4 {
                 mass_scale: f(&|c| c.spring[k].mass_scale),
                 impulse_scale: f(&|c| c.spring[k].impulse_scale),
             }),
-            soft: [[Soft2::default(); 2]; 2],
+            soft: [Soft2::default(); 2],
+            relax_bias: [Vec4::ZERO; 2],
             friction: row(&|c| c.friction),
             ra: [v2(&|c| c.ra[0]), v2(&|c| c.ra[1])],
             rb: [v2(&|c| c.rb[0]), v2(&|c| c.rb[1])],
@@ -620,7 +643,8 @@ impl<L: Lane> Contact2<L> {
             self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
         }
         for k in 0..2 {
-            self.soft[k] = rule::normal_factors(self.sep[k], h, self.spring[k]);
+            let [solve, relax] = rule::normal_factors(self.sep[k], h, self.spring[k]);
+            (self.soft[k], self.relax_bias[k]) = (solve, relax.bias);
         }
         if warm {
             for k in 0..2 {
@@ -646,7 +670,7 @@ impl<L: Lane> Contact2<L> {
         for k in 0..2 {
             let s = self.separation(k, &ma, &mb);
             self.sep[k] = s;
-            self.soft[k][Phase::Relax as usize].bias = rule::relax_bias(s, h);
+            self.relax_bias[k] = rule::relax_bias(s, h);
         }
     }
 
@@ -679,7 +703,10 @@ impl<L: Lane> Contact2<L> {
         for j in 0..2 {
             let k = if BACK { 1 - j } else { j };
             let r = self.rows[k];
-            let s = self.soft[k][phase as usize];
+            let s = match phase {
+                Phase::Relax => Soft2 { bias: self.relax_bias[k], mass_scale: L::splat(1.0), impulse_scale: zero },
+                Phase::Solve => self.soft[k],
+            };
             let cdot = vn + r.ja * u.wa + r.jb * u.wb;
             let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
             let new = at_least(r.accum + raw, zero);
