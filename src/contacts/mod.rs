@@ -208,6 +208,10 @@ pub struct Contacts {
     pub(crate) fresh_rects: bool,
     /// The hot copies hold the separations at the bodies' poses now (`refresh_relax`).
     relax_measured: bool,
+    /// The packs' separations are to be measured on `motion` (substeps of `relax_h`) as the
+    /// next relax sweep reaches them (`refresh_relax`): one pass over the packs for both.
+    relax_due: bool,
+    relax_h: f32,
     /// Measure them in every `prepare` all the same (the tests' reference).
     pub(crate) measure_always: bool,
     /// 2D box manifolds remade from the cache's features and found afresh, since the world
@@ -1090,6 +1094,7 @@ impl Contacts {
 
     /// Substep rows from the poses now; warm start (or zero) their impulses.
     pub fn prepare(&mut self, sb: &mut SolverBodies, bodies: &Bodies, h: f32, warm: bool, tuning: rule::Tuning) {
+        self.measure_due();
         // The last substep's impulses (its rows' accumulated impulses) into the step's sums.
         if self.substeps == 0 {
             self.step_impulse.clear();
@@ -1224,6 +1229,10 @@ impl Contacts {
         if phase == Phase::Solve {
             self.back_next = !back;
         }
+        // The packs' separations `refresh_relax` left to measure: measured as each pack is
+        // solved (they depend on the poses alone, which no sweep moves).
+        let due = (phase == Phase::Relax && self.relax_due).then_some((&self.motion[..], self.relax_h));
+        self.relax_due = false;
         if back {
             for p in self.patches.iter_mut().rev() {
                 p.solve(sb, phase);
@@ -1232,10 +1241,16 @@ impl Contacts {
                 c.solve(sb, phase, 1, true);
             }
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes).rev() {
+                if let Some((m, h)) = due {
+                    c.refresh_relax(m, h);
+                }
                 c.solve(sb, phase, lanes as usize, true);
             }
         } else {
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
+                if let Some((m, h)) = due {
+                    c.refresh_relax(m, h);
+                }
                 c.solve(sb, phase, lanes as usize, false);
             }
             for c in self.fast.iter_mut() {
@@ -1247,14 +1262,13 @@ impl Contacts {
         }
     }
 
-    /// Before relax: separations re-measured on the moved bodies.
+    /// Before relax: separations re-measured on the moved bodies (the packs' as the relax
+    /// sweep reaches them, or by the next `prepare` if no sweep does).
     pub fn refresh_relax(&mut self, bodies: &Bodies, h: f32) {
         self.relax_measured = true;
         if !self.flat.is_empty() {
             self.motions(bodies);
-            for c in self.wide.iter_mut() {
-                c.refresh_relax(&self.motion, h);
-            }
+            (self.relax_due, self.relax_h) = (true, h);
             for c in self.fast.iter_mut() {
                 c.refresh_relax(&self.motion, h);
             }
@@ -1262,6 +1276,15 @@ impl Contacts {
         for i in 0..self.patches.len() {
             let (pa, pb) = self.poses(bodies, &self.patches[i]);
             self.patches[i].refresh_relax(pa, pb, h);
+        }
+    }
+
+    /// The packs' separations `refresh_relax` left to the relax sweep, measured now if none ran.
+    fn measure_due(&mut self) {
+        if std::mem::take(&mut self.relax_due) {
+            for c in self.wide.iter_mut() {
+                c.refresh_relax(&self.motion, self.relax_h);
+            }
         }
     }
 
