@@ -252,10 +252,16 @@ impl PlanarPatch {
 
     /// t·I_a⁻¹t + t·I_b⁻¹t: the two bodies' inverse inertia about the tangent (tilting),
     /// which the 3D rows of the points it stands for also turn (see [`point_spring`]).
+    /// (The tangent lies in the plane, so each term reads the in-plane block of I⁻¹ alone:
+    /// the same sums as t·(I⁻¹t) less the terms in t.z = 0.)
     #[inline]
     pub fn tilt(&self, sb: &SolverBodies) -> f32 {
-        let t = self.tangent;
-        t.dot(sb.inv_i[self.a as usize] * t) + t.dot(sb.inv_i[self.b as usize] * t)
+        let (tx, ty) = (self.tangent.x, self.tangent.y);
+        let along = |m: &glam::Mat3| {
+            let (x, y) = (m.x_axis.x * tx + m.y_axis.x * ty, m.x_axis.y * tx + m.y_axis.y * ty);
+            tx * x + ty * y
+        };
+        along(&sb.inv_i[self.a as usize]) + along(&sb.inv_i[self.b as usize])
     }
 
     /// Last step's patch of the pair, `from`, made again from its kept manifold `k`
