@@ -1307,12 +1307,12 @@ impl Contacts {
         for c in self.fast.iter() {
             c.store(&mut self.flat[c.patch as usize]);
         }
-        if self.substeps > 0 {
+        // (The flat patches' last substep is summed in the walk below, which reads them anyway:
+        // one pass over them, not two.)
+        let summed = self.substeps > 0;
+        if summed {
             for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
                 *sum += p.normal_impulse();
-            }
-            for (sum, f) in self.flat_impulse.iter_mut().zip(&self.flat) {
-                *sum += f.normal_impulse();
             }
         } else {
             // No substep ran the rows (a solver without body contacts): geometry only.
@@ -1336,6 +1336,9 @@ impl Contacts {
                 }
                 (_, Some(f)) => {
                     j += 1;
+                    if summed {
+                        self.flat_impulse[j - 1] += f.normal_impulse();
+                    }
                     (f.key, self.flat_impulse[j - 1])
                 }
                 (Some(p), None) => {

@@ -113,8 +113,10 @@ impl StepSprings {
 #[repr(C)]
 pub struct PlanarPatch {
     // In the order the packs read it (`Contact2x4::from_flats`): what they gather lies in the
-    // first `PlanarPatch::HOT` bytes, three cache lines or four, and the rest, read once a
-    // step by the next step's pair, after.
+    // first `PlanarPatch::HOT` bytes, three cache lines or four, with the key the step's end
+    // walks beside the impulses, and the rest, read once a step by the next step's pair, after.
+    /// The pair (body ids: A's in the high half, B's in the low).
+    pub key: u64,
     pub count: usize,
     /// Solver bodies.
     pub a: u32,
@@ -148,8 +150,6 @@ pub struct PlanarPatch {
     /// What a 2D box–box manifold was made from, for the next step (`box_box_2d::RectCache`;
     /// empty for the other shapes).
     pub rect: crate::collide::narrow::box_box_2d::RectCache,
-    /// The pair (body ids: A's in the high half, B's in the low).
-    pub key: u64,
     /// A 2D box pair's manifold as it was found, in the boxes' frames ([`Kept`]): the next
     /// steps keep it while the pair stays within its cache's limits (`rect`).
     pub kept: Option<Kept>,
@@ -201,9 +201,11 @@ impl Kept {
     }
 }
 
-// (The packs' part in three cache lines or four; the list's stride as the docs give it; the
-// sweep's part of a pack as `Contact2` gives it.)
-const _: () = assert!(PlanarPatch::HOT <= 160 && size_of::<PlanarPatch>() == 344);
+// (The packs' part in three cache lines or four; the list's stride as the docs give it, on
+// 64-bit targets (`count` is a usize); the sweep's part of a pack as `Contact2` gives it.)
+const _: () = assert!(PlanarPatch::HOT <= 168);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(size_of::<PlanarPatch>() == 344);
 const _: () = assert!(core::mem::offset_of!(Contact2x4, ka) == 560 && size_of::<Contact2x4>() == 912);
 
 impl PlanarPatch {
