@@ -1152,6 +1152,8 @@ impl Contacts {
     /// colours in turn. Those that fit no colour (a body in more than `COLOURS` contacts)
     /// are solved one by one after them. Greedy in key order: deterministic.
     fn colour(&mut self, sb: &SolverBodies, springs: &StepSprings) {
+        // (The packs about to be rebuilt have had their relax separations measured: `prepare`.)
+        debug_assert!(!self.relax_due);
         // Each body's colours so far as a mask: a contact's first free colour is the lowest
         // bit clear in both its movable bodies' masks, one look however many colours are full.
         self.colour_used.clear();
