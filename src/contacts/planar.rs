@@ -113,8 +113,9 @@ impl StepSprings {
 #[repr(C)]
 pub struct PlanarPatch {
     // In the order the packs read it (`Contact2x4::from_flats`): what they gather lies in the
-    // first `PlanarPatch::HOT` bytes, three cache lines or four, with the key the step's end
-    // walks beside the impulses, and the rest, read once a step by the next step's pair, after.
+    // first `PlanarPatch::HOT` bytes, three cache lines or four, with the key (the step's end
+    // walks the keys and the impulses together), and the rest, which the next step's pair reads
+    // once, after.
     /// The pair (body ids: A's in the high half, B's in the low).
     pub key: u64,
     pub count: usize,
