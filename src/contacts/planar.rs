@@ -161,7 +161,7 @@ pub struct PlanarPatch {
 /// then), the normal in A's frame and each point's separation then, with what each point
 /// stands for in 3D. While the boxes stay within 5 mm and 5 mrad of the pose it was found
 /// at relative to each other (`box_box_2d::RectCache::holds`) the pair's patch is made
-/// from it ([`PlanarPatch::kept`], Box2D v3's contact recycling): the points move with
+/// from it ([`PlanarPatch::keep`], Box2D v3's contact recycling): the points move with
 /// their boxes, the normal turns with A, and each separation is the one then plus how far
 /// the point on B has moved from the point on A along the normal, s = s₀ + n·(p_b − p_a) —
 /// the substeps' own measure of separation, carried from step to step. A corner on a face
@@ -268,13 +268,9 @@ impl PlanarPatch {
     }
 
     /// Last step's patch of the pair, `from`, made again from its kept manifold `k`
-    /// (`from.kept`, [`Kept`]) for solver bodies `a`, `b` at centres `x_a`, `x_b` with
-    /// in-plane axes `ax`, `bx` and material `mix`: its points, ids and impulses, and its
-    /// cache, as they were. Also says whether a point is within `touch` (m). (Built whole,
-    /// field by field, so that the push writes the list's new slot once: no 344-byte copy
-    /// of `from` to patch afterwards.)
+    /// (`from.kept`, [`Kept`]): [`PlanarPatch::keep`] on a copy.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
+    #[inline]
     pub fn kept(
         from: &PlanarPatch,
         k: &Kept,
@@ -287,53 +283,58 @@ impl PlanarPatch {
         touch: f32,
         mix: PairMaterial,
     ) -> (PlanarPatch, bool) {
+        let mut p = *from;
+        let touching = p.keep(k, a, b, x_a, x_b, ax, bx, touch, mix);
+        (p, touching)
+    }
+
+    /// Last step's patch of the pair (this one) made again, where it lies, from its kept
+    /// manifold `k` (`self.kept`, [`Kept`]) for solver bodies `a`, `b` at centres `x_a`,
+    /// `x_b` with in-plane axes `ax`, `bx` and material `mix`: its points, ids and impulses,
+    /// and its cache, stay as they were, and only what moves with the bodies is written
+    /// (two of a patch's six cache lines, the cache's and the kept manifold's, stay clean).
+    /// Says whether a point is within `touch` (m).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub fn keep(
+        &mut self,
+        k: &Kept,
+        a: u32,
+        b: u32,
+        x_a: Vec3,
+        x_b: Vec3,
+        ax: [Vec2; 2],
+        bx: [Vec2; 2],
+        touch: f32,
+        mix: PairMaterial,
+    ) -> bool {
         let world = |x: [Vec2; 2], l: Vec2| x[0] * l.x + x[1] * l.y;
         let n = world(ax, k.normal);
         let normal = n.extend(0.0);
         let (mut centroid, mut touching) = (Vec3::ZERO, false);
-        let count = from.count.min(2);
-        debug_assert!(from.kept.as_ref() == Some(k));
-        // (Points past `count` are read by nothing; they keep `from`'s, so the patch is
-        // `from` wherever nothing moved.)
-        let (mut r_a, mut r_b, mut at, mut base) = (from.r_a, from.r_b, from.at, from.base);
+        let count = self.count.min(2);
+        debug_assert!(self.kept.as_ref() == Some(k));
+        // (Points past `count` are read by nothing; they keep last step's, so the patch is
+        // last step's wherever nothing moved.)
         for j in 0..count {
             // (The points lie in the plane z = 0: the levers' z is the centres' depth.)
             let ra = world(ax, k.on_a[j]).extend(-x_a.z);
             let rb = world(bx, k.on_b[j]).extend(-x_b.z);
             let (pa, pb) = (x_a + ra, x_b + rb);
             let s = k.separation[j] + normal.dot(pb - pa);
-            (r_a[j], r_b[j], at[j]) = (ra, rb, pa);
-            base[j] = s - normal.dot(rb - ra);
+            (self.r_a[j], self.r_b[j], self.at[j]) = (ra, rb, pa);
+            self.base[j] = s - normal.dot(rb - ra);
             touching |= s < touch;
             centroid += pa;
         }
         if count > 0 {
             centroid /= count as f32;
         }
-        let p = PlanarPatch {
-            key: from.key,
-            a,
-            b,
-            count: from.count,
-            ids: from.ids,
-            normal,
-            tangent: Vec3::new(-n.y, n.x, 0.0),
-            r_a,
-            r_b,
-            at,
-            base,
-            c_a: centroid - x_a,
-            c_b: centroid - x_b,
-            mu: mix.friction,
-            e: mix.restitution,
-            accum: from.accum,
-            friction: from.friction,
-            rect: from.rect,
-            stands_for: k.stands_for,
-            depth2: k.depth2,
-            kept: from.kept,
-        };
-        (p, touching)
+        (self.a, self.b, self.normal, self.tangent) = (a, b, normal, Vec3::new(-n.y, n.x, 0.0));
+        (self.c_a, self.c_b) = (centroid - x_a, centroid - x_b);
+        (self.mu, self.e) = (mix.friction, mix.restitution);
+        (self.stands_for, self.depth2) = (k.stands_for, k.depth2);
+        touching
     }
 
     /// Takes last step's impulses (`Patch::warm_from`'s rule).

@@ -191,9 +191,18 @@ import { DIST, checkDist } from './serve.mjs';
 // patch built whole by `PlanarPatch::kept`) and the candidates taken as the persistent pairs
 // are walked: W6 0.97x, W7 0.98x the instructions. The lite build stayed within its budget
 // (179,040). BUDGET is the measured size plus 0.1 %.
+//
+// Raised, both, 2026-11-30 (fourteenth): full 540,625 -> 541,770 gzipped (+1.1 KB; raw
+// 1,360,793 -> 1,364,383), lite 179,017 -> 179,415 (+0.4 KB), for the step's flat patches
+// written over last step's where they lie (`Contacts::put_flat`, `make_room`,
+// `PlanarPatch::keep`) and the colouring's dense list of their bodies (`flat_bodies`): W7
+// about 0.9x the time natively (LL write misses -19 %, read misses -6 % in callgrind's cache
+// model). twiggy: `Contacts::pair` +1.5 KB raw (the patches made anew built beside the list,
+// then put), `prepare` +0.6 KB, `kept_pair` +0.4 KB. BUDGET and LITE_BUDGET are the measured
+// sizes plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 540_772;
-export const LITE_BUDGET = 179_216;
+export const BUDGET = 542_312;
+export const LITE_BUDGET = 179_594;
 
 checkDist();
 
