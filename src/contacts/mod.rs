@@ -937,7 +937,7 @@ impl Contacts {
         let o = self.old_flat_at(i);
         // Last step's patch of the pair is kept while the boxes stay within the limits of
         // the pose its manifold was found at (`planar::Kept`).
-        let Some(kept) = o.kept else { return false };
+        let Some(kept) = o.kept.as_ref() else { return false };
         let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
         if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb)) {
             return false;
@@ -954,7 +954,7 @@ impl Contacts {
             self.flat.copy_within(i..i + 1, w);
         }
         let (axes_a, axes_b) = (ra.axes(), rb.axes());
-        let touching = self.flat[w].keep(&kept, sa, sb, xa, xb, axes_a, axes_b, TOUCH_SLOP, mix);
+        let touching = self.flat[w].keep(sa, sb, xa, xb, axes_a, axes_b, TOUCH_SLOP, mix);
         self.flat_bodies.push([sa, sb]);
         if touching {
             self.geometric.push(k);

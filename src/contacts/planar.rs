@@ -283,22 +283,22 @@ impl PlanarPatch {
         touch: f32,
         mix: PairMaterial,
     ) -> (PlanarPatch, bool) {
+        debug_assert!(from.kept.as_ref() == Some(k));
         let mut p = *from;
-        let touching = p.keep(k, a, b, x_a, x_b, ax, bx, touch, mix);
+        let touching = p.keep(a, b, x_a, x_b, ax, bx, touch, mix);
         (p, touching)
     }
 
     /// Last step's patch of the pair (this one) made again, where it lies, from its kept
-    /// manifold `k` (`self.kept`, [`Kept`]) for solver bodies `a`, `b` at centres `x_a`,
-    /// `x_b` with in-plane axes `ax`, `bx` and material `mix`: its points, ids and impulses,
-    /// and its cache, stay as they were, and only what moves with the bodies is written
-    /// (two of a patch's six cache lines, the cache's and the kept manifold's, stay clean).
-    /// Says whether a point is within `touch` (m).
+    /// manifold (`self.kept`, [`Kept`]; without one nothing is made) for solver bodies `a`,
+    /// `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx` and material `mix`: its
+    /// points, ids and impulses, and its cache, stay as they were, and only what moves with
+    /// the bodies is written (two of a patch's six cache lines, the cache's and the kept
+    /// manifold's, stay clean). Says whether a point is within `touch` (m).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn keep(
         &mut self,
-        k: &Kept,
         a: u32,
         b: u32,
         x_a: Vec3,
@@ -308,12 +308,13 @@ impl PlanarPatch {
         touch: f32,
         mix: PairMaterial,
     ) -> bool {
+        // (Read where it lies, not copied: the patch's fields it writes are others.)
+        let Some(k) = self.kept.as_ref() else { return false };
         let world = |x: [Vec2; 2], l: Vec2| x[0] * l.x + x[1] * l.y;
         let n = world(ax, k.normal);
         let normal = n.extend(0.0);
         let (mut centroid, mut touching) = (Vec3::ZERO, false);
         let count = self.count.min(2);
-        debug_assert!(self.kept.as_ref() == Some(k));
         // (Points past `count` are read by nothing; they keep last step's, so the patch is
         // last step's wherever nothing moved.)
         for j in 0..count {
