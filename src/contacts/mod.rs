@@ -200,7 +200,7 @@ pub struct Contacts {
     pub patches: Vec<Patch>,
     old: Vec<Patch>,
     /// This step's 2D patches of at most two points, in key order (`planar::PlanarPatch`: a key is
-    /// in one of the two lists).
+    /// in one of the two lists; while `collide` runs, last step's too: see `old_flat`).
     pub flat: Vec<PlanarPatch>,
     /// While `collide` makes the step's flat patches: last step's were `flat_old_len`, and
     /// patch i of them lies at `flat[i]` while `flat_in_place` (this step's are written over
@@ -366,8 +366,8 @@ fn merge_coincident_2d(p: &mut [(glam::Vec2, f32, u32); 2], count: usize) -> usi
 }
 
 /// Whether the target has a prefetch instruction ([`prefetch`]): where it has not, the loops
-/// that compute what to prefetch are left out. (`Contacts::colour` reads the flat patches
-/// once in key order and then each colour's far apart: with the prefetches, W7 takes about
+/// that compute what to prefetch are left out. (`Contacts::colour` reads each colour's flat
+/// patches far apart: with the prefetches, W7 takes about
 /// 0.9× the time natively, to the same bits.)
 const PREFETCH: bool = cfg!(target_arch = "x86_64");
 
@@ -563,8 +563,10 @@ impl Contacts {
         // Last step's flat patches stay where they are (see `old_flat`).
         (self.flat_old_len, self.flat_old_off, self.flat_in_place) = (self.flat.len(), 0, true);
         self.flat_bodies.clear();
+        // (Room for twice last step's count, as the step's other lists have, so that a count
+        // growing step by step does not reallocate it; `make_room` then moves into it.)
         self.old_flat.clear();
-        self.old_flat.reserve(self.flat_old_len);
+        self.old_flat.reserve(2 * self.flat_old_len);
         if self.flat_two_lists {
             self.move_old_flat(0);
         }
@@ -715,7 +717,7 @@ impl Contacts {
             }
         }
         broad.sort();
-        // (`old` and `old_flat` are last step's patches, already in key order.)
+        // (`old` and last step's flat patches, `old_flat_at`, are already in key order.)
         self.candidates.clear();
         self.candidates.reserve(room);
         let (seg_attached, seg_reach, speed) = (&self.seg_attached, &self.seg_reach, &self.speed);
@@ -918,8 +920,9 @@ impl Contacts {
     }
 
     /// [`Contacts::pair`] for a pair of planar boxes whose last patch is kept
-    /// ([`planar::Kept`]): pushes it made anew and says true, or says false, having done
-    /// nothing but move the cursors `old` up to the pair's key (which `pair` would do too).
+    /// ([`planar::Kept`]): moves it with its bodies where it lies and says true, or says
+    /// false, having done nothing but move the cursors `old` up to the pair's key (which
+    /// `pair` would do too).
     /// A function of its own, apart from `pair`, which takes every other case, so that the
     /// common case of a settled pile runs a short path.
     #[inline(never)]
@@ -1035,7 +1038,8 @@ impl Contacts {
         }
         let (warm_patch, warm_flat) = self.last_step(k, old);
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
-        // Made where it lies (`Patch::fill`), or made and pushed (`PlanarPatch::make`).
+        // Made where it lies (`Patch::fill`), or made beside the list and put in this step's next
+        // slot once last step's patch has warm started it (`PlanarPatch::make`, `put_flat`).
         if planar && count <= 2 {
             let mut f = PlanarPatch::default();
             PlanarPatch::make(k, sa, sb, bodies.pos[a], bodies.pos[b], normal, count, |j| pts[j], mix, &mut f);
@@ -1112,8 +1116,9 @@ impl Contacts {
         self.put_flat(f, [sa, sb]);
     }
 
-    /// Last step's manifold of pair `k`, in either list (indices into `old`, `old_flat`);
-    /// `old` holds the cursors, moved past every key before `k`.
+    /// Last step's manifold of pair `k`, in either list (indices into `old` and into last
+    /// step's flat patches, `old_flat_at`); `old` holds the cursors, moved past every key
+    /// before `k`.
     #[inline(always)]
     fn last_step(&self, k: u64, old: &mut [usize; 2]) -> (Option<usize>, Option<usize>) {
         let old_patches = &self.old;
@@ -1271,7 +1276,9 @@ impl Contacts {
         // Whether a contact moves a body: a body of zero inverse mass and zero (I⁻¹)_zz is
         // left as it is by every update (it may be kinematic: moving, but not moved).
         let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
-        // (Every push to `flat` pushes its bodies; anything else that filled it, rebuilt.)
+        // (Every push to `flat` pushes its bodies too, so the lengths differ only where something
+        // else filled `flat`: then they are taken from it. Bodies rewritten in place in `flat`
+        // would go unseen here; nothing rewrites them.)
         if self.flat_bodies.len() != self.flat.len() {
             self.flat_bodies_anew();
         }

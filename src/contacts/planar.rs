@@ -268,7 +268,8 @@ impl PlanarPatch {
     }
 
     /// Last step's patch of the pair, `from`, made again from its kept manifold `k`
-    /// (`from.kept`, [`Kept`]): [`PlanarPatch::keep`] on a copy.
+    /// (`from.kept`, [`Kept`]): [`PlanarPatch::keep`] on a copy. (The tests' entry: the step
+    /// keeps a patch where it lies.)
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn kept(
