@@ -294,8 +294,8 @@ impl PlanarPatch {
     /// manifold (`self.kept`, [`Kept`]; without one nothing is made) for solver bodies `a`,
     /// `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx` and material `mix`: its
     /// points, ids and impulses, and its cache, stay as they were, and only what moves with
-    /// the bodies is written (two of a patch's six cache lines, the cache's and the kept
-    /// manifold's, stay clean). Says whether a point is within `touch` (m).
+    /// the bodies is written (the last 140 bytes, the cache and the kept manifold, are not:
+    /// a cache line or two of each patch stay clean). Says whether a point is within `touch` (m).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub fn keep(
