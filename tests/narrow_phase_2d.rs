@@ -408,9 +408,9 @@ fn a_kept_box_manifold_follows_the_boxes() {
         let mut f = PlanarPatch::default();
         PlanarPatch::make(1, 0, 1, ca, cb, normal, m.count, point, mix, &mut f);
         f.kept = Some(Kept::of(&f, [m.points[0].1, m.points[1].1], ra.axes(), rb.axes()));
-        let k = &f.kept.unwrap();
         let sep = |f: &PlanarPatch, j: usize| f.base[j] + f.normal.dot(f.r_b[j] - f.r_a[j]);
-        let (same, _) = PlanarPatch::kept(&f, k, 0, 1, ca, cb, ra.axes(), rb.axes(), 0.005, mix);
+        let mut same = f;
+        same.keep(0, 1, ca, cb, ra.axes(), rb.axes(), 0.005, mix);
         for j in 0..f.count {
             let d = (same.r_a[j] - f.r_a[j]).length().max((same.r_b[j] - f.r_b[j]).length());
             let d = d.max((same.at[j] - f.at[j]).length());
@@ -427,7 +427,8 @@ fn a_kept_box_manifold_follows_the_boxes() {
         let (ca2, cb2) = (q * ca + shift, q * (cb + rel) + shift);
         let (ra2, rb2) = poses(ca2, ta + spin, cb2, tb + spin + dturn);
         assert!(cache.holds(&ra2, ha, &rb2, hb), "moved within the limits");
-        let (moved, _) = PlanarPatch::kept(&f, k, 0, 1, ca2, cb2, ra2.axes(), rb2.axes(), 0.005, mix);
+        let mut moved = f;
+        moved.keep(0, 1, ca2, cb2, ra2.axes(), rb2.axes(), 0.005, mix);
         let fresh = collide_rects_2d(&ra2, ha, &rb2, hb, MARGIN);
         // (Where the fresh test finds other features — a point crossing the margin, the
         // reference face passing to the other box — its normal may be another face's.)

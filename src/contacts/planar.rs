@@ -267,29 +267,6 @@ impl PlanarPatch {
         along(&sb.inv_i[self.a as usize]) + along(&sb.inv_i[self.b as usize])
     }
 
-    /// Last step's patch of the pair, `from`, made again from its kept manifold `k`
-    /// (`from.kept`, [`Kept`]): [`PlanarPatch::keep`] on a copy. (The tests' entry: the step
-    /// keeps a patch where it lies.)
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub fn kept(
-        from: &PlanarPatch,
-        k: &Kept,
-        a: u32,
-        b: u32,
-        x_a: Vec3,
-        x_b: Vec3,
-        ax: [Vec2; 2],
-        bx: [Vec2; 2],
-        touch: f32,
-        mix: PairMaterial,
-    ) -> (PlanarPatch, bool) {
-        debug_assert!(from.kept.as_ref() == Some(k));
-        let mut p = *from;
-        let touching = p.keep(a, b, x_a, x_b, ax, bx, touch, mix);
-        (p, touching)
-    }
-
     /// Last step's patch of the pair (this one) made again, where it lies, from its kept
     /// manifold (`self.kept`, [`Kept`]; without one nothing is made) for solver bodies `a`,
     /// `b` at centres `x_a`, `x_b` with in-plane axes `ax`, `bx` and material `mix`: its
