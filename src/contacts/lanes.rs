@@ -10,15 +10,14 @@ use glam::{BVec4A, Quat, Vec2, Vec3, Vec4};
 
 use crate::joints::row::SolverBodies;
 
-/// One 2D row: J = [−t, ja ẑ, t, jb ẑ] with the contact's axis t (in the plane). `L` is
-/// `f32` for one contact, `Vec4` for four side by side ([`Lane`]).
+/// One 2D row: J = [−t, ja ẑ, t, jb ẑ] with the contact's axis t (in the plane), its
+/// effective mass and λ. `L` is `f32` for one contact, `Vec4` for four side by side
+/// ([`Lane`]). (The angular parts times (I⁻¹)_zz are made where they are applied, from the
+/// contact's two (I⁻¹)_zz: the sweep streams four floats a row, not six.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Row2<L = f32> {
     pub ja: L,
     pub jb: L,
-    /// (I⁻¹)_zz times ja, jb.
-    pub ia: L,
-    pub ib: L,
     pub mass: L,
     pub accum: L,
 }
@@ -34,7 +33,7 @@ impl Row2 {
         let (ia, ib) = (iza * ja, izb * jb);
         let tt = t.x * t.x + t.y * t.y;
         let k = wa * tt + ja * ia + wb * tt + jb * ib;
-        Row2 { ja, jb, ia, ib, mass: if k > 0.0 { 1.0 / k } else { 0.0 }, accum: 0.0 }
+        Row2 { ja, jb, mass: if k > 0.0 { 1.0 / k } else { 0.0 }, accum: 0.0 }
     }
 }
 
@@ -71,8 +70,9 @@ pub trait Lane:
     fn load(sb: &SolverBodies, a: Self::Ix, b: Self::Ix) -> Vel<Self>;
     /// Back into the bodies: the first `lanes` lanes.
     fn store(u: Vel<Self>, sb: &mut SolverBodies, a: Self::Ix, b: Self::Ix, lanes: usize);
-    /// A body's motion since the manifolds were made (dense index `k`).
-    fn motion(m: &[Motion2], k: Self::Ix) -> Motion<Self>;
+    /// A body's motion since the manifolds were made (solver index `i`, whose dense index is
+    /// `i − base`).
+    fn motion(m: &[Motion2], i: Self::Ix, base: u32) -> Motion<Self>;
 }
 
 impl Lane for f32 {
@@ -134,8 +134,8 @@ impl Lane for f32 {
         (sb.v[b].x, sb.v[b].y, sb.w[b].z) = (u.vb.x, u.vb.y, u.wb);
     }
     #[inline(always)]
-    fn motion(m: &[Motion2], k: u32) -> Motion<f32> {
-        let m = &m[k as usize];
+    fn motion(m: &[Motion2], i: u32, base: u32) -> Motion<f32> {
+        let m = &m[(i - base) as usize];
         Motion { dx: V2::new(m.dx.x, m.dx.y), r: [V2::new(m.r[0].x, m.r[0].y), V2::new(m.r[1].x, m.r[1].y)] }
     }
 }
@@ -230,8 +230,8 @@ impl Lane for Vec4 {
         }
     }
     #[inline(always)]
-    fn motion(m: &[Motion2], k: [u32; 4]) -> Motion<Vec4> {
-        let [m0, m1, m2, m3] = k.map(|k| &m[k as usize]);
+    fn motion(m: &[Motion2], i: [u32; 4], base: u32) -> Motion<Vec4> {
+        let [m0, m1, m2, m3] = i.map(|i| &m[(i - base) as usize]);
         let g = |f: &dyn Fn(&Motion2) -> f32| Vec4::new(f(m0), f(m1), f(m2), f(m3));
         Motion {
             dx: V2::new(g(&|m| m.dx.x), g(&|m| m.dx.y)),

@@ -273,6 +273,11 @@ pub struct Contacts {
     /// with how many of each one's lanes are contacts.
     wide: Vec<Contact2x4>,
     wide_lanes: Vec<u8>,
+    /// The flat patches each hot copy copies (index in `flat`), per lane for the packs: the
+    /// step's end and the substeps' impulse sums read them, the sweep does not (so they lie
+    /// apart from the packs).
+    fast_patch: Vec<u32>,
+    wide_patch: Vec<[u32; 4]>,
     /// Per body (dense index): the colours it is moved in so far, bit c for colour c.
     colour_used: Vec<u16>,
     colour_lists: Vec<Vec<u32>>,
@@ -534,8 +539,10 @@ impl Contacts {
         self.rope.clear();
         self.back_next = false;
         self.fast.clear();
+        self.fast_patch.clear();
         self.wide.clear();
         self.wide_lanes.clear();
+        self.wide_patch.clear();
         self.pairs_valid = false;
         self.impacts = impact::Impacts::default();
     }
@@ -594,8 +601,10 @@ impl Contacts {
         self.substeps = 0;
         self.base = np as u32;
         self.fast.clear();
+        self.fast_patch.clear();
         self.wide.clear();
         self.wide_lanes.clear();
+        self.wide_patch.clear();
         let n = bodies.len();
         let segs = match rope {
             Some(r) if n > 0 => r.ropes.segs.len(),
@@ -1217,13 +1226,13 @@ impl Contacts {
                 self.colour(sb, &StepSprings::new(tuning, h));
             }
         } else {
-            for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
+            for ((c, &lanes), ix) in self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch) {
                 for j in 0..lanes as usize {
-                    self.flat_impulse[c.patch[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
+                    self.flat_impulse[ix[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
                 }
             }
-            for c in self.fast.iter() {
-                self.flat_impulse[c.patch as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
+            for (c, &i) in self.fast.iter().zip(&self.fast_patch) {
+                self.flat_impulse[i as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
             }
             for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
                 *sum += p.normal_impulse();
@@ -1247,10 +1256,10 @@ impl Contacts {
             }
             let m = (!measured).then_some(&self.motion[..]);
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.prepare(sb, m, h, warm, lanes as usize);
+                c.prepare(sb, m, self.base, h, warm, lanes as usize);
             }
             for c in self.fast.iter_mut() {
-                c.prepare(sb, m, h, warm, 1);
+                c.prepare(sb, m, self.base, h, warm, 1);
             }
         }
     }
@@ -1273,6 +1282,7 @@ impl Contacts {
             l.clear();
         }
         self.fast.clear();
+        self.fast_patch.clear();
         // Whether a contact moves a body: a body of zero inverse mass and zero (I⁻¹)_zz is
         // left as it is by every update (it may be kinematic: moving, but not moved).
         let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
@@ -1289,8 +1299,8 @@ impl Contacts {
             let (move_a, move_b) = (moves(a), moves(b));
             let free = !(mask(move_a, ka) | mask(move_b, kb)) & ALL_COLOURS;
             if free == 0 {
-                let f = &self.flat[i];
-                self.fast.push(Contact2::from_flat(f, sb, i as u32, ka as u32, kb as u32, springs));
+                self.fast.push(Contact2::from_flat(&self.flat[i], sb, springs));
+                self.fast_patch.push(i as u32);
                 continue;
             }
             let col = free.trailing_zeros() as usize;
@@ -1303,6 +1313,7 @@ impl Contacts {
         }
         self.wide.clear();
         self.wide_lanes.clear();
+        self.wide_patch.clear();
         for list in self.colour_lists.iter() {
             for (c, chunk) in list.chunks(4).enumerate() {
                 // A colour's patches lie far apart in `flat` (key order): the pack after
@@ -1315,8 +1326,11 @@ impl Contacts {
                         prefetch(at.wrapping_add(o));
                     }
                 }
-                self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, self.base, springs));
+                self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, springs));
                 self.wide_lanes.push(chunk.len() as u8);
+                let mut ix = [chunk[0]; 4];
+                ix[..chunk.len()].copy_from_slice(chunk);
+                self.wide_patch.push(ix);
             }
         }
     }
@@ -1355,6 +1369,7 @@ impl Contacts {
         // The packs' separations `refresh_relax` left to measure: measured as each pack is
         // solved (they depend on the poses alone, which no sweep moves).
         let due = (phase == Phase::Relax && self.relax_due).then_some((&self.motion[..], self.relax_h));
+        let base = self.base;
         self.relax_due = false;
         if back {
             for p in self.patches.iter_mut().rev() {
@@ -1365,14 +1380,14 @@ impl Contacts {
             }
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes).rev() {
                 if let Some((m, h)) = due {
-                    c.refresh_relax(m, h);
+                    c.refresh_relax(m, base, h);
                 }
                 c.solve(sb, phase, lanes as usize, true);
             }
         } else {
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
                 if let Some((m, h)) = due {
-                    c.refresh_relax(m, h);
+                    c.refresh_relax(m, base, h);
                 }
                 c.solve(sb, phase, lanes as usize, false);
             }
@@ -1393,7 +1408,7 @@ impl Contacts {
             self.motions(bodies);
             (self.relax_due, self.relax_h) = (true, h);
             for c in self.fast.iter_mut() {
-                c.refresh_relax(&self.motion, h);
+                c.refresh_relax(&self.motion, self.base, h);
             }
         }
         for i in 0..self.patches.len() {
@@ -1406,7 +1421,7 @@ impl Contacts {
     fn measure_due(&mut self) {
         if std::mem::take(&mut self.relax_due) {
             for c in self.wide.iter_mut() {
-                c.refresh_relax(&self.motion, self.relax_h);
+                c.refresh_relax(&self.motion, self.base, self.relax_h);
             }
         }
     }
@@ -1422,13 +1437,13 @@ impl Contacts {
     /// After the step's solve: which pairs touched (a point within `TOUCH_SLOP`, or rows
     /// that pushed), and the begin and end events, begins with the step's normal impulse.
     pub fn finish_step(&mut self) {
-        for (c, &lanes) in self.wide.iter().zip(&self.wide_lanes) {
+        for ((c, &lanes), ix) in self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch) {
             for j in 0..lanes as usize {
-                c.store_lane(j, &mut self.flat[c.patch[j] as usize]);
+                c.store_lane(j, &mut self.flat[ix[j] as usize]);
             }
         }
-        for c in self.fast.iter() {
-            c.store(&mut self.flat[c.patch as usize]);
+        for (c, &i) in self.fast.iter().zip(&self.fast_patch) {
+            c.store(&mut self.flat[i as usize]);
         }
         // (The flat patches' last substep is summed in the walk below, which reads them anyway:
         // one pass over them, not two.)
@@ -1616,11 +1631,11 @@ mod tests {
         c.colour(&sb, &StepSprings::new(rule::Tuning::default(), 1.0 / 240.0));
         let mut seen = vec![0; pairs.len()];
         let mut shared_ground = false;
-        for (pack, &lanes) in c.wide.iter().zip(&c.wide_lanes) {
+        for ((pack, &lanes), ix) in c.wide.iter().zip(&c.wide_lanes).zip(&c.wide_patch) {
             let mut moved = Vec::new();
             let mut grounds = 0;
             for j in 0..lanes as usize {
-                seen[pack.patch[j] as usize] += 1;
+                seen[ix[j] as usize] += 1;
                 for body in [pack.a[j], pack.b[j]] {
                     if body == 0 {
                         grounds += 1;
@@ -1632,8 +1647,8 @@ mod tests {
             }
             shared_ground |= grounds > 1;
         }
-        for f in &c.fast {
-            seen[f.patch as usize] += 1;
+        for &i in &c.fast_patch {
+            seen[i as usize] += 1;
         }
         assert!(seen.iter().all(|&k| k == 1), "each contact once: {seen:?}");
         assert!(shared_ground, "the ground's contacts share packs");

@@ -503,8 +503,8 @@ impl Patch {
             ContactRow {
                 ang_a: Vec3::new(0.0, 0.0, r.ja),
                 ang_b: Vec3::new(0.0, 0.0, r.jb),
-                ia: Vec3::new(0.0, 0.0, r.ia),
-                ib: Vec3::new(0.0, 0.0, r.ib),
+                ia: Vec3::new(0.0, 0.0, iza * r.ja),
+                ib: Vec3::new(0.0, 0.0, izb * r.jb),
                 mass: r.mass,
                 accum: 0.0,
                 soft: [Soft::RIGID; 2],

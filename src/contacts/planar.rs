@@ -6,7 +6,7 @@
 //! end; a 3D manifold against a box tilted out of the plane can leave 3–4, and those patches
 //! stay `Patch`es with their own 2D rows, `Patch::prepare_planar` / `solve_planar`, the 3D
 //! patch's maths on one pass over the normal rows), so its rows act on v_x, v_y and ω_z
-//! alone: a row is its two angular parts along ẑ, (I⁻¹)_zz times them, its effective mass and λ — six floats, where the 3D `Patch` keeps
+//! alone: a row is its two angular parts along ẑ, its effective mass and λ — four floats, where the 3D `Patch` keeps
 //! 1 KB of levers, quaternions, four normal rows and four friction rows. The contacts stage
 //! makes such a patch as a [`PlanarPatch`] (344 bytes: the manifold, the impulses it carries,
 //! and for two boxes what their manifold was made from, `box_box_2d::RectCache`, and the
@@ -39,13 +39,16 @@ use crate::joints::row::{Phase, SolverBodies};
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub struct Contact2<L: Lane = f32> {
-    // What the sweep reads first, in one run of cache lines (560 of a pack's 912 bytes), then
-    // what only the substeps' preparation reads.
-    /// Solver bodies, inverse masses.
+    // What the sweep reads first, in one run of cache lines (496 of a pack's 784 bytes), then
+    // what only the substeps' preparation reads. (What the step's end alone reads, the
+    // patches' indices, lies apart: `Contacts::wide_patch`.)
+    /// Solver bodies, inverse masses and (I⁻¹)_zz.
     pub a: L::Ix,
     pub b: L::Ix,
     pub wa: L,
     pub wb: L,
+    pub iza: L,
+    pub izb: L,
     pub n: V2<L>,
     pub t: V2<L>,
     pub mu: L,
@@ -58,10 +61,6 @@ pub struct Contact2<L: Lane = f32> {
     pub soft: [Soft2<L>; 2],
     pub relax_bias: [L; 2],
     pub friction: Row2<L>,
-    /// Dense body indices (for their motion).
-    pub ka: L::Ix,
-    pub kb: L::Ix,
-    pub count: L::Ix,
     /// Per point: its spring ([`point_spring`]).
     pub spring: [Spring2<L>; 2],
     /// Levers (in the plane, at the manifold's time) and s₀ − n·(r_b − r_a) per point.
@@ -71,8 +70,6 @@ pub struct Contact2<L: Lane = f32> {
     /// Each point's separation as `refresh_relax` last measured it: the next substep's
     /// `prepare` takes it when the bodies have not moved since (see `Contacts::prepare`).
     pub sep: [L; 2],
-    /// The patch it copies.
-    pub patch: L::Ix,
 }
 
 /// Four 2D contacts solved side by side (no two of them move the same body: see
@@ -207,7 +204,7 @@ impl Kept {
 const _: () = assert!(PlanarPatch::HOT <= 168);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(size_of::<PlanarPatch>() == 344);
-const _: () = assert!(core::mem::offset_of!(Contact2x4, ka) == 560 && size_of::<Contact2x4>() == 912);
+const _: () = assert!(core::mem::offset_of!(Contact2x4, spring) == 496 && size_of::<Contact2x4>() == 784);
 
 impl PlanarPatch {
     /// The bytes the packs read (`from_flats`): the fields before `e`.
@@ -389,11 +386,10 @@ impl WarmSource for PlanarPatch {
 }
 
 impl Contact2 {
-    /// The hot copy of 2D patch `f`, index `patch`, dense body indices `ka`, `kb`: its rows
-    /// built here from the manifold ([`Row2::new`]), its λ the patch's (warm started by
-    /// [`PlanarPatch::warm_from`]).
+    /// The hot copy of 2D patch `f`: its rows built here from the manifold ([`Row2::new`]),
+    /// its λ the patch's (warm started by [`PlanarPatch::warm_from`]).
     #[inline]
-    pub fn from_flat(f: &PlanarPatch, sb: &SolverBodies, patch: u32, ka: u32, kb: u32, s: &StepSprings) -> Contact2 {
+    pub fn from_flat(f: &PlanarPatch, sb: &SolverBodies, s: &StepSprings) -> Contact2 {
         let (a, b) = (f.a as usize, f.b as usize);
         let (wa, wb) = (sb.inv_m[a], sb.inv_m[b]);
         let (iza, izb) = (sb.inv_i[a].z_axis.z, sb.inv_i[b].z_axis.z);
@@ -403,16 +399,14 @@ impl Contact2 {
         let mut c = Contact2 {
             a: f.a,
             b: f.b,
-            ka,
-            kb,
             wa,
             wb,
+            iza,
+            izb,
             n: v2(f.normal),
             t: v2(f.tangent),
             mu: f.mu,
-            count: f.count as u32,
             friction: row(f.tangent, f.c_a, f.c_b, f.friction[0]),
-            patch,
             ..Default::default()
         };
         for k in 0..f.count {
@@ -426,10 +420,10 @@ impl Contact2 {
         c
     }
 
-    /// The impulses back into the patch.
+    /// The impulses back into the patch (the one it copies).
     #[inline]
     pub fn store(&self, f: &mut PlanarPatch) {
-        for k in 0..self.count as usize {
+        for k in 0..f.count.min(2) {
             f.accum[k] = self.rows[k].accum;
         }
         f.friction[0] = self.friction.accum;
@@ -438,98 +432,101 @@ impl Contact2 {
 
 impl Contact2x4 {
     /// The hot copies of flat patches `flats[ix[j]]` (one to four) side by side, built in
-    /// lanes: lane j holds what [`Contact2::from_flat`] makes of its patch (index `ix[j]`,
-    /// solver bodies less `base` its dense ones), bit for bit — [`Row2::new`]'s arithmetic
-    /// lane-wise, a missing point's row all zeros — and the lanes past `ix` are
-    /// `pack_from`'s padding. (Made directly, not through four
+    /// lanes: lane j holds what [`Contact2::from_flat`] makes of its patch, bit for bit —
+    /// [`Row2::new`]'s arithmetic lane-wise, a missing point's row all zeros — and the lanes
+    /// past `ix` are `pack_from`'s padding. (Made directly, not through four
     /// `Contact2`s packed: the copies and shuffles were a twentieth of W6's step.)
     #[inline]
-    pub fn from_flats(flats: &[PlanarPatch], ix: &[u32], sb: &SolverBodies, base: u32, s: &StepSprings) -> Contact2x4 {
+    pub fn from_flats(flats: &[PlanarPatch], ix: &[u32], sb: &SolverBodies, s: &StepSprings) -> Contact2x4 {
         debug_assert!(!ix.is_empty() && ix.len() <= 4);
+        // Lane by lane in registers (each value the lanes' four, gathered into a vector), not
+        // through arrays filled one lane at a time: a vector read of four scalars just
+        // written one by one waits for the stores. The padding lanes read the first patch and
+        // are masked out (`live`).
         let first = &flats[ix[0] as usize];
-        let (mut a, mut b) = ([first.a; 4], [first.b; 4]);
-        let (mut count, mut patch) = ([0u32; 4], [0u32; 4]);
-        let mut w = [[0.0f32; 4]; 4]; // wa, wb, (I⁻¹)_zz of A and B
-        let mut nt = [[0.0f32; 4]; 4]; // n.x, n.y, t.x, t.y
-        let mut mu = [0.0f32; 4];
-        let mut lever = [[[0.0f32; 4]; 4]; 3]; // per point and for the centroid: ra.x, ra.y, rb.x, rb.y
-        let mut acc = [[0.0f32; 4]; 3]; // λ of the two points and of the friction
-        let mut base_ = [[0.0f32; 4]; 2];
-        let mut stand = [[[1.0f32; 4]; 2]; 2]; // per point: stands for, mean z²
-        let (mut hz, mut tilt) = ([0.0f32; 4], [0.0f32; 4]);
-        let mut valid = [[false; 4]; 3];
-        for (j, &i) in ix.iter().enumerate() {
-            let f = &flats[i as usize];
-            (a[j], b[j], count[j], patch[j]) = (f.a, f.b, f.count as u32, i);
-            let (ai, bi) = (f.a as usize, f.b as usize);
-            (w[0][j], w[1][j], w[2][j], w[3][j]) =
-                (sb.inv_m[ai], sb.inv_m[bi], sb.inv_i[ai].z_axis.z, sb.inv_i[bi].z_axis.z);
-            (nt[0][j], nt[1][j], nt[2][j], nt[3][j]) = (f.normal.x, f.normal.y, f.tangent.x, f.tangent.y);
-            mu[j] = f.mu;
-            hz[j] = s.hz_between(w[0][j], w[1][j]);
-            tilt[j] = f.tilt(sb);
-            for k in 0..f.count.min(2) {
-                let l = &mut lever[k];
-                (l[0][j], l[1][j], l[2][j], l[3][j]) = (f.r_a[k].x, f.r_a[k].y, f.r_b[k].x, f.r_b[k].y);
-                acc[k][j] = f.accum[k];
-                base_[k][j] = f.base[k];
-                (stand[k][0][j], stand[k][1][j]) = (f.stands_for[k].max(1.0), f.depth2[k]);
-                valid[k][j] = true;
-            }
-            let l = &mut lever[2];
-            (l[0][j], l[1][j], l[2][j], l[3][j]) = (f.c_a.x, f.c_a.y, f.c_b.x, f.c_b.y);
-            acc[2][j] = f.friction[0];
-            valid[2][j] = true;
-        }
-        let v = Vec4::from_array;
-        let [wa, wb, iza, izb] = w.map(v);
-        let [nx, ny, tx, ty] = nt.map(v);
+        let f: [&PlanarPatch; 4] = core::array::from_fn(|j| ix.get(j).map_or(first, |&i| &flats[i as usize]));
+        let g = |x: &dyn Fn(&PlanarPatch) -> f32| Vec4::new(x(f[0]), x(f[1]), x(f[2]), x(f[3]));
         let zero = Vec4::ZERO;
+        let live = BVec4A::from_array(core::array::from_fn(|j| j < ix.len()));
+        let (a, b) = (f.map(|f| f.a), f.map(|f| f.b));
+        // Per lane: wa, wb, (I⁻¹)_zz of A and B, zero in the padding lanes.
+        let body = |x: &dyn Fn(&PlanarPatch) -> f32| Vec4::select(live, g(x), zero);
+        let wa = body(&|f| sb.inv_m[f.a as usize]);
+        let wb = body(&|f| sb.inv_m[f.b as usize]);
+        let iza = body(&|f| sb.inv_i[f.a as usize].z_axis.z);
+        let izb = body(&|f| sb.inv_i[f.b as usize].z_axis.z);
+        let (nx, ny) = (body(&|f| f.normal.x), body(&|f| f.normal.y));
+        let (tx, ty) = (body(&|f| f.tangent.x), body(&|f| f.tangent.y));
+        let mu = body(&|f| f.mu);
+        let hz = body(&|f| s.hz_between(sb.inv_m[f.a as usize], sb.inv_m[f.b as usize]));
+        let tilt = body(&|f| f.tilt(sb));
+        // Per point k (and k = 2 the friction's): which lanes hold it (a point past the patch's
+        // count, a padding lane: not a row).
+        let valid = [0, 1, 2].map(|k| {
+            let m = BVec4A::from_array(f.map(|f| k == 2 || k < f.count.min(2)));
+            BVec4A::from_array(core::array::from_fn(|j| live.test(j) && m.test(j)))
+        });
+        let point = |k: usize, x: &dyn Fn(&PlanarPatch) -> f32, or: f32| Vec4::select(valid[k], g(x), Vec4::splat(or));
+        // Per point and for the centroid: ra.x, ra.y, rb.x, rb.y.
+        let lever = [
+            [0, 1].map(|k| [point(k, &|f| f.r_a[k].x, 0.0), point(k, &|f| f.r_a[k].y, 0.0)]),
+            [0, 1].map(|k| [point(k, &|f| f.r_b[k].x, 0.0), point(k, &|f| f.r_b[k].y, 0.0)]),
+        ];
+        let lever = |k: usize| -> [Vec4; 4] {
+            if k == 2 {
+                [
+                    point(2, &|f| f.c_a.x, 0.0),
+                    point(2, &|f| f.c_a.y, 0.0),
+                    point(2, &|f| f.c_b.x, 0.0),
+                    point(2, &|f| f.c_b.y, 0.0),
+                ]
+            } else {
+                [lever[0][k][0], lever[0][k][1], lever[1][k][0], lever[1][k][1]]
+            }
+        };
+        let acc = [point(0, &|f| f.accum[0], 0.0), point(1, &|f| f.accum[1], 0.0), point(2, &|f| f.friction[0], 0.0)];
+        let base_ = [0, 1].map(|k| point(k, &|f| f.base[k], 0.0));
+        // Per point: stands for, mean z².
+        let stand = [0, 1].map(|k| [point(k, &|f| f.stands_for[k].max(1.0), 1.0), point(k, &|f| f.depth2[k], 1.0)]);
         // `Row2::new` lane-wise; a lane that is not a row (a missing point, a padding lane) is
         // `Row2::default()`.
-        let row = |(tx, ty): (Vec4, Vec4), l: &[[f32; 4]; 4], accum: [f32; 4], valid: [bool; 4]| {
-            let [rax, ray, rbx, rby] = l.map(v);
+        let row = |(tx, ty): (Vec4, Vec4), [rax, ray, rbx, rby]: [Vec4; 4], accum: Vec4, m: BVec4A| {
             let ja = tx * ray - ty * rax;
             let jb = rbx * ty - rby * tx;
             let (ia, ib) = (iza * ja, izb * jb);
             let tt = tx * tx + ty * ty;
             let k = wa * tt + ja * ia + wb * tt + jb * ib;
-            let m = BVec4A::from_array(valid);
             let keep = |x: Vec4| Vec4::select(m, x, zero);
             let mass = Vec4::select(k.cmpgt(zero), Vec4::ONE / k, zero);
-            Row2 { ja: keep(ja), jb: keep(jb), ia: keep(ia), ib: keep(ib), mass: keep(mass), accum: v(accum) }
+            Row2 { ja: keep(ja), jb: keep(jb), mass: keep(mass), accum }
         };
-        let v2 = |l: &[[f32; 4]; 4], o: usize| V2::new(v(l[o]), v(l[o + 1]));
-        let rows = [row((nx, ny), &lever[0], acc[0], valid[0]), row((nx, ny), &lever[1], acc[1], valid[1])];
-        let (hz, tilt) = (v(hz), v(tilt));
+        let (l0, l1) = (lever(0), lever(1));
+        let rows = [row((nx, ny), l0, acc[0], valid[0]), row((nx, ny), l1, acc[1], valid[1])];
         // (A lane that is not a row keeps a zero spring, as `Contact2::default()`.)
         let spring = [0, 1].map(|k| {
-            let sp = point_spring(hz, v(stand[k][0]), v(stand[k][1]), tilt, rows[k].mass, s);
-            let m = BVec4A::from_array(valid[k]);
-            let keep = |x: Vec4| Vec4::select(m, x, zero);
+            let sp = point_spring(hz, stand[k][0], stand[k][1], tilt, rows[k].mass, s);
+            let keep = |x: Vec4| Vec4::select(valid[k], x, zero);
             Spring2 { rate: keep(sp.rate), mass_scale: keep(sp.mass_scale), impulse_scale: keep(sp.impulse_scale) }
         });
         Contact2x4 {
             a,
             b,
-            ka: a.map(|x| x - base),
-            kb: b.map(|x| x - base),
             wa,
             wb,
+            iza,
+            izb,
             n: V2::new(nx, ny),
             t: V2::new(tx, ty),
-            mu: v(mu),
-            count,
+            mu,
             rows,
             spring,
             soft: [Soft2::default(); 2],
             relax_bias: [zero; 2],
-            friction: row((tx, ty), &lever[2], acc[2], valid[2]),
-            ra: [v2(&lever[0], 0), v2(&lever[1], 0)],
-            rb: [v2(&lever[0], 2), v2(&lever[1], 2)],
-            base: base_.map(v),
+            friction: row((tx, ty), lever(2), acc[2], valid[2]),
+            ra: [V2::new(l0[0], l0[1]), V2::new(l1[0], l1[1])],
+            rb: [V2::new(l0[2], l0[3]), V2::new(l1[2], l1[3])],
+            base: base_,
             sep: [zero; 2],
-            patch,
         }
     }
 
@@ -547,7 +544,7 @@ impl Contact2x4 {
     pub fn pack_from(cs: &[Contact2], ix: &[u32]) -> Contact2x4 {
         debug_assert!(!ix.is_empty() && ix.len() <= 4);
         let first = &cs[ix[0] as usize];
-        let pad = Contact2 { a: first.a, b: first.b, ka: first.ka, kb: first.kb, ..Default::default() };
+        let pad = Contact2 { a: first.a, b: first.b, ..Default::default() };
         let c = |j: usize| if j < ix.len() { &cs[ix[j] as usize] } else { &pad };
         let (c0, c1, c2, c3) = (c(0), c(1), c(2), c(3));
         let f = |g: &dyn Fn(&Contact2) -> f32| Vec4::new(g(c0), g(c1), g(c2), g(c3));
@@ -556,22 +553,19 @@ impl Contact2x4 {
         let row = |g: &dyn Fn(&Contact2) -> Row2| Row2 {
             ja: f(&|c| g(c).ja),
             jb: f(&|c| g(c).jb),
-            ia: f(&|c| g(c).ia),
-            ib: f(&|c| g(c).ib),
             mass: f(&|c| g(c).mass),
             accum: f(&|c| g(c).accum),
         };
         Contact2x4 {
             a: ix(&|c| c.a),
             b: ix(&|c| c.b),
-            ka: ix(&|c| c.ka),
-            kb: ix(&|c| c.kb),
             wa: f(&|c| c.wa),
             wb: f(&|c| c.wb),
+            iza: f(&|c| c.iza),
+            izb: f(&|c| c.izb),
             n: v2(&|c| c.n),
             t: v2(&|c| c.t),
             mu: f(&|c| c.mu),
-            count: ix(&|c| c.count),
             rows: [row(&|c| c.rows[0]), row(&|c| c.rows[1])],
             spring: [0, 1].map(|k| Spring2 {
                 rate: f(&|c| c.spring[k].rate),
@@ -585,7 +579,6 @@ impl Contact2x4 {
             rb: [v2(&|c| c.rb[0]), v2(&|c| c.rb[1])],
             base: [f(&|c| c.base[0]), f(&|c| c.base[1])],
             sep: [Vec4::ZERO; 2],
-            patch: ix(&|c| c.patch),
         }
     }
 
@@ -598,7 +591,7 @@ impl Contact2x4 {
     /// Lane `j`'s impulses back into its patch.
     #[inline]
     pub fn store_lane(&self, j: usize, f: &mut PlanarPatch) {
-        for k in 0..self.count[j] as usize {
+        for k in 0..f.count.min(2) {
             f.accum[k] = self.rows[k].accum.to_array()[j];
         }
         f.friction[0] = self.friction.accum.to_array()[j];
@@ -615,20 +608,29 @@ impl<L: Lane> Contact2<L> {
 
     #[inline(always)]
     fn apply(&self, r: &Row2<L>, t: V2<L>, u: &mut Vel<L>, d: L) {
-        u.apply(t, self.wa, self.wb, r.ia, r.ib, d);
+        u.apply(t, self.wa, self.wb, self.iza * r.ja, self.izb * r.jb, d);
     }
 
     /// Per substep: the normal rows' factors from the separations now (`Patch::prepare`'s:
     /// `rule::normal_factors`), the normal velocities before the solve, and the warm start (or
     /// zeroed impulses). The separations are measured from the bodies' motions `m`, or with
-    /// `None` are those `refresh_relax` measured at the same poses (`sep`).
+    /// `None` are those `refresh_relax` measured at the same poses (`sep`). `base`: the solver
+    /// index of dense body 0 (the motions are by dense index).
     #[inline]
-    pub fn prepare(&mut self, sb: &mut SolverBodies, m: Option<&[Motion2]>, h: f32, warm: bool, lanes: usize) {
+    pub fn prepare(
+        &mut self,
+        sb: &mut SolverBodies,
+        m: Option<&[Motion2]>,
+        base: u32,
+        h: f32,
+        warm: bool,
+        lanes: usize,
+    ) {
         let zero = L::splat(0.0);
         let h = L::splat(h);
         let mut u = L::load(sb, self.a, self.b);
         if let Some(m) = m {
-            let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
+            let (ma, mb) = (L::motion(m, self.a, base), L::motion(m, self.b, base));
             self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
         }
         for k in 0..2 {
@@ -653,8 +655,8 @@ impl<L: Lane> Contact2<L> {
 
     /// Before relax: separations re-measured on the moved bodies (`Patch::refresh_relax`).
     #[inline]
-    pub fn refresh_relax(&mut self, m: &[Motion2], h: f32) {
-        let (ma, mb) = (L::motion(m, self.ka), L::motion(m, self.kb));
+    pub fn refresh_relax(&mut self, m: &[Motion2], base: u32, h: f32) {
+        let (ma, mb) = (L::motion(m, self.a, base), L::motion(m, self.b, base));
         let h = L::splat(h);
         for k in 0..2 {
             let s = self.separation(k, &ma, &mb);
@@ -701,8 +703,8 @@ impl<L: Lane> Contact2<L> {
             let new = at_least(r.accum + raw, zero);
             let d = new - r.accum;
             vn += lift * d;
-            u.wa += r.ia * d;
-            u.wb += r.ib * d;
+            u.wa += (self.iza * r.ja) * d;
+            u.wb += (self.izb * r.jb) * d;
             sum += d;
             self.rows[k].accum = new;
             total += new;
@@ -777,15 +779,13 @@ mod tests {
                     let mut c = Contact2 {
                         a,
                         b,
-                        ka: a,
-                        kb: b,
                         wa,
                         wb,
+                        iza,
+                        izb,
                         n: V2::new(nrm.x, nrm.y),
                         t: V2::new(t.x, t.y),
                         mu: rng.f(0.0, 1.0),
-                        count,
-                        patch: i as u32,
                         ..Default::default()
                     };
                     for k in 0..count as usize {
@@ -806,13 +806,13 @@ mod tests {
             let h = 1.0 / 240.0;
             let run_one = |sb: &mut SolverBodies, mut cs: Vec<Contact2>| {
                 for c in cs.iter_mut() {
-                    c.prepare(sb, Some(&motion), h, true, 1);
+                    c.prepare(sb, Some(&motion), 0, h, true, 1);
                 }
                 for c in cs.iter_mut() {
                     c.solve(sb, Phase::Solve, 1, false);
                 }
                 for c in cs.iter_mut() {
-                    c.refresh_relax(&motion, h);
+                    c.refresh_relax(&motion, 0, h);
                     c.solve(sb, Phase::Relax, 1, true);
                 }
                 cs
@@ -821,9 +821,9 @@ mod tests {
             let one = run_one(&mut sb1, contacts.clone());
             let mut sb4 = sb.clone();
             let mut four = Contact2x4::pack(&contacts);
-            four.prepare(&mut sb4, Some(&motion), h, true, 3);
+            four.prepare(&mut sb4, Some(&motion), 0, h, true, 3);
             four.solve(&mut sb4, Phase::Solve, 3, false);
-            four.refresh_relax(&motion, h);
+            four.refresh_relax(&motion, 0, h);
             four.solve(&mut sb4, Phase::Relax, 3, true);
             let bits = |v: &[Vec3]| v.iter().flat_map(|v| v.to_array()).map(f32::to_bits).collect::<Vec<_>>();
             assert_eq!(bits(&sb1.v), bits(&sb4.v), "seed {seed}: velocities");
@@ -888,20 +888,16 @@ mod tests {
                 .collect();
             let ix: Vec<u32> = (0..1 + draw % 4).map(|j| (j + draw) % 6).collect();
             let springs = StepSprings::new(Tuning::default(), 1.0 / (60.0 * (1 + draw % 4) as f32));
-            let copies: Vec<Contact2> = flats
-                .iter()
-                .enumerate()
-                .map(|(i, f)| Contact2::from_flat(f, &sb, i as u32, f.a - base, f.b - base, &springs))
-                .collect();
+            let copies: Vec<Contact2> = flats.iter().map(|f| Contact2::from_flat(f, &sb, &springs)).collect();
             let packed = Contact2x4::pack_from(&copies, &ix);
-            let direct = Contact2x4::from_flats(&flats, &ix, &sb, base, &springs);
+            let direct = Contact2x4::from_flats(&flats, &ix, &sb, &springs);
             // Every field, as bits (the packs' Debug prints each float exactly).
             let bits = |c: &Contact2x4| {
                 let f = |x: Vec4| x.to_array().map(f32::to_bits);
-                let row = |r: &Row2<Vec4>| [f(r.ja), f(r.jb), f(r.ia), f(r.ib), f(r.mass), f(r.accum)];
+                let row = |r: &Row2<Vec4>| [f(r.ja), f(r.jb), f(r.mass), f(r.accum)];
                 (
-                    (c.a, c.b, c.ka, c.kb, c.count, c.patch),
-                    [f(c.wa), f(c.wb), f(c.n.x), f(c.n.y), f(c.t.x), f(c.t.y), f(c.mu)],
+                    (c.a, c.b),
+                    [f(c.wa), f(c.wb), f(c.iza), f(c.izb), f(c.n.x), f(c.n.y), f(c.t.x), f(c.t.y), f(c.mu)],
                     [row(&c.rows[0]), row(&c.rows[1]), row(&c.friction)],
                     [
                         f(c.ra[0].x),
