@@ -80,6 +80,10 @@ pub struct RowScratch {
     pub(crate) rebuild_rows: bool,
     /// Per body: its 2D lock (if it is planar) may sit this step out (`rows::idle_locks`).
     lock_idle: Vec<bool>,
+    /// Per body: its 2D lock's rows are left out (`row::IDLE_LOCK`, impulses +0), as the
+    /// rows say: so the step's start reads this, not each lock's rows (`rows::body_rows`).
+    /// Emptied with the rows whenever they are made anew.
+    lock_out: Vec<bool>,
     /// Build and sweep every 2D lock (the tests' reference for `rows::idle_locks`).
     pub(crate) keep_locks: bool,
     /// What the layout was built from; `None` = rebuild.
@@ -243,6 +247,7 @@ pub(crate) fn lay_out(c: &mut StepContext, with_particles: bool) {
     let total = r + n_planar;
     sc.rows.truncate(if keep_links { n_links } else { 0 });
     sc.rows.resize(total, Row::default());
+    sc.lock_out.clear();
     // Warm start by joint id: each joint's rows reload their impulses.
     for k in 0..c.joints.len() {
         let s = sc.joint_start[k] as usize;

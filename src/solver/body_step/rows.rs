@@ -51,13 +51,21 @@ pub(crate) fn prepare_body_rows(c: &mut StepContext, rows: &mut [Row]) {
     // keeps them: relax built them from these poses and inverse inertias with the same
     // factors (a user's spring excepted: relax kept its start-of-substep relax factors).
     let kept: &[(Vec3, Quat)] = if locks == Locks::Bias && sc.relax_built { &sc.relax_pose } else { &[] };
-    body_rows(sc, c.joints, c.bodies, np, h, rows, false, direct, locks, kept);
+    let mut out = std::mem::take(&mut sc.lock_out);
+    out.resize(c.bodies.len(), false);
+    body_rows(sc, c.joints, c.bodies, np, h, rows, false, direct, locks, kept, &mut out);
     if locks == Locks::Build {
-        let idle = |r: &[Row]| r[0].block == row::IDLE_LOCK;
-        sc.locks_idle = rows.get(sc.planar_start..).is_some_and(|l| l.chunks(lock_2d::ROWS).all(idle));
+        // (`out` says what the rows say.)
+        debug_assert!({
+            let planar = c.bodies.planar.iter().zip(&out).filter(|(&p, _)| p);
+            let lock = |j: usize| &rows[sc.planar_start + lock_2d::ROWS * j];
+            planar.enumerate().all(|(j, (_, &o))| o == (lock(j).block == row::IDLE_LOCK))
+        });
+        sc.locks_idle = rows.len() >= sc.planar_start && c.bodies.planar.iter().zip(&out).all(|(&p, &o)| !p || o);
         // (What `row::warm_start` would check of each idle lock it stepped over.)
         debug_assert!(!sc.locks_idle || rows[sc.planar_start..].iter().all(|r| r.accum.to_bits() == 0));
     }
+    sc.lock_out = out;
     sc.locks_built = true;
 }
 
@@ -84,7 +92,7 @@ pub(crate) fn relax_rows(c: &mut StepContext) {
     }
     let mut rows = std::mem::take(&mut sc.rows);
     let direct = direct_joints(c.settings, &c.scratch.body_tree.direct);
-    body_rows(sc, c.joints, c.bodies, np, c.h, &mut rows, true, direct, Locks::Keep, &[]);
+    body_rows(sc, c.joints, c.bodies, np, c.h, &mut rows, true, direct, Locks::Keep, &[], &mut []);
     sc.rows = rows;
     sc.relax_built = fresh && !sc.rebuild_rows;
     c.scratch.contacts.refresh_relax(c.bodies, c.h);
@@ -235,6 +243,7 @@ fn body_rows(
     direct: &[bool],
     locks: Locks,
     kept: &[(Vec3, Quat)],
+    out: &mut [bool],
 ) {
     let rigid = Spring::joint(h);
     let ground = sc.ground();
@@ -311,11 +320,25 @@ fn body_rows(
             r += lock_2d::ROWS;
         } else if bodies.planar[k] {
             let rr = &mut rows[r..r + lock_2d::ROWS];
-            if sc.lock_idle.get(k) == Some(&true) && rr.iter().all(|row| row.accum.to_bits() == 0) {
+            // (A lock left out last step still holds +0: nothing builds or sweeps it, and the
+            // rows are made anew, at +0, whenever they are reallocated. So a settled pile's
+            // locks are passed over on `out` alone, their rows not read.)
+            let held = |rr: &[Row]| rr.iter().any(|row| row.accum.to_bits() != 0);
+            let was_out = out.get(k) == Some(&true);
+            debug_assert!(!was_out || (rr[0].block == row::IDLE_LOCK && !held(rr)));
+            if sc.lock_idle.get(k) == Some(&true) && (was_out || !held(rr)) {
                 // Left out of this step (`idle_locks`); its impulses stay +0.
-                rr[0].block = row::IDLE_LOCK;
+                if !was_out {
+                    rr[0].block = row::IDLE_LOCK;
+                    if let Some(o) = out.get_mut(k) {
+                        *o = true;
+                    }
+                }
                 r += lock_2d::ROWS;
                 continue;
+            }
+            if let Some(o) = out.get_mut(k) {
+                *o = false;
             }
             let s = Setup {
                 bodies: &sc.bodies,
