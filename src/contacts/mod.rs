@@ -219,6 +219,9 @@ pub struct Contacts {
     /// Per flat patch: its solver bodies (a, b), all `colour` reads of it (a dense list,
     /// where the patches lie 344 bytes apart and do not fit in cache beside the packs).
     flat_bodies: Vec<[u32; 2]>,
+    /// This step's flat patches' keys, as `flat_bodies` their bodies: the step's end walks
+    /// them, not the patches.
+    flat_keys: Vec<u64>,
     /// Find every 2D box manifold afresh instead of keeping or remaking one
     /// (`planar::Kept`, `box_box_2d::RectCache`): the tests' reference for both.
     pub(crate) fresh_rects: bool,
@@ -273,11 +276,15 @@ pub struct Contacts {
     /// with how many of each one's lanes are contacts.
     wide: Vec<Contact2x4>,
     wide_lanes: Vec<u8>,
-    /// The flat patches each hot copy copies (index in `flat`), per lane for the packs: the
-    /// step's end and the substeps' impulse sums read them, the sweep does not (so they lie
-    /// apart from the packs).
+    /// The flat patches each hot copy copies (index in `flat`) and their point counts, per
+    /// lane for the packs: the step's end and the substeps' impulse sums read them, the sweep
+    /// does not (so they lie apart from the packs). (The step's end writes each patch's
+    /// impulses from these, reading nothing of the patch: a store to a line not in cache
+    /// waits for nothing, a load does.)
     fast_patch: Vec<u32>,
     wide_patch: Vec<[u32; 4]>,
+    fast_points: Vec<u8>,
+    wide_points: Vec<[u8; 4]>,
     /// Per body (dense index): the colours it is moved in so far, bit c for colour c.
     colour_used: Vec<u16>,
     colour_lists: Vec<Vec<u32>>,
@@ -488,6 +495,7 @@ impl Contacts {
                 f.rect = c.rect.unwrap_or_default();
                 f.kept = c.kept;
                 self.flat_bodies.push([f.a, f.b]);
+                self.flat_keys.push(f.key);
                 self.flat.push(f);
             } else {
                 let mut p = Patch { key: k, count: n, normal: c.normal, tangents: c.tangents, ..Default::default() };
@@ -529,6 +537,7 @@ impl Contacts {
         self.old.clear();
         self.flat.clear();
         self.flat_bodies.clear();
+        self.flat_keys.clear();
         self.old_flat.clear();
         self.flat_in_place = false;
         self.touching.clear();
@@ -540,9 +549,11 @@ impl Contacts {
         self.back_next = false;
         self.fast.clear();
         self.fast_patch.clear();
+        self.fast_points.clear();
         self.wide.clear();
         self.wide_lanes.clear();
         self.wide_patch.clear();
+        self.wide_points.clear();
         self.pairs_valid = false;
         self.impacts = impact::Impacts::default();
     }
@@ -570,6 +581,7 @@ impl Contacts {
         // Last step's flat patches stay where they are (see `old_flat`).
         (self.flat_old_len, self.flat_old_off, self.flat_in_place) = (self.flat.len(), 0, true);
         self.flat_bodies.clear();
+        self.flat_keys.clear();
         // (Room for twice last step's count, as the step's other lists have, so that a count
         // growing step by step does not reallocate it; `make_room` then moves into it.)
         self.old_flat.clear();
@@ -602,9 +614,11 @@ impl Contacts {
         self.base = np as u32;
         self.fast.clear();
         self.fast_patch.clear();
+        self.fast_points.clear();
         self.wide.clear();
         self.wide_lanes.clear();
         self.wide_patch.clear();
+        self.wide_points.clear();
         let n = bodies.len();
         let segs = match rope {
             Some(r) if n > 0 => r.ropes.segs.len(),
@@ -629,6 +643,7 @@ impl Contacts {
         self.patches.reserve(room);
         self.flat.reserve(room.saturating_sub(self.flat.len()));
         self.flat_bodies.reserve(room);
+        self.flat_keys.reserve(room);
         self.begin.reserve(room);
         self.end.reserve(room);
         self.start.clear();
@@ -968,6 +983,7 @@ impl Contacts {
         let (axes_a, axes_b) = (ra.axes(), rb.axes());
         let touching = self.flat[w].keep(sa, sb, xa, xb, axes_a, axes_b, TOUCH_SLOP, mix);
         self.flat_bodies.push([sa, sb]);
+        self.flat_keys.push(k);
         if touching {
             self.geometric.push(k);
         }
@@ -1193,6 +1209,7 @@ impl Contacts {
             self.flat.push(p);
         }
         self.flat_bodies.push(ab);
+        self.flat_keys.push(p.key);
     }
 
     /// A new 2D patch, warm started from last step's flat patch of the pair, or its patch.
@@ -1283,6 +1300,7 @@ impl Contacts {
         }
         self.fast.clear();
         self.fast_patch.clear();
+        self.fast_points.clear();
         // Whether a contact moves a body: a body of zero inverse mass and zero (I⁻¹)_zz is
         // left as it is by every update (it may be kinematic: moving, but not moved).
         let moves = |i: u32| sb.inv_m[i as usize] != 0.0 || sb.inv_i[i as usize].z_axis.z != 0.0;
@@ -1301,6 +1319,7 @@ impl Contacts {
             if free == 0 {
                 self.fast.push(Contact2::from_flat(&self.flat[i], sb, springs));
                 self.fast_patch.push(i as u32);
+                self.fast_points.push(self.flat[i].count.min(2) as u8);
                 continue;
             }
             let col = free.trailing_zeros() as usize;
@@ -1314,6 +1333,7 @@ impl Contacts {
         self.wide.clear();
         self.wide_lanes.clear();
         self.wide_patch.clear();
+        self.wide_points.clear();
         for list in self.colour_lists.iter() {
             for (c, chunk) in list.chunks(4).enumerate() {
                 // A colour's patches lie far apart in `flat` (key order): the pack after
@@ -1331,6 +1351,12 @@ impl Contacts {
                 let mut ix = [chunk[0]; 4];
                 ix[..chunk.len()].copy_from_slice(chunk);
                 self.wide_patch.push(ix);
+                // (The patches were just read: their lines are in cache.)
+                let mut points = [0; 4];
+                for (n, &i) in points.iter_mut().zip(chunk) {
+                    *n = self.flat[i as usize].count.min(2) as u8;
+                }
+                self.wide_points.push(points);
             }
         }
     }
@@ -1340,6 +1366,8 @@ impl Contacts {
     fn flat_bodies_anew(&mut self) {
         self.flat_bodies.clear();
         self.flat_bodies.extend(self.flat.iter().map(|f| [f.a, f.b]));
+        self.flat_keys.clear();
+        self.flat_keys.extend(self.flat.iter().map(|f| f.key));
     }
 
     /// Each body's in-plane motion since the manifolds were made.
@@ -1437,17 +1465,26 @@ impl Contacts {
     /// After the step's solve: which pairs touched (a point within `TOUCH_SLOP`, or rows
     /// that pushed), and the begin and end events, begins with the step's normal impulse.
     pub fn finish_step(&mut self) {
-        for ((c, &lanes), ix) in self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch) {
+        // The flat patches' impulses back from their hot copies, and with the last substep's
+        // normal impulses the step's sums (`PlanarPatch::normal_impulse`'s sum of the same
+        // values, taken here from the copies, so that no patch need be read).
+        let summed = self.substeps > 0;
+        let packs = self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch).zip(&self.wide_points);
+        for (((c, &lanes), ix), points) in packs {
             for j in 0..lanes as usize {
-                c.store_lane(j, &mut self.flat[ix[j] as usize]);
+                let (i, n) = (ix[j] as usize, points[j] as usize);
+                c.store_lane(j, n, &mut self.flat[i]);
+                if summed {
+                    self.flat_impulse[i] += c.normal_impulses(j)[..n].iter().sum::<f32>();
+                }
             }
         }
-        for (c, &i) in self.fast.iter().zip(&self.fast_patch) {
-            c.store(&mut self.flat[i as usize]);
+        for ((c, &i), &n) in self.fast.iter().zip(&self.fast_patch).zip(&self.fast_points) {
+            c.store(n as usize, &mut self.flat[i as usize]);
+            if summed {
+                self.flat_impulse[i as usize] += c.rows[..n as usize].iter().map(|r| r.accum).sum::<f32>();
+            }
         }
-        // (The flat patches' last substep is summed in the walk below, which reads them anyway:
-        // one pass over them, not two.)
-        let summed = self.substeps > 0;
         if summed {
             for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
                 *sum += p.normal_impulse();
@@ -1460,6 +1497,11 @@ impl Contacts {
             self.flat_impulse.resize(self.flat.len(), 0.0);
         }
         self.substeps = 0;
+        // (As `colour` takes the bodies: from the patches where something else filled `flat`.)
+        if self.flat_keys.len() != self.flat.len() {
+            self.flat_bodies_anew();
+        }
+        debug_assert!(self.flat.iter().zip(&self.flat_keys).all(|(f, &k)| f.key == k));
         // The patches, the flat patches, `geometric` and both touching lists are sorted by
         // key (unique keys, each in one of the two patch lists): each lookup is a merge walk,
         // not a binary search (three searches per patch were 2 % of W6's step).
@@ -1467,17 +1509,14 @@ impl Contacts {
         let (mut g, mut o) = (0, 0);
         let (mut i, mut j) = (0, 0);
         loop {
-            let (key, impulse) = match (self.patches.get(i), self.flat.get(j)) {
-                (Some(p), Some(f)) if p.key < f.key => {
+            let (key, impulse) = match (self.patches.get(i), self.flat_keys.get(j)) {
+                (Some(p), Some(&f)) if p.key < f => {
                     i += 1;
                     (p.key, self.step_impulse[i - 1])
                 }
-                (_, Some(f)) => {
+                (_, Some(&f)) => {
                     j += 1;
-                    if summed {
-                        self.flat_impulse[j - 1] += f.normal_impulse();
-                    }
-                    (f.key, self.flat_impulse[j - 1])
+                    (f, self.flat_impulse[j - 1])
                 }
                 (Some(p), None) => {
                     i += 1;

@@ -420,10 +420,11 @@ impl Contact2 {
         c
     }
 
-    /// The impulses back into the patch (the one it copies).
+    /// The impulses back into the patch (the one it copies, of `points` points).
     #[inline]
-    pub fn store(&self, f: &mut PlanarPatch) {
-        for k in 0..f.count.min(2) {
+    pub fn store(&self, points: usize, f: &mut PlanarPatch) {
+        debug_assert_eq!(points, f.count.min(2));
+        for k in 0..points {
             f.accum[k] = self.rows[k].accum;
         }
         f.friction[0] = self.friction.accum;
@@ -588,10 +589,11 @@ impl Contact2x4 {
         [self.rows[0].accum.to_array()[j], self.rows[1].accum.to_array()[j]]
     }
 
-    /// Lane `j`'s impulses back into its patch.
+    /// Lane `j`'s impulses back into its patch (of `points` points).
     #[inline]
-    pub fn store_lane(&self, j: usize, f: &mut PlanarPatch) {
-        for k in 0..f.count.min(2) {
+    pub fn store_lane(&self, j: usize, points: usize, f: &mut PlanarPatch) {
+        debug_assert_eq!(points, f.count.min(2));
+        for k in 0..points {
             f.accum[k] = self.rows[k].accum.to_array()[j];
         }
         f.friction[0] = self.friction.accum.to_array()[j];
