@@ -1243,14 +1243,7 @@ impl Contacts {
                 self.colour(sb, &StepSprings::new(tuning, h));
             }
         } else {
-            for ((c, &lanes), ix) in self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch) {
-                for j in 0..lanes as usize {
-                    self.flat_impulse[ix[j] as usize] += c.normal_impulses(j).iter().sum::<f32>();
-                }
-            }
-            for (c, &i) in self.fast.iter().zip(&self.fast_patch) {
-                self.flat_impulse[i as usize] += c.rows.iter().map(|r| r.accum).sum::<f32>();
-            }
+            // (The hot copies' sums are taken as their `prepare` reads their rows, below.)
             for (sum, p) in self.step_impulse.iter_mut().zip(&self.patches) {
                 *sum += p.normal_impulse();
             }
@@ -1272,11 +1265,12 @@ impl Contacts {
                 self.motions(bodies);
             }
             let m = (!measured).then_some(&self.motion[..]);
+            let sum = self.substeps > 1;
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.prepare(sb, m, self.base, h, warm, lanes as usize);
+                c.prepare(sb, m, self.base, h, warm, lanes as usize, sum);
             }
             for c in self.fast.iter_mut() {
-                c.prepare(sb, m, self.base, h, warm, 1);
+                c.prepare(sb, m, self.base, h, warm, 1, sum);
             }
         }
     }
@@ -1475,14 +1469,14 @@ impl Contacts {
                 let (i, n) = (ix[j] as usize, points[j] as usize);
                 c.store_lane(j, n, &mut self.flat[i]);
                 if summed {
-                    self.flat_impulse[i] += c.normal_impulses(j)[..n].iter().sum::<f32>();
+                    self.flat_impulse[i] = c.step_sum.to_array()[j] + c.normal_impulses(j)[..n].iter().sum::<f32>();
                 }
             }
         }
         for ((c, &i), &n) in self.fast.iter().zip(&self.fast_patch).zip(&self.fast_points) {
             c.store(n as usize, &mut self.flat[i as usize]);
             if summed {
-                self.flat_impulse[i as usize] += c.rows[..n as usize].iter().map(|r| r.accum).sum::<f32>();
+                self.flat_impulse[i as usize] = c.step_sum + c.rows[..n as usize].iter().map(|r| r.accum).sum::<f32>();
             }
         }
         if summed {

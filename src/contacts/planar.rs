@@ -70,6 +70,9 @@ pub struct Contact2<L: Lane = f32> {
     /// Each point's separation as `refresh_relax` last measured it: the next substep's
     /// `prepare` takes it when the bodies have not moved since (see `Contacts::prepare`).
     pub sep: [L; 2],
+    /// The step's normal impulse so far: each substep's, as the next one's `prepare` finds
+    /// it (`Contacts::finish_step` adds the last).
+    pub step_sum: L,
 }
 
 /// Four 2D contacts solved side by side (no two of them move the same body: see
@@ -204,7 +207,7 @@ impl Kept {
 const _: () = assert!(PlanarPatch::HOT <= 168);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(size_of::<PlanarPatch>() == 344);
-const _: () = assert!(core::mem::offset_of!(Contact2x4, spring) == 496 && size_of::<Contact2x4>() == 784);
+const _: () = assert!(core::mem::offset_of!(Contact2x4, spring) == 496 && size_of::<Contact2x4>() == 800);
 
 impl PlanarPatch {
     /// The bytes the packs read (`from_flats`): the fields before `e`.
@@ -528,6 +531,7 @@ impl Contact2x4 {
             rb: [V2::new(l0[2], l0[3]), V2::new(l1[2], l1[3])],
             base: base_,
             sep: [zero; 2],
+            step_sum: zero,
         }
     }
 
@@ -580,6 +584,7 @@ impl Contact2x4 {
             rb: [v2(&|c| c.rb[0]), v2(&|c| c.rb[1])],
             base: [f(&|c| c.base[0]), f(&|c| c.base[1])],
             sep: [Vec4::ZERO; 2],
+            step_sum: Vec4::ZERO,
         }
     }
 
@@ -617,7 +622,9 @@ impl<L: Lane> Contact2<L> {
     /// `rule::normal_factors`), the normal velocities before the solve, and the warm start (or
     /// zeroed impulses). The separations are measured from the bodies' motions `m`, or with
     /// `None` are those `refresh_relax` measured at the same poses (`sep`). `base`: the solver
-    /// index of dense body 0 (the motions are by dense index).
+    /// index of dense body 0 (the motions are by dense index). `sum`: the last substep's
+    /// normal impulses join the step's (`step_sum`), as `Iterator::sum` would add the two.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     pub fn prepare(
         &mut self,
@@ -627,8 +634,14 @@ impl<L: Lane> Contact2<L> {
         h: f32,
         warm: bool,
         lanes: usize,
+        sum: bool,
     ) {
         let zero = L::splat(0.0);
+        if sum {
+            // (The sum's neutral element is `Iterator::sum`'s own.)
+            let neutral = L::splat([0.0f32; 0].iter().sum());
+            self.step_sum += (neutral + self.rows[0].accum) + self.rows[1].accum;
+        }
         let h = L::splat(h);
         let mut u = L::load(sb, self.a, self.b);
         if let Some(m) = m {
@@ -808,7 +821,7 @@ mod tests {
             let h = 1.0 / 240.0;
             let run_one = |sb: &mut SolverBodies, mut cs: Vec<Contact2>| {
                 for c in cs.iter_mut() {
-                    c.prepare(sb, Some(&motion), 0, h, true, 1);
+                    c.prepare(sb, Some(&motion), 0, h, true, 1, false);
                 }
                 for c in cs.iter_mut() {
                     c.solve(sb, Phase::Solve, 1, false);
@@ -823,7 +836,7 @@ mod tests {
             let one = run_one(&mut sb1, contacts.clone());
             let mut sb4 = sb.clone();
             let mut four = Contact2x4::pack(&contacts);
-            four.prepare(&mut sb4, Some(&motion), 0, h, true, 3);
+            four.prepare(&mut sb4, Some(&motion), 0, h, true, 3, false);
             four.solve(&mut sb4, Phase::Solve, 3, false);
             four.refresh_relax(&motion, 0, h);
             four.solve(&mut sb4, Phase::Relax, 3, true);
