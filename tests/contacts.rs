@@ -575,3 +575,32 @@ fn contact_tuning_at_its_limits_stays_finite() {
         assert_eq!(sim.export_scene_json(), before, "contact_hertz {bad} changed the scene");
     }
 }
+
+/// The contact events of W6's first 150 steps (boxes landing on each other and the ground):
+/// every begin and end with its impulse, hashed (FNV-1a over the bits), against the hash they
+/// had when the flat patches' step sums were added in the step's end walk, one patch at a time.
+/// The sums are now taken from the hot copies as the substeps go (`Contact2::step_sum`); any
+/// change to what is added, or in which order, changes an impulse's bits, and this hash.
+#[test]
+fn the_pyramids_contact_events_keep_their_impulses_to_the_bit() {
+    let mut w = ropelab::workloads::Workload::W6.build(SolverKind::Impulse);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x100_0000_01b3);
+    };
+    let mut n = 0;
+    for s in 0..150u64 {
+        w.step(1.0 / 60.0).unwrap();
+        let c = w.contacts();
+        for (kind, events) in [(1, &c.begin), (0, &c.end)] {
+            for e in events {
+                for x in [s, kind, e.a.0 as u64, e.b.0 as u64, e.impulse.to_bits() as u64] {
+                    mix(x);
+                }
+                n += 1;
+            }
+        }
+    }
+    assert_eq!((n, h), (590, 0x312f_6c40_138b_547d), "events {n}, hash {h:#018x}");
+}
