@@ -252,8 +252,9 @@ pub struct Contacts {
     geometric: Vec<u64>,
     pub begin: Vec<ContactEvent>,
     pub end: Vec<ContactEvent>,
-    /// Per patch and per flat patch (this step's order): normal impulse summed over the
-    /// substeps solved so far.
+    /// Per patch and per flat patch (this step's order): the normal impulse summed over the
+    /// step's substeps, the patches' as the substeps go, the flat patches' at the step's end
+    /// (from their hot copies' `Contact2::step_sum`).
     step_impulse: Vec<f32>,
     flat_impulse: Vec<f32>,
     /// Substeps whose rows were prepared this step.
@@ -277,8 +278,8 @@ pub struct Contacts {
     wide: Vec<Contact2x4>,
     wide_lanes: Vec<u8>,
     /// The flat patches each hot copy copies (index in `flat`) and their point counts, per
-    /// lane for the packs: the step's end and the substeps' impulse sums read them, the sweep
-    /// does not (so they lie apart from the packs). (The step's end writes each patch's
+    /// lane for the packs: the step's end reads them, the sweep does not (so they lie apart
+    /// from the packs). (The step's end writes each patch's
     /// impulses from these, reading nothing of the patch: a store to a line not in cache
     /// waits for nothing, a load does.)
     fast_patch: Vec<u32>,

@@ -40,8 +40,9 @@ use crate::joints::row::{Phase, SolverBodies};
 #[repr(C)]
 pub struct Contact2<L: Lane = f32> {
     // What the sweep reads first, in one run of cache lines (496 of a pack's 800 bytes), then
-    // what only the substeps' preparation reads. (What the step's end alone reads, the
-    // patches' indices and point counts, lies apart: `Contacts::wide_patch`, `wide_points`.)
+    // what the substeps' preparation reads (and, of it, the step's sum, which the step's end
+    // reads too). (What the step's end alone reads, the patches' indices and point counts,
+    // lies apart: `Contacts::wide_patch`, `wide_points`.)
     /// Solver bodies, inverse masses and (I⁻¹)_zz.
     pub a: L::Ix,
     pub b: L::Ix,

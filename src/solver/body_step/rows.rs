@@ -320,9 +320,9 @@ fn body_rows(
             r += lock_2d::ROWS;
         } else if bodies.planar[k] {
             let rr = &mut rows[r..r + lock_2d::ROWS];
-            // (A lock left out last step still holds +0: nothing builds or sweeps it, and the
-            // rows are made anew, at +0, whenever they are reallocated. So a settled pile's
-            // locks are passed over on `out` alone, their rows not read.)
+            // (A lock left out last step still holds +0: nothing builds or sweeps it; and
+            // whenever the rows are laid out anew, `out` is emptied with them. So a settled
+            // pile's locks are passed over on `out` alone, their rows not read.)
             let held = |rr: &[Row]| rr.iter().any(|row| row.accum.to_bits() != 0);
             let was_out = out.get(k) == Some(&true);
             debug_assert!(!was_out || (rr[0].block == row::IDLE_LOCK && !held(rr)));
