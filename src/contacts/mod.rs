@@ -495,8 +495,7 @@ impl Contacts {
                 }
                 f.rect = c.rect.unwrap_or_default();
                 f.kept = c.kept;
-                self.flat_bodies.push([f.a, f.b]);
-                self.flat_keys.push(f.key);
+                self.push_flat_head(f.key, [f.a, f.b]);
                 self.flat.push(f);
             } else {
                 let mut p = Patch { key: k, count: n, normal: c.normal, tangents: c.tangents, ..Default::default() };
@@ -983,8 +982,7 @@ impl Contacts {
         }
         let (axes_a, axes_b) = (ra.axes(), rb.axes());
         let touching = self.flat[w].keep(sa, sb, xa, xb, axes_a, axes_b, TOUCH_SLOP, mix);
-        self.flat_bodies.push([sa, sb]);
-        self.flat_keys.push(k);
+        self.push_flat_head(k, [sa, sb]);
         if touching {
             self.geometric.push(k);
         }
@@ -1209,8 +1207,15 @@ impl Contacts {
         } else {
             self.flat.push(p);
         }
+        self.push_flat_head(p.key, ab);
+    }
+
+    /// This step's next flat patch's key and bodies into the dense lists beside `flat`
+    /// (`flat_keys`, `flat_bodies`), which stay in step with it.
+    #[inline(always)]
+    fn push_flat_head(&mut self, key: u64, ab: [u32; 2]) {
         self.flat_bodies.push(ab);
-        self.flat_keys.push(p.key);
+        self.flat_keys.push(key);
     }
 
     /// A new 2D patch, warm started from last step's flat patch of the pair, or its patch.
