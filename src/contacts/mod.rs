@@ -257,6 +257,12 @@ pub struct Contacts {
     /// (from their hot copies' `Contact2::step_sum`).
     step_impulse: Vec<f32>,
     flat_impulse: Vec<f32>,
+    /// From the step's end to the next `collide`, per flat patch (this step's order): the
+    /// impulses its hot copy ended the step with ([`Contact2::impulses`]), which the patch
+    /// takes when it is read again (`last_step`, `warm_state`); empty otherwise. The step's
+    /// end writes into this list, which stays in cache, and not into the patches, whose lines
+    /// are not: the next `collide` writes each patch it keeps anyway.
+    flat_warm: Vec<[f32; 3]>,
     /// Substeps whose rows were prepared this step.
     substeps: u32,
     /// The next biased sweep runs backward (`sweep`). Kept from step to step, so an odd
@@ -437,7 +443,7 @@ impl Contacts {
                 kept: None,
             })
             .collect();
-        contacts.extend(self.flat.iter().map(|f| WarmContact {
+        contacts.extend((0..self.flat.len()).map(|i| self.flat_now(i)).map(|f| WarmContact {
             pair: pair(f.key),
             flat: true,
             points: (0..f.count).map(|j| (f.ids[j], f.at[j], f.accum[j])).collect(),
@@ -540,6 +546,7 @@ impl Contacts {
         self.flat_keys.clear();
         self.old_flat.clear();
         self.flat_in_place = false;
+        self.flat_warm.clear();
         self.touching.clear();
         self.old_touching.clear();
         self.geometric.clear();
@@ -593,6 +600,7 @@ impl Contacts {
         // (What is left of last step's past this step's: pairs that no longer touch.)
         self.flat.truncate(self.flat_bodies.len());
         self.flat_in_place = false;
+        self.flat_warm.clear();
     }
 
     fn collide_pairs(
@@ -955,7 +963,7 @@ impl Contacts {
             return false;
         }
         let (&Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
-            (&bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
+            (&bodies.shape[a], &bodies.shape[b], self.rects[a], self.rects[b])
         else {
             return false;
         };
@@ -966,7 +974,7 @@ impl Contacts {
         // the pose its manifold was found at (`planar::Kept`).
         let Some(kept) = o.kept.as_ref() else { return false };
         let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
-        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb)) {
+        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(&ra, ha, &rb, hb)) {
             return false;
         }
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
@@ -1003,7 +1011,7 @@ impl Contacts {
         // (`box_box_2d`) when it can.
         let planar = Self::planar_pair(bodies, a, b);
         if let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
-            (planar, &bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
+            (planar, &bodies.shape[a], &bodies.shape[b], self.rects[a], self.rects[b])
         {
             // Last step's manifold of the pair may be remade rather than found again
             // (`box_box_2d::RectCache`).
@@ -1013,7 +1021,7 @@ impl Contacts {
                 Some(i) if !self.fresh_rects => self.old_flat_at(i).rect,
                 _ => RectCache::default(),
             };
-            let (c, remade) = narrow::box_box_2d::collide_rects_2d_cached(ra, ha, rb, hb, margin, &mut cache);
+            let (c, remade) = narrow::box_box_2d::collide_rects_2d_cached(&ra, ha, &rb, hb, margin, &mut cache);
             self.rects_remade += remade as u64;
             self.rects_found += !remade as u64;
             return self.rect_pair(bodies, a, b, k, (&c, ra.axes(), rb.axes()), cache, (warm, &*old));
@@ -1142,9 +1150,9 @@ impl Contacts {
 
     /// Last step's manifold of pair `k`, in either list (indices into `old` and into last
     /// step's flat patches, `old_flat_at`); `old` holds the cursors, moved past every key
-    /// before `k`.
+    /// before `k`. A flat patch found has taken its impulses (`flat_warm`).
     #[inline(always)]
-    fn last_step(&self, k: u64, old: &mut [usize; 2]) -> (Option<usize>, Option<usize>) {
+    fn last_step(&mut self, k: u64, old: &mut [usize; 2]) -> (Option<usize>, Option<usize>) {
         let old_patches = &self.old;
         while old[0] < old_patches.len() && old_patches[old[0]].key < k {
             old[0] += 1;
@@ -1152,10 +1160,12 @@ impl Contacts {
         while old[1] < self.flat_old_len && self.old_flat_at(old[1]).key < k {
             old[1] += 1;
         }
-        (
-            old_patches.get(old[0]).filter(|o| o.key == k).map(|_| old[0]),
-            (old[1] < self.flat_old_len && self.old_flat_at(old[1]).key == k).then_some(old[1]),
-        )
+        let found = (old[1] < self.flat_old_len && self.old_flat_at(old[1]).key == k).then_some(old[1]);
+        if let (Some(i), Some(&w)) = (found, self.flat_warm.get(old[1])) {
+            // (Again, the same values, where `pair` follows `kept_pair`.)
+            self.old_flat_at_mut(i).take_impulses(w);
+        }
+        (self.old.get(old[0]).filter(|o| o.key == k).map(|_| old[0]), found)
     }
 
     /// Last step's flat patch `i` (see `old_flat`), one not yet passed by `last_step`'s cursor.
@@ -1169,6 +1179,24 @@ impl Contacts {
         } else {
             &self.old_flat[i - self.flat_old_off]
         }
+    }
+
+    #[inline(always)]
+    fn old_flat_at_mut(&mut self, i: usize) -> &mut PlanarPatch {
+        if self.flat_in_place {
+            &mut self.flat[i]
+        } else {
+            &mut self.old_flat[i - self.flat_old_off]
+        }
+    }
+
+    /// Flat patch `i` as the step left it: with its impulses while they are in `flat_warm`.
+    fn flat_now(&self, i: usize) -> PlanarPatch {
+        let mut f = self.flat[i];
+        if let Some(&w) = self.flat_warm.get(i) {
+            f.take_impulses(w);
+        }
+        f
     }
 
     /// Before this step's next flat patch is written in place (at `flat_bodies.len()`), where
@@ -1465,23 +1493,28 @@ impl Contacts {
     /// After the step's solve: which pairs touched (a point within `TOUCH_SLOP`, or rows
     /// that pushed), and the begin and end events, begins with the step's normal impulse.
     pub fn finish_step(&mut self) {
-        // The flat patches' impulses back from their hot copies, and with the last substep's
-        // normal impulses the step's sums (`PlanarPatch::normal_impulse`'s sum of the same
-        // values, taken here from the copies, so that no patch need be read).
+        // The flat patches' impulses from their hot copies (`flat_warm`), and with the last
+        // substep's normal impulses the step's sums (`PlanarPatch::normal_impulse`'s sum of
+        // the same values, taken here from the copies, so that no patch need be read). Every
+        // flat patch has a hot copy once a substep has run.
         let summed = self.substeps > 0;
+        self.flat_warm.clear();
+        if summed {
+            self.flat_warm.resize(self.flat.len(), [0.0; 3]);
+        }
         let packs = self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch).zip(&self.wide_points);
         for (((c, &lanes), ix), points) in packs {
             for j in 0..lanes as usize {
                 let (i, n) = (ix[j] as usize, points[j] as usize);
-                c.store_lane(j, n, &mut self.flat[i]);
                 if summed {
+                    self.flat_warm[i] = c.impulses(j);
                     self.flat_impulse[i] = c.step_sum.to_array()[j] + c.normal_impulses(j)[..n].iter().sum::<f32>();
                 }
             }
         }
         for ((c, &i), &n) in self.fast.iter().zip(&self.fast_patch).zip(&self.fast_points) {
-            c.store(n as usize, &mut self.flat[i as usize]);
             if summed {
+                self.flat_warm[i as usize] = c.impulses();
                 self.flat_impulse[i as usize] = c.step_sum + c.rows[..n as usize].iter().map(|r| r.accum).sum::<f32>();
             }
         }

@@ -333,6 +333,15 @@ impl PlanarPatch {
     pub fn normal_impulse(&self) -> f32 {
         self.accum[..self.count].iter().sum()
     }
+
+    /// Its hot copy's impulses at the step's end ([`Contact2::impulses`]): its points' normal
+    /// impulses and the in-plane friction's.
+    #[inline]
+    pub fn take_impulses(&mut self, w: [f32; 3]) {
+        let n = self.count.min(2);
+        self.accum[..n].copy_from_slice(&w[..n]);
+        self.friction[0] = w[2];
+    }
 }
 
 /// A 2D contact point's spring, lane-wise: its frequency `hz` (the step's, per lane: against
@@ -424,14 +433,11 @@ impl Contact2 {
         c
     }
 
-    /// The impulses back into the patch (the one it copies, of `points` points).
+    /// The impulses its patch carries to the next step ([`PlanarPatch::take_impulses`]):
+    /// rows 0 and 1, then friction.
     #[inline]
-    pub fn store(&self, points: usize, f: &mut PlanarPatch) {
-        debug_assert_eq!(points, f.count.min(2));
-        for k in 0..points {
-            f.accum[k] = self.rows[k].accum;
-        }
-        f.friction[0] = self.friction.accum;
+    pub fn impulses(&self) -> [f32; 3] {
+        [self.rows[0].accum, self.rows[1].accum, self.friction.accum]
     }
 }
 
@@ -595,14 +601,11 @@ impl Contact2x4 {
         [self.rows[0].accum.to_array()[j], self.rows[1].accum.to_array()[j]]
     }
 
-    /// Lane `j`'s impulses back into its patch (of `points` points).
+    /// Lane `j`'s [`Contact2::impulses`].
     #[inline]
-    pub fn store_lane(&self, j: usize, points: usize, f: &mut PlanarPatch) {
-        debug_assert_eq!(points, f.count.min(2));
-        for k in 0..points {
-            f.accum[k] = self.rows[k].accum.to_array()[j];
-        }
-        f.friction[0] = self.friction.accum.to_array()[j];
+    pub fn impulses(&self, j: usize) -> [f32; 3] {
+        let [n0, n1] = self.normal_impulses(j);
+        [n0, n1, self.friction.accum.to_array()[j]]
     }
 }
 
