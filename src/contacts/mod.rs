@@ -1376,15 +1376,13 @@ impl Contacts {
                 }
                 self.wide.push(Contact2x4::from_flats(&self.flat, chunk, sb, springs));
                 self.wide_lanes.push(chunk.len() as u8);
-                let mut ix = [chunk[0]; 4];
-                ix[..chunk.len()].copy_from_slice(chunk);
-                self.wide_patch.push(ix);
+                // (Each built whole in registers: four lanes written one by one into memory
+                // and read back as one value wait for the stores, and a copy of `chunk.len()`
+                // lanes is a call to memcpy.)
+                self.wide_patch.push(core::array::from_fn(|j| chunk.get(j).copied().unwrap_or(chunk[0])));
                 // (The patches were just read: their lines are in cache.)
-                let mut points = [0; 4];
-                for (n, &i) in points.iter_mut().zip(chunk) {
-                    *n = self.flat[i as usize].count.min(2) as u8;
-                }
-                self.wide_points.push(points);
+                let count = |j: usize| chunk.get(j).map_or(0, |&i| self.flat[i as usize].count.min(2) as u32);
+                self.wide_points.push((count(0) | count(1) << 8 | count(2) << 16 | count(3) << 24).to_le_bytes());
             }
         }
     }
