@@ -962,19 +962,19 @@ impl Contacts {
         if self.fresh_rects || !self.collidable(bodies, a, b) || !Self::planar_pair(bodies, a, b) {
             return false;
         }
+        let k = key(bodies.id[a], bodies.id[b]);
+        let Some(i) = self.last_step(k, old).1 else { return false };
         let (&Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
-            (&bodies.shape[a], &bodies.shape[b], self.rects[a], self.rects[b])
+            (&bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
         else {
             return false;
         };
-        let k = key(bodies.id[a], bodies.id[b]);
-        let Some(i) = self.last_step(k, old).1 else { return false };
         let o = self.old_flat_at(i);
         // Last step's patch of the pair is kept while the boxes stay within the limits of
         // the pose its manifold was found at (`planar::Kept`).
         let Some(kept) = o.kept.as_ref() else { return false };
         let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
-        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(&ra, ha, &rb, hb)) {
+        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb)) {
             return false;
         }
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
