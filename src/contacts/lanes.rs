@@ -240,6 +240,58 @@ impl Lane for Vec4 {
     }
 }
 
+/// Four records of four floats (`r[j]` is record j) as four vectors of one field each, lane
+/// j record j's: the 4×4 transpose, in SSE's or wasm SIMD's shuffles where glam's `Vec4` is
+/// one register of them (eight shuffles, where gathering the sixteen floats one by one is
+/// sixteen loads and twelve shuffles). Moves bits only.
+#[inline(always)]
+pub(super) fn transpose(r: [Vec4; 4]) -> [Vec4; 4] {
+    #[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"))]
+    {
+        #[cfg(target_arch = "x86")]
+        use core::arch::x86::{__m128, _mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
+        #[cfg(target_arch = "x86_64")]
+        use core::arch::x86_64::{__m128, _mm_movehl_ps, _mm_movelh_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
+        let [a, b, c, d] = r.map(__m128::from);
+        // (a0 b0 a1 b1), (c0 d0 c1 d1), (a2 b2 a3 b3), (c2 d2 c3 d3), then their halves.
+        // SAFETY: SSE is enabled at compile time (the `cfg` above: SSE2 implies it); the
+        // shuffles read and write registers only.
+        let t = unsafe {
+            let (lo_ab, lo_cd) = (_mm_unpacklo_ps(a, b), _mm_unpacklo_ps(c, d));
+            let (hi_ab, hi_cd) = (_mm_unpackhi_ps(a, b), _mm_unpackhi_ps(c, d));
+            [
+                _mm_movelh_ps(lo_ab, lo_cd),
+                _mm_movehl_ps(lo_cd, lo_ab),
+                _mm_movelh_ps(hi_ab, hi_cd),
+                _mm_movehl_ps(hi_cd, hi_ab),
+            ]
+        };
+        t.map(Vec4::from)
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{i32x4_shuffle, i64x2_shuffle, v128};
+        let [a, b, c, d] = r.map(v128::from);
+        let (lo_ab, lo_cd) = (i32x4_shuffle::<0, 4, 1, 5>(a, b), i32x4_shuffle::<0, 4, 1, 5>(c, d));
+        let (hi_ab, hi_cd) = (i32x4_shuffle::<2, 6, 3, 7>(a, b), i32x4_shuffle::<2, 6, 3, 7>(c, d));
+        [
+            i64x2_shuffle::<0, 2>(lo_ab, lo_cd),
+            i64x2_shuffle::<1, 3>(lo_ab, lo_cd),
+            i64x2_shuffle::<0, 2>(hi_ab, hi_cd),
+            i64x2_shuffle::<1, 3>(hi_ab, hi_cd),
+        ]
+        .map(Vec4::from)
+    }
+    #[cfg(not(any(
+        all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    )))]
+    {
+        let m = r.map(Vec4::to_array);
+        core::array::from_fn(|i| Vec4::new(m[0][i], m[1][i], m[2][i], m[3][i]))
+    }
+}
+
 /// `x`, or `lo` where x < lo: `f32::clamp`'s lower half, so the same bits on every
 /// platform (the min/max instructions of SSE, wasm and wasm SIMD disagree on ±0 and NaN).
 #[inline(always)]

@@ -28,7 +28,7 @@
 
 use glam::{BVec4A, Vec2, Vec3, Vec4};
 
-use super::lanes::{at_least, at_most};
+use super::lanes::{at_least, at_most, transpose};
 pub use super::lanes::{Lane, Motion, Motion2, Row2, Vel, Vel2, V2};
 use super::patch::{PairMaterial, PointIn, WarmSource};
 use super::rule::{self, Soft2, Spring2, Tuning};
@@ -210,9 +210,46 @@ const _: () = assert!(PlanarPatch::HOT <= 168);
 const _: () = assert!(size_of::<PlanarPatch>() == 344);
 const _: () = assert!(core::mem::offset_of!(Contact2x4, spring) == 496 && size_of::<Contact2x4>() == 800);
 
+// The hot part's runs of four f32 fields in a row (`PlanarPatch::run`).
+const _: () = {
+    use core::mem::offset_of;
+    assert!(offset_of!(PlanarPatch, tangent) == offset_of!(PlanarPatch, normal) + 12);
+    assert!(offset_of!(PlanarPatch, r_a) == offset_of!(PlanarPatch, tangent) + 12);
+    assert!(offset_of!(PlanarPatch, r_b) == offset_of!(PlanarPatch, r_a) + 24);
+    assert!(offset_of!(PlanarPatch, accum) == offset_of!(PlanarPatch, base) + 8);
+    assert!(offset_of!(PlanarPatch, depth2) == offset_of!(PlanarPatch, stands_for) + 8);
+    assert!(offset_of!(PlanarPatch, c_b) == offset_of!(PlanarPatch, c_a) + 12);
+    assert!(offset_of!(PlanarPatch, mu) == offset_of!(PlanarPatch, c_b) + 12);
+    assert!(offset_of!(PlanarPatch, friction) == offset_of!(PlanarPatch, mu) + 4);
+    assert!(PlanarPatch::RUN_CB + 16 <= PlanarPatch::HOT);
+};
+
 impl PlanarPatch {
     /// The bytes the packs read (`from_flats`): the fields before `e`.
     pub const HOT: usize = core::mem::offset_of!(PlanarPatch, e);
+    /// Byte offsets of the runs of four floats `from_flats` reads whole: n.x n.y n.z t.x;
+    /// t.y t.z r_a₀.x r_a₀.y; r_a₁.x r_a₁.y r_a₁.z r_b₀.x; r_b₀.y r_b₀.z r_b₁.x r_b₁.y;
+    /// base₀ base₁ λ₀ λ₁; stands_for₀ stands_for₁ depth2₀ depth2₁; c_a.x c_a.y c_a.z c_b.x;
+    /// c_b.y c_b.z μ λ_t.
+    const RUN_N: usize = core::mem::offset_of!(PlanarPatch, normal);
+    const RUN_T: usize = core::mem::offset_of!(PlanarPatch, tangent) + 4;
+    const RUN_RA: usize = core::mem::offset_of!(PlanarPatch, r_a) + 12;
+    const RUN_RB: usize = core::mem::offset_of!(PlanarPatch, r_b) + 4;
+    const RUN_BASE: usize = core::mem::offset_of!(PlanarPatch, base);
+    const RUN_STAND: usize = core::mem::offset_of!(PlanarPatch, stands_for);
+    const RUN_CA: usize = core::mem::offset_of!(PlanarPatch, c_a);
+    const RUN_CB: usize = core::mem::offset_of!(PlanarPatch, c_b) + 4;
+
+    /// The four floats at byte `off`, one of the `RUN_*` offsets.
+    #[inline(always)]
+    fn run(&self, off: usize) -> Vec4 {
+        debug_assert!(off + 16 <= Self::HOT);
+        // SAFETY: each `RUN_*` offset starts four f32 fields in a row inside the patch (the
+        // assertions above); read unaligned, as the patch is aligned to 8 bytes.
+        Vec4::from_array(unsafe {
+            (self as *const PlanarPatch).cast::<u8>().add(off).cast::<[f32; 4]>().read_unaligned()
+        })
+    }
 
     /// The manifold between solver bodies `a`, `b` (centres `x_a`, `x_b` now; normal in the
     /// plane) of `count` (at most two) points, `point(k)`: given by a function, so that the
@@ -466,9 +503,18 @@ impl Contact2x4 {
         let wb = body(&|f| sb.inv_m[f.b as usize]);
         let iza = body(&|f| sb.inv_i[f.a as usize].z_axis.z);
         let izb = body(&|f| sb.inv_i[f.b as usize].z_axis.z);
-        let (nx, ny) = (body(&|f| f.normal.x), body(&|f| f.normal.y));
-        let (tx, ty) = (body(&|f| f.tangent.x), body(&|f| f.tangent.y));
-        let mu = body(&|f| f.mu);
+        // The patches' fields, four floats of a patch at a time, transposed into lanes.
+        let runs = |off: usize| transpose(f.map(|f| f.run(off)));
+        let [nx, ny, _, tx] = runs(PlanarPatch::RUN_N);
+        let [ty, _, ra0x, ra0y] = runs(PlanarPatch::RUN_T);
+        let [ra1x, ra1y, _, rb0x] = runs(PlanarPatch::RUN_RA);
+        let [rb0y, _, rb1x, rb1y] = runs(PlanarPatch::RUN_RB);
+        let [base0, base1, acc0, acc1] = runs(PlanarPatch::RUN_BASE);
+        let [sf0, sf1, depth0, depth1] = runs(PlanarPatch::RUN_STAND);
+        let [cax, cay, _, cbx] = runs(PlanarPatch::RUN_CA);
+        let [cby, _, mu, fr0] = runs(PlanarPatch::RUN_CB);
+        let live_only = |x: Vec4| Vec4::select(live, x, zero);
+        let (nx, ny, tx, ty, mu) = (live_only(nx), live_only(ny), live_only(tx), live_only(ty), live_only(mu));
         let hz = body(&|f| s.hz_between(sb.inv_m[f.a as usize], sb.inv_m[f.b as usize]));
         let tilt = body(&|f| f.tilt(sb));
         // Per point k (and k = 2 the friction's): which lanes hold it (a point past the patch's
@@ -477,28 +523,21 @@ impl Contact2x4 {
             let m = BVec4A::from_array(f.map(|f| k == 2 || k < f.count.min(2)));
             BVec4A::from_array(core::array::from_fn(|j| live.test(j) && m.test(j)))
         });
-        let point = |k: usize, x: &dyn Fn(&PlanarPatch) -> f32, or: f32| Vec4::select(valid[k], g(x), Vec4::splat(or));
+        let point = |k: usize, x: Vec4, or: f32| Vec4::select(valid[k], x, Vec4::splat(or));
         // Per point and for the centroid: ra.x, ra.y, rb.x, rb.y.
-        let lever = [
-            [0, 1].map(|k| [point(k, &|f| f.r_a[k].x, 0.0), point(k, &|f| f.r_a[k].y, 0.0)]),
-            [0, 1].map(|k| [point(k, &|f| f.r_b[k].x, 0.0), point(k, &|f| f.r_b[k].y, 0.0)]),
+        let lever = |k: usize, l: [Vec4; 4]| l.map(|x| point(k, x, 0.0));
+        let levers =
+            [lever(0, [ra0x, ra0y, rb0x, rb0y]), lever(1, [ra1x, ra1y, rb1x, rb1y]), lever(2, [cax, cay, cbx, cby])];
+        let lever = |k: usize| levers[k];
+        let acc = [point(0, acc0, 0.0), point(1, acc1, 0.0), point(2, fr0, 0.0)];
+        let base_ = [point(0, base0, 0.0), point(1, base1, 0.0)];
+        // Per point: stands for (at least 1: `f32::max(x, 1.0)`, NaN too), mean z².
+        let one = Vec4::ONE;
+        let at_least_one = |x: Vec4| Vec4::select(x.cmpgt(one), x, one);
+        let stand = [
+            [point(0, at_least_one(sf0), 1.0), point(0, depth0, 1.0)],
+            [point(1, at_least_one(sf1), 1.0), point(1, depth1, 1.0)],
         ];
-        let lever = |k: usize| -> [Vec4; 4] {
-            if k == 2 {
-                [
-                    point(2, &|f| f.c_a.x, 0.0),
-                    point(2, &|f| f.c_a.y, 0.0),
-                    point(2, &|f| f.c_b.x, 0.0),
-                    point(2, &|f| f.c_b.y, 0.0),
-                ]
-            } else {
-                [lever[0][k][0], lever[0][k][1], lever[1][k][0], lever[1][k][1]]
-            }
-        };
-        let acc = [point(0, &|f| f.accum[0], 0.0), point(1, &|f| f.accum[1], 0.0), point(2, &|f| f.friction[0], 0.0)];
-        let base_ = [0, 1].map(|k| point(k, &|f| f.base[k], 0.0));
-        // Per point: stands for, mean z².
-        let stand = [0, 1].map(|k| [point(k, &|f| f.stands_for[k].max(1.0), 1.0), point(k, &|f| f.depth2[k], 1.0)]);
         // `Row2::new` lane-wise; a lane that is not a row (a missing point, a padding lane) is
         // `Row2::default()`.
         let row = |(tx, ty): (Vec4, Vec4), [rax, ray, rbx, rby]: [Vec4; 4], accum: Vec4, m: BVec4A| {
