@@ -136,7 +136,8 @@ impl Lane for f32 {
     #[inline(always)]
     fn motion(m: &[Motion2], i: u32, base: u32) -> Motion<f32> {
         let m = &m[(i - base) as usize];
-        Motion { dx: V2::new(m.dx.x, m.dx.y), r: [V2::new(m.r[0].x, m.r[0].y), V2::new(m.r[1].x, m.r[1].y)] }
+        let ([dx, dy, r0x, r0y], [r1x, r1y, _, _]) = (m.head.to_array(), m.tail.to_array());
+        Motion { dx: V2::new(dx, dy), r: [V2::new(r0x, r0y), V2::new(r1x, r1y)] }
     }
 }
 
@@ -231,12 +232,11 @@ impl Lane for Vec4 {
     }
     #[inline(always)]
     fn motion(m: &[Motion2], i: [u32; 4], base: u32) -> Motion<Vec4> {
-        let [m0, m1, m2, m3] = i.map(|i| &m[(i - base) as usize]);
-        let g = |f: &dyn Fn(&Motion2) -> f32| Vec4::new(f(m0), f(m1), f(m2), f(m3));
-        Motion {
-            dx: V2::new(g(&|m| m.dx.x), g(&|m| m.dx.y)),
-            r: [V2::new(g(&|m| m.r[0].x), g(&|m| m.r[0].y)), V2::new(g(&|m| m.r[1].x), g(&|m| m.r[1].y))],
-        }
+        let m = i.map(|i| &m[(i - base) as usize]);
+        // (Each body's two records transposed into lanes.)
+        let [dx, dy, r0x, r0y] = transpose(m.map(|m| m.head));
+        let [r1x, r1y, _, _] = transpose(m.map(|m| m.tail));
+        Motion { dx: V2::new(dx, dy), r: [V2::new(r0x, r0y), V2::new(r1x, r1y)] }
     }
 }
 
@@ -336,25 +336,34 @@ impl<L: Lane> V2<L> {
 }
 
 /// A body's in-plane motion since the manifold was made: Δx, and the in-plane block of its
-/// rotation since ([cos, −sin; sin, cos] for a turn about ẑ).
+/// rotation since ([cos, −sin; sin, cos] for a turn about ẑ), as two records of four floats
+/// that four bodies' are transposed from into lanes ([`transpose`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Motion2 {
-    pub dx: Vec2,
-    pub r: [Vec2; 2],
+    /// Δx, then the block's first column.
+    head: Vec4,
+    /// The block's second column, then two zeros.
+    tail: Vec4,
 }
 
 impl Motion2 {
+    /// From Δx and the rotation block's columns `r`.
+    #[inline(always)]
+    pub fn from_parts(dx: Vec2, r: [Vec2; 2]) -> Motion2 {
+        Motion2 { head: Vec4::new(dx.x, dx.y, r[0].x, r[0].y), tail: Vec4::new(r[1].x, r[1].y, 0.0, 0.0) }
+    }
+
     /// From the pose at the manifold's time (`x0`, `q0`) and now.
     #[inline]
     pub fn new(x0: Vec3, q0: Quat, x: Vec3, q: Quat) -> Motion2 {
         let d = q * q0.inverse();
         let (x2, y2, z2) = (d.x * d.x, d.y * d.y, d.z * d.z);
         let (xy, wz) = (d.x * d.y, d.w * d.z);
-        Motion2 {
-            dx: Vec2::new(x.x - x0.x, x.y - x0.y),
+        Motion2::from_parts(
+            Vec2::new(x.x - x0.x, x.y - x0.y),
             // Columns of the rotation matrix's xy block.
-            r: [Vec2::new(1.0 - 2.0 * (y2 + z2), 2.0 * (xy + wz)), Vec2::new(2.0 * (xy - wz), 1.0 - 2.0 * (x2 + z2))],
-        }
+            [Vec2::new(1.0 - 2.0 * (y2 + z2), 2.0 * (xy + wz)), Vec2::new(2.0 * (xy - wz), 1.0 - 2.0 * (x2 + z2))],
+        )
     }
 }
 

@@ -813,12 +813,10 @@ mod tests {
                 sb.inv_i[i] = Mat3::from_diagonal(Vec3::splat(rng.f(0.5, 6.0)));
             }
             let motion: Vec<Motion2> = (0..n)
-                .map(|_| Motion2 {
-                    dx: Vec2::new(rng.f(-0.01, 0.01), rng.f(-0.01, 0.01)),
-                    r: {
-                        let a = rng.f(-0.02, 0.02);
-                        [Vec2::new(1.0 - a * a / 2.0, a), Vec2::new(-a, 1.0 - a * a / 2.0)]
-                    },
+                .map(|_| {
+                    let dx = Vec2::new(rng.f(-0.01, 0.01), rng.f(-0.01, 0.01));
+                    let a = rng.f(-0.02, 0.02);
+                    Motion2::from_parts(dx, [Vec2::new(1.0 - a * a / 2.0, a), Vec2::new(-a, 1.0 - a * a / 2.0)])
                 })
                 .collect();
             // Pairs: (ground, 1), (2, 3), (4, 5): no movable body twice.
