@@ -965,9 +965,9 @@ impl Contacts {
     /// ([`planar::Kept`]): moves it with its bodies where it lies and says true, or says
     /// false, having done nothing but move the cursors `old` up to the pair's key (which
     /// `pair` would do too).
-    /// A function of its own, apart from `pair`, which takes every other case, so that the
-    /// common case of a settled pile runs a short path.
-    #[inline(never)]
+    /// Apart from `pair`, which takes every other case out of line, so that the common case
+    /// of a settled pile runs a short path inside the pairs' loop.
+    #[inline(always)]
     fn kept_pair(&mut self, bodies: &Bodies, a: usize, b: usize, old: &mut [usize; 2]) -> bool {
         if self.fresh_rects || !self.collidable(bodies, a, b) || !Self::planar_pair(bodies, a, b) {
             return false;
@@ -1012,6 +1012,7 @@ impl Contacts {
     /// last step's patches and flat patches (every key before this pair's is behind them).
     /// A kept patch is [`Contacts::kept_pair`]'s, which the callers try first: here a kept
     /// pair's manifold would be remade from its cache instead.
+    #[inline(never)]
     fn pair(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
         if !self.collidable(bodies, a, b) {
             return;
