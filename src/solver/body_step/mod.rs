@@ -294,8 +294,13 @@ pub fn integrate_bodies(c: &mut StepContext) {
         let (sv, sw, sm) = (&mut sb.v[np..np + nb], &mut sb.w[np..np + nb], &mut sb.inv_m[np..np + nb]);
         for k in 0..nb {
             if inv_mass[k] > 0.0 {
-                vel[k] = (vel[k] + g * (scale[k] * h)) / (1.0 + h * lin_damp[k]);
-                ang_vel[k] /= 1.0 + h * ang_damp[k];
+                // (Undamped, the divisor is 1: x / 1 is x, and six divisions a body are left out.)
+                let (lin, ang) = (1.0 + h * lin_damp[k], 1.0 + h * ang_damp[k]);
+                let v = vel[k] + g * (scale[k] * h);
+                vel[k] = if lin == 1.0 { v } else { v / lin };
+                if ang != 1.0 {
+                    ang_vel[k] /= ang;
+                }
             }
             sv[k] = vel[k];
             sw[k] = ang_vel[k];
