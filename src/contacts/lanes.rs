@@ -424,3 +424,22 @@ impl Vel2 {
         <f32 as Lane>::store(self, sb, a, b, 1)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Record j's field i lands in vector i's lane j, every bit (NaNs, −0 and subnormals too).
+    #[test]
+    fn transpose_moves_record_fields_into_lanes_bit_for_bit() {
+        let odd = [f32::NAN, -0.0, f32::MIN_POSITIVE / 2.0, f32::INFINITY];
+        let rec: [[f32; 4]; 4] =
+            core::array::from_fn(|j| core::array::from_fn(|i| if i == j { odd[i] } else { (10 * j + i) as f32 + 0.5 }));
+        let t = transpose(rec.map(Vec4::from_array));
+        for (i, v) in t.iter().enumerate() {
+            for (j, r) in rec.iter().enumerate() {
+                assert_eq!(v.to_array()[j].to_bits(), r[i].to_bits(), "field {i} of record {j}");
+            }
+        }
+    }
+}
