@@ -1385,7 +1385,7 @@ impl Contacts {
         }
     }
 
-    /// `colour`'s greedy choice, into `colour_lists` and `fast_patch`, for the flat patches'
+    /// `colour`'s greedy choice, into `colour_lists` and `colour_fast`, for the flat patches'
     /// bodies `flat_bodies` and the bodies' mobility `moving`.
     fn choose_colours(&mut self) {
         self.colour_used.clear();
@@ -1524,10 +1524,11 @@ impl Contacts {
         // The flat patches' impulses from their hot copies (`flat_warm`), and with the last
         // substep's normal impulses the step's sums (`PlanarPatch::normal_impulse`'s sum of
         // the same values, taken here from the copies, so that no patch need be read). Every
-        // flat patch has a hot copy once a substep has run.
+        // flat patch has a hot copy once a substep has run; with none run since the last
+        // `collide` or step's end, the copies hold what the patches or `flat_warm` hold already.
         let summed = self.substeps > 0;
-        self.flat_warm.clear();
         if summed {
+            self.flat_warm.clear();
             self.flat_warm.resize(self.flat.len(), [0.0; 3]);
         }
         let packs = self.wide.iter().zip(&self.wide_lanes).zip(&self.wide_patch).zip(&self.wide_points);
@@ -1707,9 +1708,6 @@ mod tests {
         assert!(coincident > 1000, "{coincident}");
     }
 
-    /// The colouring: every 2D contact is solved exactly once (in one lane of one pack, or
-    /// one by one after them); no pack has a movable body in two lanes; the ground is shared;
-    /// a body in more contacts than there are colours leaves the rest to the overflow.
     /// The colours kept from step to step are the ones the greedy colouring gives this
     /// step's patches: W6's pile, where they are kept nearly every step, through a body held
     /// (immovable: a contact no longer moves it) and let go, and a box dropped in.
@@ -1748,6 +1746,9 @@ mod tests {
         assert!(kept > 150, "{kept}");
     }
 
+    /// The colouring: every 2D contact is solved exactly once (in one lane of one pack, or
+    /// one by one after them); no pack has a movable body in two lanes; the ground is shared;
+    /// a body in more contacts than there are colours leaves the rest to the overflow.
     #[test]
     fn no_pack_moves_a_body_twice_and_every_contact_is_solved_once() {
         let n = 40;
