@@ -530,9 +530,9 @@ fn a_planar_box_rests_on_two_points() {
     steps(&mut w, 120);
     // A 2D patch of two points: a flat one (`planar::PlanarPatch`).
     assert!(w.contacts().patches.is_empty());
-    let flat = &w.contacts().flat;
-    assert_eq!(flat.len(), 1);
-    let p = &flat[0];
+    assert_eq!(w.contacts().flat.len(), 1);
+    // (As the step left it: its impulses are the step's last substep's.)
+    let p = &w.contacts().flat_now(0);
     assert_eq!(p.count, 2, "two in-plane points");
     let ends: Vec<f32> = (0..2).map(|k| p.r_a[k].x + p.r_b[k].x).collect();
     assert!(ends[0] * ends[1] < 0.0, "one point at each end of the face: {ends:?}");

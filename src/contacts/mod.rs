@@ -200,7 +200,9 @@ pub struct Contacts {
     pub patches: Vec<Patch>,
     old: Vec<Patch>,
     /// This step's 2D patches of at most two points, in key order (`planar::PlanarPatch`: a key is
-    /// in one of the two lists; while `collide` runs, last step's too: see `old_flat`).
+    /// in one of the two lists; while `collide` runs, last step's too: see `old_flat`). Their
+    /// impulses are those they started the step with: [`Contacts::flat_now`] gives a patch
+    /// with those it ended the step with.
     pub flat: Vec<PlanarPatch>,
     /// While `collide` makes the step's flat patches: last step's were `flat_old_len`, and
     /// patch i of them lies at `flat[i]` while `flat_in_place` (this step's are written over
@@ -259,7 +261,8 @@ pub struct Contacts {
     flat_impulse: Vec<f32>,
     /// From the step's end to the next `collide`, per flat patch (this step's order): the
     /// impulses its hot copy ended the step with ([`Contact2::impulses`]), which the patch
-    /// takes when it is read again (`last_step`, `warm_state`); empty otherwise. The step's
+    /// takes when the next `collide` reads it (`last_step`), and a copy of it takes when it is
+    /// read before (`flat_now`); empty otherwise. The step's
     /// end writes into this list, which stays in cache, and not into the patches, whose lines
     /// are not: the next `collide` writes each patch it keeps anyway.
     flat_warm: Vec<[f32; 3]>,
@@ -285,9 +288,8 @@ pub struct Contacts {
     wide_lanes: Vec<u8>,
     /// The flat patches each hot copy copies (index in `flat`) and their point counts, per
     /// lane for the packs: the step's end reads them, the sweep does not (so they lie apart
-    /// from the packs). (The step's end writes each patch's
-    /// impulses from these, reading nothing of the patch: a store to a line not in cache
-    /// waits for nothing, a load does.)
+    /// from the packs). (The step's end takes each patch's impulses and sums from these into
+    /// dense lists, reading nothing of the patch.)
     fast_patch: Vec<u32>,
     wide_patch: Vec<[u32; 4]>,
     fast_points: Vec<u8>,
@@ -963,8 +965,8 @@ impl Contacts {
 
     /// [`Contacts::pair`] for a pair of planar boxes whose last patch is kept
     /// ([`planar::Kept`]): moves it with its bodies where it lies and says true, or says
-    /// false, having done nothing but move the cursors `old` up to the pair's key (which
-    /// `pair` would do too).
+    /// false, having done nothing but move the cursors `old` up to the pair's key and give
+    /// last step's patch its impulses (`last_step`, which `pair` calls too).
     /// Apart from `pair`, which takes every other case out of line, so that the common case
     /// of a settled pile runs a short path inside the pairs' loop.
     #[inline(always)]
@@ -1202,7 +1204,7 @@ impl Contacts {
     }
 
     /// Flat patch `i` as the step left it: with its impulses while they are in `flat_warm`.
-    fn flat_now(&self, i: usize) -> PlanarPatch {
+    pub fn flat_now(&self, i: usize) -> PlanarPatch {
         let mut f = self.flat[i];
         if let Some(&w) = self.flat_warm.get(i) {
             f.take_impulses(w);
@@ -1329,8 +1331,6 @@ impl Contacts {
     fn colour(&mut self, sb: &SolverBodies, springs: &StepSprings) {
         // (The packs about to be rebuilt have had their relax separations measured: `prepare`.)
         debug_assert!(!self.relax_due);
-        // Each body's colours so far as a mask: a contact's first free colour is the lowest
-        // bit clear in both its movable bodies' masks, one look however many colours are full.
         self.fast.clear();
         self.fast_points.clear();
         // Whether a contact moves a body: a body of zero inverse mass and zero (I⁻¹)_zz is
@@ -1388,6 +1388,8 @@ impl Contacts {
     /// `colour`'s greedy choice, into `colour_lists` and `colour_fast`, for the flat patches'
     /// bodies `flat_bodies` and the bodies' mobility `moving`.
     fn choose_colours(&mut self) {
+        // Each body's colours so far as a mask: a contact's first free colour is the lowest
+        // bit clear in both its movable bodies' masks, one look however many colours are full.
         self.colour_used.clear();
         self.colour_used.resize(self.moving.len(), 0);
         self.colour_lists.resize_with(COLOURS, Vec::new);
@@ -1889,9 +1891,14 @@ mod tests {
             for (p, q) in a.flat.iter().zip(&c.flat) {
                 assert_eq!(all_bits(p), all_bits(q), "step {step}");
             }
-            for f in a.flat.iter_mut().chain(c.flat.iter_mut()) {
+            // (`a` as the step's end leaves them, in `flat_warm`; `c` written into the patches.)
+            let made = |f: &PlanarPatch| {
                 let x = (f.key % 997) as f32 + step as f32;
-                (f.accum, f.friction) = ([x, 0.5 * x], [0.25 * x, 0.0, 0.0]);
+                [x, 0.5 * x, 0.25 * x]
+            };
+            a.flat_warm = a.flat.iter().map(made).collect();
+            for f in c.flat.iter_mut() {
+                f.take_impulses(made(f));
             }
             if a.pair_sweeps == sweeps {
                 resting += 1;

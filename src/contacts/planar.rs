@@ -13,8 +13,8 @@
 //! manifold as found, [`Kept`]); once per
 //! step the solver builds their rows into the packs of its graph colours
 //! ([`Contact2x4::from_flats`]; those no colour took into a [`Contact2`] each), sweeps those,
-//! and copies the impulses back into the flat patches (the events and the next step's warm
-//! start read them there).
+//! and leaves the impulses in a dense list beside the flat patches (`Contacts::flat_warm`),
+//! which each patch takes as the next step reads it to warm start.
 //!
 //! The rows and their updates are the patch's (penetration rows with Box2D v3's soft step,
 //! the seed's patch friction): same maths on fewer bytes, but for three things.
@@ -114,9 +114,8 @@ impl StepSprings {
 #[repr(C)]
 pub struct PlanarPatch {
     // In the order the packs read it (`Contact2x4::from_flats`): what they gather lies in the
-    // first `PlanarPatch::HOT` bytes, three cache lines or four, with the key (the step's end
-    // walks the keys and the impulses together), and the rest, which the next step's pair reads
-    // once, after.
+    // first `PlanarPatch::HOT` bytes, three cache lines or four, with the key, and the rest,
+    // which the next step's pair reads once, after.
     /// The pair (body ids: A's in the high half, B's in the low).
     pub key: u64,
     pub count: usize,
@@ -240,14 +239,15 @@ impl PlanarPatch {
     const RUN_CA: usize = core::mem::offset_of!(PlanarPatch, c_a);
     const RUN_CB: usize = core::mem::offset_of!(PlanarPatch, c_b) + 4;
 
-    /// The four floats at byte `off`, one of the `RUN_*` offsets.
+    /// The four floats at byte `OFF`, one of the `RUN_*` offsets.
     #[inline(always)]
-    fn run(&self, off: usize) -> Vec4 {
-        debug_assert!(off + 16 <= Self::HOT);
+    fn run<const OFF: usize>(&self) -> Vec4 {
+        const { assert!(OFF % 4 == 0 && OFF + 16 <= PlanarPatch::HOT) };
         // SAFETY: each `RUN_*` offset starts four f32 fields in a row inside the patch (the
-        // assertions above); read unaligned, as the patch is aligned to 8 bytes.
+        // assertions above; `OFF` inside the patch is checked at compile time); read
+        // unaligned, as the patch's alignment is less than 16.
         Vec4::from_array(unsafe {
-            (self as *const PlanarPatch).cast::<u8>().add(off).cast::<[f32; 4]>().read_unaligned()
+            (self as *const PlanarPatch).cast::<u8>().add(OFF).cast::<[f32; 4]>().read_unaligned()
         })
     }
 
@@ -504,15 +504,14 @@ impl Contact2x4 {
         let iza = body(&|f| sb.inv_i[f.a as usize].z_axis.z);
         let izb = body(&|f| sb.inv_i[f.b as usize].z_axis.z);
         // The patches' fields, four floats of a patch at a time, transposed into lanes.
-        let runs = |off: usize| transpose(f.map(|f| f.run(off)));
-        let [nx, ny, _, tx] = runs(PlanarPatch::RUN_N);
-        let [ty, _, ra0x, ra0y] = runs(PlanarPatch::RUN_T);
-        let [ra1x, ra1y, _, rb0x] = runs(PlanarPatch::RUN_RA);
-        let [rb0y, _, rb1x, rb1y] = runs(PlanarPatch::RUN_RB);
-        let [base0, base1, acc0, acc1] = runs(PlanarPatch::RUN_BASE);
-        let [sf0, sf1, depth0, depth1] = runs(PlanarPatch::RUN_STAND);
-        let [cax, cay, _, cbx] = runs(PlanarPatch::RUN_CA);
-        let [cby, _, mu, fr0] = runs(PlanarPatch::RUN_CB);
+        let [nx, ny, _, tx] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_N }>()));
+        let [ty, _, ra0x, ra0y] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_T }>()));
+        let [ra1x, ra1y, _, rb0x] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_RA }>()));
+        let [rb0y, _, rb1x, rb1y] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_RB }>()));
+        let [base0, base1, acc0, acc1] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_BASE }>()));
+        let [sf0, sf1, depth0, depth1] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_STAND }>()));
+        let [cax, cay, _, cbx] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_CA }>()));
+        let [cby, _, mu, fr0] = transpose(f.map(|f| f.run::<{ PlanarPatch::RUN_CB }>()));
         let live_only = |x: Vec4| Vec4::select(live, x, zero);
         let (nx, ny, tx, ty, mu) = (live_only(nx), live_only(ny), live_only(tx), live_only(ty), live_only(mu));
         let hz = body(&|f| s.hz_between(sb.inv_m[f.a as usize], sb.inv_m[f.b as usize]));
