@@ -1714,6 +1714,7 @@ mod tests {
     /// step's patches: W6's pile, where they are kept nearly every step, through a body held
     /// (immovable: a contact no longer moves it) and let go, and a box dropped in.
     #[test]
+    #[cfg(feature = "full")]
     fn colours_kept_from_last_step_are_the_ones_chosen_afresh() {
         use crate::workloads::Workload;
         let mut w = Workload::W6.build(crate::solver::SolverKind::Impulse);
