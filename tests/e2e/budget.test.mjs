@@ -210,11 +210,11 @@ import { DIST, checkDist } from './serve.mjs';
 // end inlined). The lite build stayed within its budget (179,424). BUDGET is the measured size
 // plus 0.1 %.
 //
-// Raised, full, 2026-12-01 (sixteenth): 544,050 -> 546,030 gzipped (+2.0 KB; raw 1,369,615 ->
-// 1,375,662), for the contacts' step taking less time natively (W6 0.91x, W7 0.81-0.96x over the
-// session, interleaved): the packs' patch fields and the bodies' motions read as runs of four floats and
-// transposed into lanes (`lanes::transpose`), the greedy colouring kept while its inputs are the
-// same, the impulses to a dense list at the step's end (`flat_warm`), and `kept_pair` inlined in
+// Raised, full, 2026-12-01 (sixteenth): 544,050 -> 546,255 gzipped (+2.2 KB; raw 1,369,615 ->
+// 1,376,441, in CI at f4a1bd9), for the contacts' step taking less time natively (W6 0.91x,
+// W7 0.81-0.96x over the session, interleaved): the packs' patch fields and the bodies' motions
+// read as runs of four floats and transposed into lanes (`lanes::transpose`), the greedy
+// colouring kept while its inputs are the same, the impulses to a dense list at the step's end (`flat_warm`), and `kept_pair` inlined in
 // the pairs' loop. twiggy (by name, on the wasm-bindgen output after wasm-opt): `World::run_stage`
 // +6.8 KB raw (the candidate loop inlined there, with `kept_pair` in it: the out-of-line
 // `kept_pair`, -3.4 KB, is gone), `Contacts::prepare` +3.1 KB, `Contacts::sweep` -1.2 KB,
@@ -222,7 +222,7 @@ import { DIST, checkDist } from './serve.mjs';
 // a step against 5.0-5.5). The lite build stayed within its budget (179,577). BUDGET is the
 // measured size plus 0.1 %.
 /** Bytes, gzipped at level 9. */
-export const BUDGET = 546_576;
+export const BUDGET = 546_801;
 export const LITE_BUDGET = 179_594;
 
 checkDist();
