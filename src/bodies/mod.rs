@@ -103,10 +103,22 @@ impl Material {
     /// The pair's friction, restitution and rolling resistance.
     pub fn mix(a: Material, b: Material) -> PairMaterial {
         PairMaterial {
-            friction: (a.friction * b.friction).sqrt(),
-            restitution: a.restitution.max(b.restitution),
+            friction: Self::mix_friction(a.friction, b.friction),
+            restitution: Self::mix_restitution(a.restitution, b.restitution),
             rolling: a.rolling_friction.max(b.rolling_friction),
         }
+    }
+
+    /// A pair's friction from its two surfaces' ([`Material::mix`]).
+    #[inline(always)]
+    pub fn mix_friction(a: f32, b: f32) -> f32 {
+        (a * b).sqrt()
+    }
+
+    /// A pair's restitution from its two surfaces' ([`Material::mix`]).
+    #[inline(always)]
+    pub fn mix_restitution(a: f32, b: f32) -> f32 {
+        a.max(b)
     }
 }
 

@@ -56,7 +56,7 @@ pub mod rule;
 use glam::{Quat, Vec3};
 
 use crate::bodies::attach::Attachment;
-use crate::bodies::{Bodies, BodyKind, Filter, Material, Shape};
+use crate::bodies::{Bodies, BodyKind, Filter, Material, PairMaterial, Shape};
 use crate::collide::broad::{Aabb, BroadPhase, Pass};
 use crate::collide::narrow::box_box_2d::RectCache;
 use crate::collide::narrow::{self, Pose};
@@ -313,8 +313,8 @@ pub struct Contacts {
     fat: Vec<Aabb>,
     /// Per body: the fastest its surface moves, |v| + |ω|·(its largest extent) (m/s).
     speed: Vec<f32>,
-    /// Per body: a box's section by z = 0 where the 2D box–box test may take it.
-    rects: Vec<Option<narrow::box_box_2d::Rect>>,
+    /// Per body: what the 2D box pairs' paths read of it ([`PlanarBody`]).
+    planar_bodies: Vec<PlanarBody>,
     /// The body pairs whose fat boxes overlap (key, dense a, dense b), in key order, for the
     /// bodies `pairs_ids` (dense order); valid while `pairs_valid`.
     pairs: Vec<(u64, u32, u32)>,
@@ -421,6 +421,62 @@ fn prefetch(p: *const u8) {
 fn pair_entry(bodies: &Bodies, a: usize, b: usize) -> (u64, u32, u32) {
     let (a, b) = if bodies.id[a].0 < bodies.id[b].0 { (a, b) } else { (b, a) };
     (key(bodies.id[a], bodies.id[b]), a as u32, b as u32)
+}
+
+/// Per body, what [`Contacts::kept_pair`] reads of it, in one record of a cache line, written
+/// by `collide_pairs`' loop over the bodies: its box's section by the plane where the 2D
+/// box–box test may take it (the centre its x and y), its z and half depth, id, filter,
+/// surface, and what it is. (Read from a dozen per-body arrays, the loads and their bounds
+/// checks were about a sixth of a kept pair's instructions.)
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct PlanarBody {
+    rect: narrow::box_box_2d::Rect,
+    z: f32,
+    half_z: f32,
+    id: u32,
+    flags: u32,
+    filter: Filter,
+    friction: f32,
+    restitution: f32,
+}
+
+const _: () = assert!(size_of::<PlanarBody>() == 64);
+
+impl PlanarBody {
+    /// A box with a section (`rect`; it is then planar or immovable: `planar_pair`'s flat).
+    const SECTION: u32 = 1;
+    const PLANAR: u32 = 2;
+    const DYNAMIC: u32 = 4;
+
+    /// Body `k`'s, for the section `rect` of its box, if any.
+    #[inline(always)]
+    fn new(bodies: &Bodies, k: usize, rect: Option<narrow::box_box_2d::Rect>) -> PlanarBody {
+        let half_z = match bodies.shape[k] {
+            Shape::Box { half } => half.z,
+            _ => 0.0,
+        };
+        let flags = (rect.is_some() as u32) * Self::SECTION
+            | (bodies.planar[k] as u32) * Self::PLANAR
+            | ((bodies.kind[k] == BodyKind::Dynamic) as u32) * Self::DYNAMIC;
+        let m = bodies.material[k];
+        PlanarBody {
+            rect: rect.unwrap_or_default(),
+            z: bodies.pos[k].z,
+            half_z,
+            id: bodies.id[k].0,
+            flags,
+            filter: bodies.filter[k],
+            friction: m.friction,
+            restitution: m.restitution,
+        }
+    }
+
+    /// Its box's section, if the 2D box–box test may take it.
+    #[inline(always)]
+    fn section(&self) -> Option<narrow::box_box_2d::Rect> {
+        (self.flags & Self::SECTION != 0).then_some(self.rect)
+    }
 }
 
 /// Two boxes' common depth across the plane z = 0 (centres at depths `za`, `zb`, half
@@ -674,7 +730,7 @@ impl Contacts {
             .extend((0..n).map(|k| bodies.vel[k].length() + bodies.ang_vel[k].length() * extent(&bodies.shape[k])));
         // Each body's bounds, and each box's section by the plane for the 2D box–box test
         // (`pair`), from one rotation matrix per box.
-        self.rects.clear();
+        self.planar_bodies.clear();
         self.tight.clear();
         for k in 0..n {
             let (x, q) = (bodies.pos[k], bodies.rot[k]);
@@ -693,7 +749,7 @@ impl Contacts {
             };
             let reach = SPECULATIVE + self.speed[k] * dt;
             self.tight.push(Aabb { min: (x - e) - Vec3::splat(reach), max: (x + e) + Vec3::splat(reach) });
-            self.rects.push(rect);
+            self.planar_bodies.push(PlanarBody::new(bodies, k, rect));
         }
         broad.set_bodies(n);
         broad.set_segments(segs);
@@ -936,14 +992,18 @@ impl Contacts {
     }
 
     /// Whether bodies `a`, `b` may touch: a contact moves one of them (it is dynamic), their
-    /// filters admit each other, and no joint keeps them apart (no search when no joint
-    /// does: a pile of boxes has none).
+    /// filters admit each other, and no joint keeps them apart.
     #[inline(always)]
     fn collidable(&self, bodies: &Bodies, a: usize, b: usize) -> bool {
         let dynamic = |k: usize| bodies.kind[k] == BodyKind::Dynamic;
-        (dynamic(a) || dynamic(b))
-            && bodies.filter[a].collides(bodies.filter[b])
-            && !(!self.joined.is_empty() && self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok())
+        (dynamic(a) || dynamic(b)) && bodies.filter[a].collides(bodies.filter[b]) && !self.joined_pair(a, b)
+    }
+
+    /// Whether a joint keeps bodies `a`, `b` apart (no search when no joint does: a pile of
+    /// boxes has none).
+    #[inline(always)]
+    fn joined_pair(&self, a: usize, b: usize) -> bool {
+        !self.joined.is_empty() && self.joined.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok()
     }
 
     /// Whether the contact of `a`, `b` is the 2D one: between planar bodies, or a planar
@@ -958,7 +1018,7 @@ impl Contacts {
     /// One candidate pair's patch: kept ([`Contacts::kept_pair`]) or made ([`Contacts::pair`]).
     #[inline(always)]
     fn candidate(&mut self, bodies: &Bodies, a: usize, b: usize, dt: f32, old: &mut [usize; 2]) {
-        if !self.kept_pair(bodies, a, b, old) {
+        if !self.kept_pair(a, b, old) {
             self.pair(bodies, a, b, dt, old);
         }
     }
@@ -970,28 +1030,35 @@ impl Contacts {
     /// Apart from `pair`, which takes every other case out of line, so that the common case
     /// of a settled pile runs a short path inside the pairs' loop.
     #[inline(always)]
-    fn kept_pair(&mut self, bodies: &Bodies, a: usize, b: usize, old: &mut [usize; 2]) -> bool {
-        if self.fresh_rects || !self.collidable(bodies, a, b) || !Self::planar_pair(bodies, a, b) {
+    fn kept_pair(&mut self, a: usize, b: usize, old: &mut [usize; 2]) -> bool {
+        let (pa, pb) = (&self.planar_bodies[a], &self.planar_bodies[b]);
+        // Two boxes cut by the plane, their contact the 2D one (`planar_pair`), that may touch
+        // (`collidable`).
+        let planar = pa.flags & pb.flags & PlanarBody::SECTION != 0 && (pa.flags | pb.flags) & PlanarBody::PLANAR != 0;
+        let dynamic = (pa.flags | pb.flags) & PlanarBody::DYNAMIC != 0;
+        if self.fresh_rects || !(planar && dynamic && pa.filter.collides(pb.filter)) || self.joined_pair(a, b) {
             return false;
         }
-        let k = key(bodies.id[a], bodies.id[b]);
+        let k = key(Id(pa.id), Id(pb.id));
         let Some(i) = self.last_step(k, old).1 else { return false };
-        let (&Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
-            (&bodies.shape[a], &bodies.shape[b], &self.rects[a], &self.rects[b])
-        else {
-            return false;
-        };
+        let (pa, pb) = (&self.planar_bodies[a], &self.planar_bodies[b]);
         let o = self.old_flat_at(i);
         // Last step's patch of the pair is kept while the boxes stay within the limits of
         // the pose its manifold was found at (`planar::Kept`).
         let Some(kept) = o.kept.as_ref() else { return false };
-        let depth = common_depth(bodies.pos[a].z, ha.z, bodies.pos[b].z, hb.z).unwrap_or(0.0);
-        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(ra, ha, rb, hb)) {
+        let depth = common_depth(pa.z, pa.half_z, pb.z, pb.half_z).unwrap_or(0.0);
+        if !(o.count > 0 && kept.depth2[0] == depth && o.rect.holds(&pa.rect, &pb.rect)) {
             return false;
         }
         let (sa, sb) = (self.base + a as u32, self.base + b as u32);
-        let (xa, xb) = (bodies.pos[a], bodies.pos[b]);
-        let mix = Material::mix(bodies.material[a], bodies.material[b]);
+        let (xa, xb) = (pa.rect.centre().extend(pa.z), pb.rect.centre().extend(pb.z));
+        let (axes_a, axes_b) = (pa.rect.axes(), pb.rect.axes());
+        let mix = PairMaterial {
+            friction: Material::mix_friction(pa.friction, pb.friction),
+            restitution: Material::mix_restitution(pa.restitution, pb.restitution),
+            // (Read by no patch.)
+            rolling: 0.0,
+        };
         // Moved with its bodies where it lies: over itself, or into this step's next slot
         // below it (`put_flat` needs no room for a pair's own patch).
         let w = self.flat_bodies.len();
@@ -1000,7 +1067,6 @@ impl Contacts {
         } else if w < i {
             self.flat.copy_within(i..i + 1, w);
         }
-        let (axes_a, axes_b) = (ra.axes(), rb.axes());
         let touching = self.flat[w].keep(sa, sb, xa, xb, axes_a, axes_b, TOUCH_SLOP, mix);
         self.push_flat_head(k, [sa, sb]);
         if touching {
@@ -1023,9 +1089,13 @@ impl Contacts {
         // The 2D contact (`planar_pair`); two boxes' comes from their sections by the plane
         // (`box_box_2d`) when it can.
         let planar = Self::planar_pair(bodies, a, b);
-        if let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) =
-            (planar, &bodies.shape[a], &bodies.shape[b], self.rects[a], self.rects[b])
-        {
+        if let (true, &Shape::Box { half: ha }, &Shape::Box { half: hb }, Some(ra), Some(rb)) = (
+            planar,
+            &bodies.shape[a],
+            &bodies.shape[b],
+            self.planar_bodies[a].section(),
+            self.planar_bodies[b].section(),
+        ) {
             // Last step's manifold of the pair may be remade rather than found again
             // (`box_box_2d::RectCache`).
             let k = key(bodies.id[a], bodies.id[b]);

@@ -63,6 +63,12 @@ impl Rect {
         Some(Rect { c: pos.truncate(), axes: [m.x_axis.truncate(), m.y_axis.truncate()], half: [half.x, half.y] })
     }
 
+    /// Its centre (the box's x and y).
+    #[inline(always)]
+    pub fn centre(&self) -> Vec2 {
+        self.c
+    }
+
     /// Its in-plane axes (x, y of the box): an orthonormal frame of the plane, mirrored
     /// when the box is turned half a turn about an in-plane axis.
     #[inline(always)]
@@ -354,11 +360,11 @@ impl RectCache {
         [a.axes[0].perp_dot(a.axes[1]) > 0.0, b.axes[0].perp_dot(b.axes[1]) > 0.0]
     }
 
-    /// Whether boxes `ha` at `a` and `hb` at `b` are still within the limits of the pose it
-    /// was made at ([`CACHE_SHIFT`], [`CACHE_TURN`]; the same sizes and frames' handedness).
+    /// Whether boxes of sections `a` and `b` are still within the limits of the pose it was
+    /// made at ([`CACHE_SHIFT`], [`CACHE_TURN`]; the same sizes and frames' handedness).
     #[inline(always)]
-    pub fn holds(&self, a: &Rect, ha: Vec3, b: &Rect, hb: Vec3) -> bool {
-        self.fits(Self::relative(a, b), [ha.x, ha.y, hb.x, hb.y], Self::hands(a, b))
+    pub fn holds(&self, a: &Rect, b: &Rect) -> bool {
+        self.fits(Self::relative(a, b), [a.half[0], a.half[1], b.half[0], b.half[1]], Self::hands(a, b))
     }
 
     /// Whether the manifold it holds is still good for boxes at `rel` with `halves`.
