@@ -371,6 +371,12 @@ pub fn length(v: Vec3) -> f32 {
     f32::sqrt(v.length_squared())
 }
 
+/// v/|v|, as glam's `normalize` gives it (v times the reciprocal of its [`length`]).
+#[inline(always)]
+fn normalize(v: Vec3) -> Vec3 {
+    v * (1.0 / length(v))
+}
+
 /// Projected onto the plane, a 3D manifold's points come in pairs that coincide (a box's
 /// face touching another face: four corners, two of them at each in-plane end), and a
 /// doubled row only splits its impulse with its twin at twice the cost. Keeps one point per
@@ -1214,7 +1220,7 @@ impl Contacts {
         if n2.length_squared() < 1e-6 {
             return;
         }
-        let normal = n2.normalize();
+        let normal = normalize(n2);
         let mut p = c.points;
         count = merge_coincident_2d(&mut p, count);
         let mix = Material::mix(bodies.material[a], bodies.material[b]);

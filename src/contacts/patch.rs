@@ -235,7 +235,7 @@ pub trait WarmSource {
         let by_id = (0..self.points()).find(|&j| self.id(j) == id);
         let j = by_id.or_else(|| {
             (0..self.points())
-                .map(|j| (j, self.at(j).distance(at)))
+                .map(|j| (j, super::length(self.at(j) - at)))
                 .filter(|&(_, d)| d < MATCH_DISTANCE)
                 .min_by(|x, y| x.1.total_cmp(&y.1))
                 .map(|(j, _)| j)
