@@ -1527,8 +1527,18 @@ impl Contacts {
     /// Each body's in-plane motion since the manifolds were made.
     fn motions(&mut self, bodies: &Bodies) {
         self.motion.clear();
-        let now = bodies.pos.iter().zip(bodies.rot.iter());
-        self.motion.extend(self.start.iter().zip(now).map(|(&(x0, q0), (&x, &q))| Motion2::new(x0, q0, x, q)));
+        let n = self.start.len().min(bodies.pos.len()).min(bodies.rot.len());
+        let (start, pos, rot) = (&self.start[..n], &bodies.pos[..n], &bodies.rot[..n]);
+        // Four at a time (`Motion2::new4`), the rest one by one.
+        let four = n / 4 * 4;
+        for k in (0..four).step_by(4) {
+            let s: [(Vec3, Quat); 4] = core::array::from_fn(|j| start[k + j]);
+            let (x, q) = (core::array::from_fn(|j| pos[k + j]), core::array::from_fn(|j| rot[k + j]));
+            self.motion.extend(Motion2::new4(s.map(|s| s.0), s.map(|s| s.1), x, q));
+        }
+        for k in four..n {
+            self.motion.push(Motion2::new(start[k].0, start[k].1, pos[k], rot[k]));
+        }
     }
 
     /// One sweep over every patch: forward, the 2D patches' hot copies first (the packs
