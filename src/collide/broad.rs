@@ -87,6 +87,9 @@ pub struct BroadPhase {
     /// Number of body proxies (the first ones).
     bodies: usize,
     axis: usize,
+    /// Every proxy's box in list order, for [`BroadPhase::bodies_overlapping`] (written by
+    /// [`BroadPhase::boxes_in_order`]; emptied whenever the boxes or the list may change).
+    in_order: Vec<Aabb>,
     /// Times the list was rebuilt and sorted from scratch (proxy count or axis changed).
     resets: u64,
 }
@@ -157,6 +160,7 @@ impl BroadPhase {
             self.bodies = n;
             debug_assert_eq!(self.segments(), segments);
             self.list.clear();
+            self.in_order.clear();
         }
     }
 
@@ -165,6 +169,7 @@ impl BroadPhase {
         if n != self.segments() {
             self.boxes.resize(self.bodies + n, Aabb::default());
             self.list.clear();
+            self.in_order.clear();
         }
     }
 
@@ -177,6 +182,7 @@ impl BroadPhase {
     /// The bodies' boxes and the segments' boxes, to rewrite before a [`sort`](Self::sort).
     #[inline]
     pub fn boxes_mut(&mut self) -> (&mut [Aabb], &mut [Aabb]) {
+        self.in_order.clear();
         self.boxes.split_at_mut(self.bodies)
     }
 
@@ -215,11 +221,49 @@ impl BroadPhase {
         }
     }
 
+    /// Writes every proxy's box in list order (for `bodies_overlapping`, until the boxes or
+    /// the list change).
+    pub fn boxes_in_order(&mut self) {
+        self.in_order.clear();
+        let boxes = &self.boxes;
+        self.in_order.extend(self.list.iter().map(|&(_, q)| boxes[q as usize]));
+    }
+
+    /// [`bodies_starting_in`](Self::bodies_starting_in) for `window`'s extent along the axis
+    /// (its low end less `reach`), calling `f(q)` only for the bodies whose box overlaps
+    /// `window` ([`Aabb::overlaps`]), tested on the boxes in list order (`boxes_in_order`,
+    /// since the last sort): the window's scan reads them in a row, not each body's box
+    /// where it lies (a query's window over a tall pile holds whole columns).
+    #[inline]
+    pub fn bodies_overlapping(&self, window: &Aabb, reach: f32, mut f: impl FnMut(usize)) {
+        let axis = self.axis;
+        if self.in_order.len() != self.list.len() {
+            // (Not written since the list last changed: each body's box read where it lies.)
+            let (lo, hi) = (coord(window.min, axis) - reach, coord(window.max, axis));
+            return self.bodies_starting_in(lo, hi, |q| {
+                if window.overlaps(&self.boxes[q]) {
+                    f(q)
+                }
+            });
+        }
+        let (lo, hi) = (key(coord(window.min, axis) - reach), key(coord(window.max, axis)));
+        let start = self.list.partition_point(|&(k, _)| k < lo);
+        for (&(k, q), b) in self.list[start..].iter().zip(&self.in_order[start..]) {
+            if k > hi {
+                break;
+            }
+            if (q as usize) < self.bodies && window.overlaps(b) {
+                f(q as usize);
+            }
+        }
+    }
+
     /// Re-sorts the list after boxes changed: picks the axis of largest spread of the box
     /// centres (kept with fewer than two proxies), refreshes the keys and re-sorts (an
     /// insertion sort, near-linear on a nearly sorted list; from scratch when the axis or
     /// the proxy count changed).
     pub fn sort(&mut self) {
+        self.in_order.clear();
         let n = self.boxes.len();
         let mut axis = self.axis;
         if n > 1 {

@@ -923,6 +923,7 @@ impl Contacts {
         self.large.clear();
         self.large.reserve(n);
         if same {
+            broad.boxes_in_order();
             self.escaped_pairs(broad, bodies);
             return;
         }
@@ -976,10 +977,9 @@ impl Contacts {
                 continue;
             }
             // (The window's low end a little below min − reach: the widths are rounded.)
-            let (lo, hi) = (fe.min[axis], fe.max[axis]);
-            let slack = 1e-3 + 1e-2 * reach + 1e-5 * lo.abs();
-            broad.bodies_starting_in(lo - reach - slack, hi, |q| {
-                if q != e && !large[q] && !(escaped[q] && q < e) && fe.overlaps(&fat[q]) {
+            let slack = 1e-3 + 1e-2 * reach + 1e-5 * fe.min[axis].abs();
+            broad.bodies_overlapping(fe, reach + slack, |q| {
+                if q != e && !large[q] && !(escaped[q] && q < e) {
                     push(e, q);
                 }
             });
