@@ -263,7 +263,10 @@ impl BroadPhase {
     /// insertion sort, near-linear on a nearly sorted list; from scratch when the axis or
     /// the proxy count changed).
     pub fn sort(&mut self) {
+        // (Room for `boxes_in_order` here, where every path of the collide stage passes, so
+        // that the first step whose bodies escape does not allocate.)
         self.in_order.clear();
+        self.in_order.reserve(self.boxes.len());
         let n = self.boxes.len();
         let mut axis = self.axis;
         if n > 1 {
