@@ -231,9 +231,10 @@ impl BroadPhase {
 
     /// [`bodies_starting_in`](Self::bodies_starting_in) for `window`'s extent along the axis
     /// (its low end less `reach`), calling `f(q)` only for the bodies whose box overlaps
-    /// `window` ([`Aabb::overlaps`]), tested on the boxes in list order (`boxes_in_order`,
-    /// since the last sort): the window's scan reads them in a row, not each body's box
-    /// where it lies (a query's window over a tall pile holds whole columns).
+    /// `window` ([`Aabb::overlaps`]), tested on the boxes in list order where
+    /// `boxes_in_order` wrote them since the boxes and the list last changed (else on each
+    /// body's box where it lies): the window's scan reads them in a row (a query's window
+    /// over a tall pile holds whole columns).
     #[inline]
     pub fn bodies_overlapping(&self, window: &Aabb, reach: f32, mut f: impl FnMut(usize)) {
         let axis = self.axis;
@@ -381,6 +382,50 @@ impl BroadPhase {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The window query finds the bodies whose box overlaps the window and starts within
+    /// its reach along the axis, the same with the boxes in list order and without them
+    /// (written, or emptied by a change to the boxes), and never a segment.
+    #[test]
+    fn window_queries_find_the_overlapping_bodies_in_order_or_not() {
+        let mut rng = crate::leash::Rng::new(3);
+        let mut f = |lo: f32, hi: f32| lo + (hi - lo) * rng.unit();
+        let mut broad = BroadPhase::new();
+        broad.set_bodies(200);
+        broad.set_segments(20);
+        let random_box = |f: &mut dyn FnMut(f32, f32) -> f32| {
+            let c = Vec3::new(f(-10.0, 10.0), f(-3.0, 3.0), f(-0.5, 0.5));
+            let e = Vec3::new(f(0.05, 0.6), f(0.05, 0.6), f(0.05, 0.6));
+            Aabb { min: c - e, max: c + e }
+        };
+        let boxes: Vec<Aabb> = (0..220).map(|_| random_box(&mut f)).collect();
+        let (bodies, segments) = broad.boxes_mut();
+        bodies.copy_from_slice(&boxes[..200]);
+        segments.copy_from_slice(&boxes[200..]);
+        broad.sort();
+        let axis = broad.axis();
+        for _ in 0..200 {
+            let window = random_box(&mut f);
+            let reach = f(0.0, 1.5);
+            let mut want: Vec<usize> = (0..200)
+                .filter(|&q| {
+                    window.overlaps(&boxes[q]) && key(coord(boxes[q].min, axis)) >= key(coord(window.min, axis) - reach)
+                })
+                .collect();
+            want.sort_unstable();
+            let found = |broad: &BroadPhase| {
+                let mut got = Vec::new();
+                broad.bodies_overlapping(&window, reach, |q| got.push(q));
+                got.sort_unstable();
+                got
+            };
+            assert_eq!(found(&broad), want, "without the boxes in list order");
+            broad.boxes_in_order();
+            assert_eq!(found(&broad), want, "with them");
+            let _ = broad.boxes_mut();
+            assert_eq!(found(&broad), want, "after a change to the boxes emptied them");
+        }
+    }
 
     #[test]
     fn keys_order_as_the_coordinates_do() {
