@@ -26,7 +26,7 @@
 //!   test then decide). With no rope segment the bodies' pairs persist instead
 //!   (`Contacts::persistent_pairs`): the list holds the bodies' *fat* boxes (step boxes grown
 //!   by `contacts::BODY_FAT_MARGIN`) and is re-sorted only in a step where some step box left
-//!   its fat box, then queried for those bodies' pairs ([`BroadPhase::bodies_starting_in`]; swept
+//!   its fat box, then queried for those bodies' pairs ([`BroadPhase::bodies_overlapping`]; swept
 //!   whole when the bodies changed).
 //! - **Ropes** ([`BroadPhase::rope_pairs`], from `collide::rope_contacts` once per substep
 //!   when its last pairs may have gone stale): the segments' boxes are rewritten as *swept*
@@ -264,8 +264,8 @@ impl BroadPhase {
     /// insertion sort, near-linear on a nearly sorted list; from scratch when the axis or
     /// the proxy count changed).
     pub fn sort(&mut self) {
-        // (Room for `boxes_in_order` here, where every path of the collide stage passes, so
-        // that the first step whose bodies escape does not allocate.)
+        // (Room for `boxes_in_order` made in every sort: the first step sorts the whole list
+        // before any body can escape, so the first step whose bodies escape does not allocate.)
         self.in_order.clear();
         self.in_order.reserve(self.boxes.len());
         let n = self.boxes.len();

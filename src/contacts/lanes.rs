@@ -375,7 +375,9 @@ impl Motion2 {
     }
 
     /// [`Motion2::new`] of four bodies, lane by lane: the quaternions transposed into lanes
-    /// and the same arithmetic on the same values, so every bit is the same. `q · q0⁻¹` is
+    /// and the same arithmetic on the same values, so every bit is the same where glam's
+    /// `Quat` is SIMD (the crate's targets: x86-64's SSE2, wasm's simd128; glam's scalar
+    /// fallback sums left to right, and the test below would fail there). `q · q0⁻¹` is
     /// summed as glam's SIMD product sums it (SSE2 and wasm alike): (q_x·p_w + q_w·p_x) +
     /// (−q_z·p_y + q_y·p_z) for x, and so on, p = q0⁻¹ its conjugate (their products by ±1,
     /// exact, as its sign masks are; with FMA the same, as a sum with an exact product is

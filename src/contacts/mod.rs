@@ -440,8 +440,8 @@ fn pair_entry(bodies: &Bodies, a: usize, b: usize) -> (u64, u32, u32) {
 /// Per body, what [`Contacts::kept_pair`] reads of it, in one record of a cache line, written
 /// by `collide_pairs`' loop over the bodies: its box's section by the plane where the 2D
 /// box–box test may take it (the centre its x and y), its z and half depth, id, filter,
-/// surface, and what it is. (Read from a dozen per-body arrays instead, one by one, W6's
-/// collide stage made 2.4 % more instructions.)
+/// surface, and what it is: one record a body, where a dozen per-body arrays read one by one
+/// cost a load and a bounds check each.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 struct PlanarBody {
@@ -944,7 +944,7 @@ impl Contacts {
     /// boxes refitted and the list re-sorted): every pair with an escaped body leaves
     /// `pairs`, and those whose fat boxes overlap now come back. A small escaped body's
     /// partners are the bodies whose box minimum along the list's axis lies within its box
-    /// widened by the largest small box (`BroadPhase::bodies_starting_in`); a box more than
+    /// widened by the largest small box (`BroadPhase::bodies_overlapping`); a box more than
     /// four times the mean width along the axis (the ground) is large, tested against the
     /// escaped bodies directly (all bodies, if it escaped itself), so it does not widen every
     /// window. A pair of two escaped bodies is taken from the lower index only. The result is
@@ -1042,9 +1042,9 @@ impl Contacts {
 
     /// [`Contacts::pair`] for a pair of planar boxes whose last patch is kept
     /// ([`planar::Kept`]): moves it with its bodies where it lies and says true, or says
-    /// false, having done nothing but (for two planar boxes) move the cursors `old` up to the
-    /// pair's key and give last step's patch its impulses (`last_step`, which `pair` calls
-    /// too).
+    /// false, having done nothing but (for two boxes whose contact is the 2D one) move the
+    /// cursors `old` up to the pair's key and give last step's patch its impulses
+    /// (`last_step`, which `pair` calls too).
     /// Apart from `pair`, which takes every other case out of line, so that the common case
     /// of a settled pile runs a short path inside the pairs' loop.
     #[inline(always)]
