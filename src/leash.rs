@@ -71,6 +71,11 @@ impl Rng {
     pub fn signed(&mut self) -> f32 {
         2.0 * self.unit() - 1.0
     }
+
+    /// Uniform in [lo, hi).
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
 }
 
 /// The dogs' random walk.

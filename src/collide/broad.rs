@@ -389,7 +389,7 @@ mod tests {
     #[test]
     fn window_queries_find_the_overlapping_bodies_in_order_or_not() {
         let mut rng = crate::leash::Rng::new(3);
-        let mut f = |lo: f32, hi: f32| lo + (hi - lo) * rng.unit();
+        let mut f = |lo: f32, hi: f32| rng.range(lo, hi);
         let mut broad = BroadPhase::new();
         broad.set_bodies(200);
         broad.set_segments(20);

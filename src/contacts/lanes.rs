@@ -472,7 +472,7 @@ mod tests {
     #[test]
     fn four_motions_at_once_are_each_alone_bit_for_bit() {
         let mut rng = crate::leash::Rng::new(11);
-        let mut f = |lo: f32, hi: f32| lo + (hi - lo) * rng.unit();
+        let mut f = |lo: f32, hi: f32| rng.range(lo, hi);
         for draw in 0..2_000 {
             let mut pose = |small: bool| {
                 let axis = Vec3::new(f(-1.0, 1.0), f(-1.0, 1.0), f(-1.0, 1.0)).normalize_or(Vec3::Z);

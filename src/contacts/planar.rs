@@ -793,7 +793,7 @@ mod tests {
     struct Rng(crate::leash::Rng);
     impl Rng {
         fn f(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.0.unit()
+            self.0.range(lo, hi)
         }
     }
 
