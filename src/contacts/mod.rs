@@ -229,10 +229,12 @@ pub struct Contacts {
     pub(crate) fresh_rects: bool,
     /// The hot copies hold the separations at the bodies' poses now (`refresh_relax`).
     relax_measured: bool,
-    /// The packs' separations are to be measured on `motion` (substeps of `relax_h`) as the
-    /// next relax sweep reaches them (`refresh_relax`): one pass over the packs for both.
+    /// The packs' separations are to be measured on `motion` as the next relax sweep reaches
+    /// them (`refresh_relax`): one pass over the packs for both.
     relax_due: bool,
-    relax_h: f32,
+    /// The substep's length (`prepare`'s), from which the packs' sweeps make their rows'
+    /// factors.
+    sweep_h: f32,
     /// Measure them in every `prepare` all the same (the tests' reference).
     pub(crate) measure_always: bool,
     /// 2D box manifolds remade from the cache's features and found afresh, since the world
@@ -1384,6 +1386,7 @@ impl Contacts {
             }
         }
         let springs = tuning.springs(h);
+        self.sweep_h = h;
         for i in 0..self.patches.len() {
             let (pa, pb) = self.poses(bodies, &self.patches[i]);
             let p = &mut self.patches[i];
@@ -1402,10 +1405,10 @@ impl Contacts {
             let m = (!measured).then_some(&self.motion[..]);
             let sum = self.substeps > 1;
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                c.prepare(sb, m, self.base, h, warm, lanes as usize, sum);
+                c.prepare(sb, m, self.base, warm, lanes as usize, sum);
             }
             for c in self.fast.iter_mut() {
-                c.prepare(sb, m, self.base, h, warm, 1, sum);
+                c.prepare(sb, m, self.base, warm, 1, sum);
             }
         }
     }
@@ -1561,7 +1564,8 @@ impl Contacts {
         }
         // The packs' separations `refresh_relax` left to measure: measured as each pack is
         // solved (they depend on the poses alone, which no sweep moves).
-        let due = (phase == Phase::Relax && self.relax_due).then_some((&self.motion[..], self.relax_h));
+        let due = (phase == Phase::Relax && self.relax_due).then_some(&self.motion[..]);
+        let h = self.sweep_h;
         let base = self.base;
         self.relax_due = false;
         if back {
@@ -1569,23 +1573,23 @@ impl Contacts {
                 p.solve(sb, phase);
             }
             for c in self.fast.iter_mut().rev() {
-                c.solve(sb, phase, 1, true);
+                c.solve(sb, phase, h, 1, true);
             }
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes).rev() {
-                if let Some((m, h)) = due {
-                    c.refresh_relax(m, base, h);
+                if let Some(m) = due {
+                    c.refresh_relax(m, base);
                 }
-                c.solve(sb, phase, lanes as usize, true);
+                c.solve(sb, phase, h, lanes as usize, true);
             }
         } else {
             for (c, &lanes) in self.wide.iter_mut().zip(&self.wide_lanes) {
-                if let Some((m, h)) = due {
-                    c.refresh_relax(m, base, h);
+                if let Some(m) = due {
+                    c.refresh_relax(m, base);
                 }
-                c.solve(sb, phase, lanes as usize, false);
+                c.solve(sb, phase, h, lanes as usize, false);
             }
             for c in self.fast.iter_mut() {
-                c.solve(sb, phase, 1, false);
+                c.solve(sb, phase, h, 1, false);
             }
             for p in self.patches.iter_mut() {
                 p.solve(sb, phase);
@@ -1599,9 +1603,9 @@ impl Contacts {
         self.relax_measured = true;
         if !self.flat.is_empty() {
             self.motions(bodies);
-            (self.relax_due, self.relax_h) = (true, h);
+            self.relax_due = true;
             for c in self.fast.iter_mut() {
-                c.refresh_relax(&self.motion, self.base, h);
+                c.refresh_relax(&self.motion, self.base);
             }
         }
         for i in 0..self.patches.len() {
@@ -1614,7 +1618,7 @@ impl Contacts {
     fn measure_due(&mut self) {
         if std::mem::take(&mut self.relax_due) {
             for c in self.wide.iter_mut() {
-                c.refresh_relax(&self.motion, self.base, self.relax_h);
+                c.refresh_relax(&self.motion, self.base);
             }
         }
     }

@@ -39,9 +39,9 @@ use crate::joints::row::{Phase, SolverBodies};
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub struct Contact2<L: Lane = f32> {
-    // What the sweep reads first, in one run of cache lines (496 of a pack's 800 bytes), then
-    // what the substeps' preparation reads (and, of it, the step's sum, which the step's end
-    // reads too). (What the step's end alone reads, the patches' indices and point counts,
+    // What the sweep reads first, in one run of cache lines (496 of a pack's 672 bytes), then
+    // what measuring the separations reads and the step's sum, which the substeps'
+    // preparation and the step's end read. (What the step's end alone reads, the patches' indices and point counts,
     // lies apart: `Contacts::wide_patch`, `wide_points`.)
     /// Solver bodies, inverse masses and (I⁻¹)_zz.
     pub a: L::Ix,
@@ -57,10 +57,13 @@ pub struct Contact2<L: Lane = f32> {
     /// velocities: an infinite one becomes NaN through its 0 · ∞, which the step's guards
     /// catch as they would the infinity — not masked, to keep the sweep's lanes branch-free).
     pub rows: [Row2<L>; 2],
-    /// Per point: its factors in the biased phase, and its bias in relax (where the row is
-    /// rigid: mass scale 1, impulse scale 0, so the sweep's stream holds the bias alone).
-    pub soft: [Soft2<L>; 2],
-    pub relax_bias: [L; 2],
+    /// Each point's separation: at the substep's start (`prepare`) in the biased sweeps, on
+    /// the moved bodies (`refresh_relax`) in relax, which the next substep's `prepare` takes
+    /// when the bodies have not moved since (see `Contacts::prepare`). The sweep makes each
+    /// row's factors from it and the spring ([`rule::normal_factors`]' rule, as Box2D v3's
+    /// solve does from its separation): the substep's preparation then reads and writes
+    /// neither, only what the warm start moves.
+    pub sep: [L; 2],
     pub friction: Row2<L>,
     /// Per point: its spring ([`point_spring`]).
     pub spring: [Spring2<L>; 2],
@@ -68,9 +71,6 @@ pub struct Contact2<L: Lane = f32> {
     pub ra: [V2<L>; 2],
     pub rb: [V2<L>; 2],
     pub base: [L; 2],
-    /// Each point's separation as `refresh_relax` last measured it: the next substep's
-    /// `prepare` takes it when the bodies have not moved since (see `Contacts::prepare`).
-    pub sep: [L; 2],
     /// The step's normal impulse so far: each substep's, as the next one's `prepare` finds
     /// it (`Contacts::finish_step` adds the last).
     pub step_sum: L,
@@ -207,7 +207,7 @@ impl Kept {
 const _: () = assert!(PlanarPatch::HOT <= 168);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(size_of::<PlanarPatch>() == 344);
-const _: () = assert!(core::mem::offset_of!(Contact2x4, spring) == 496 && size_of::<Contact2x4>() == 800);
+const _: () = assert!(core::mem::offset_of!(Contact2x4, ra) == 496 && size_of::<Contact2x4>() == 672);
 
 // The hot part's runs of four f32 fields in a row (`PlanarPatch::run`).
 const _: () = {
@@ -573,13 +573,11 @@ impl Contact2x4 {
             mu,
             rows,
             spring,
-            soft: [Soft2::default(); 2],
-            relax_bias: [zero; 2],
+            sep: [zero; 2],
             friction: row((tx, ty), lever(2), acc[2], valid[2]),
             ra: [V2::new(l0[0], l0[1]), V2::new(l1[0], l1[1])],
             rb: [V2::new(l0[2], l0[3]), V2::new(l1[2], l1[3])],
             base: base_,
-            sep: [zero; 2],
             step_sum: zero,
         }
     }
@@ -626,13 +624,11 @@ impl Contact2x4 {
                 mass_scale: f(&|c| c.spring[k].mass_scale),
                 impulse_scale: f(&|c| c.spring[k].impulse_scale),
             }),
-            soft: [Soft2::default(); 2],
-            relax_bias: [Vec4::ZERO; 2],
+            sep: [Vec4::ZERO; 2],
             friction: row(&|c| c.friction),
             ra: [v2(&|c| c.ra[0]), v2(&|c| c.ra[1])],
             rb: [v2(&|c| c.rb[0]), v2(&|c| c.rb[1])],
             base: [f(&|c| c.base[0]), f(&|c| c.base[1])],
-            sep: [Vec4::ZERO; 2],
             step_sum: Vec4::ZERO,
         }
     }
@@ -664,10 +660,10 @@ impl<L: Lane> Contact2<L> {
         u.apply(t, self.wa, self.wb, self.iza * r.ja, self.izb * r.jb, d);
     }
 
-    /// Per substep: the normal rows' factors from the separations now (`Patch::prepare`'s:
-    /// `rule::normal_factors`), the normal velocities before the solve, and the warm start (or
-    /// zeroed impulses). The separations are measured from the bodies' motions `m`, or with
-    /// `None` are those `refresh_relax` measured at the same poses (`sep`). `base`: the solver
+    /// Per substep: the separations now, from which the sweeps make the normal rows' factors
+    /// (`Patch::prepare`'s: `rule::normal_factors`), and the warm start (or zeroed impulses).
+    /// The separations are measured from the bodies' motions `m`, or with `None` are those
+    /// `refresh_relax` measured at the same poses (`sep`). `base`: the solver
     /// index of dense body 0 (the motions are by dense index). `sum`: the last substep's
     /// normal impulses join the step's (`step_sum`), as `Iterator::sum` would add the two.
     #[allow(clippy::too_many_arguments)]
@@ -677,7 +673,6 @@ impl<L: Lane> Contact2<L> {
         sb: &mut SolverBodies,
         m: Option<&[Motion2]>,
         base: u32,
-        h: f32,
         warm: bool,
         lanes: usize,
         sum: bool,
@@ -688,15 +683,10 @@ impl<L: Lane> Contact2<L> {
             let neutral = L::splat([0.0f32; 0].iter().sum());
             self.step_sum += (neutral + self.rows[0].accum) + self.rows[1].accum;
         }
-        let h = L::splat(h);
         let mut u = L::load(sb, self.a, self.b);
         if let Some(m) = m {
             let (ma, mb) = (L::motion(m, self.a, base), L::motion(m, self.b, base));
             self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
-        }
-        for k in 0..2 {
-            let [solve, relax] = rule::normal_factors(self.sep[k], h, self.spring[k]);
-            (self.soft[k], self.relax_bias[k]) = (solve, relax.bias);
         }
         if warm {
             for k in 0..2 {
@@ -716,14 +706,9 @@ impl<L: Lane> Contact2<L> {
 
     /// Before relax: separations re-measured on the moved bodies (`Patch::refresh_relax`).
     #[inline]
-    pub fn refresh_relax(&mut self, m: &[Motion2], base: u32, h: f32) {
+    pub fn refresh_relax(&mut self, m: &[Motion2], base: u32) {
         let (ma, mb) = (L::motion(m, self.a, base), L::motion(m, self.b, base));
-        let h = L::splat(h);
-        for k in 0..2 {
-            let s = self.separation(k, &ma, &mb);
-            self.sep[k] = s;
-            self.relax_bias[k] = rule::relax_bias(s, h);
-        }
+        self.sep = [self.separation(0, &ma, &mb), self.separation(1, &ma, &mb)];
     }
 
     /// One update of the normal rows, then the tangent row bounded by μ Σλ_n
@@ -731,17 +716,19 @@ impl<L: Lane> Contact2<L> {
     /// sweep runs backward, and so do the two points (point 1 first): the two ends of a
     /// face contact taken in one order only lean a stack toward one side (W6's top box
     /// 0.09 mm sideways against 1.45 mm, a planar 10-box tower 0.22 against 0.69 mm).
+    /// `h`: the substep's length (the rows' factors: [`rule::normal_factors`]).
     #[inline]
-    pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase, lanes: usize, back: bool) {
+    pub fn solve(&mut self, sb: &mut SolverBodies, phase: Phase, h: f32, lanes: usize, back: bool) {
         if back {
-            self.solve_in::<true>(sb, phase, lanes)
+            self.solve_in::<true>(sb, phase, h, lanes)
         } else {
-            self.solve_in::<false>(sb, phase, lanes)
+            self.solve_in::<false>(sb, phase, h, lanes)
         }
     }
 
     #[inline(always)]
-    fn solve_in<const BACK: bool>(&mut self, sb: &mut SolverBodies, phase: Phase, lanes: usize) {
+    fn solve_in<const BACK: bool>(&mut self, sb: &mut SolverBodies, phase: Phase, h: f32, lanes: usize) {
+        let h = L::splat(h);
         let mut u = L::load(sb, self.a, self.b);
         let n = self.n;
         let zero = L::splat(0.0);
@@ -756,8 +743,10 @@ impl<L: Lane> Contact2<L> {
             let k = if BACK { 1 - j } else { j };
             let r = self.rows[k];
             let s = match phase {
-                Phase::Relax => Soft2 { bias: self.relax_bias[k], mass_scale: L::splat(1.0), impulse_scale: zero },
-                Phase::Solve => self.soft[k],
+                Phase::Relax => {
+                    Soft2 { bias: rule::relax_bias(self.sep[k], h), mass_scale: L::splat(1.0), impulse_scale: zero }
+                }
+                Phase::Solve => rule::solve_factors(self.sep[k], h, self.spring[k]),
             };
             let cdot = vn + r.ja * u.wa + r.jb * u.wb;
             let raw = -r.mass * s.mass_scale * (cdot + s.bias) - s.impulse_scale * r.accum;
@@ -865,14 +854,14 @@ mod tests {
             let h = 1.0 / 240.0;
             let run_one = |sb: &mut SolverBodies, mut cs: Vec<Contact2>| {
                 for c in cs.iter_mut() {
-                    c.prepare(sb, Some(&motion), 0, h, true, 1, false);
+                    c.prepare(sb, Some(&motion), 0, true, 1, false);
                 }
                 for c in cs.iter_mut() {
-                    c.solve(sb, Phase::Solve, 1, false);
+                    c.solve(sb, Phase::Solve, h, 1, false);
                 }
                 for c in cs.iter_mut() {
-                    c.refresh_relax(&motion, 0, h);
-                    c.solve(sb, Phase::Relax, 1, true);
+                    c.refresh_relax(&motion, 0);
+                    c.solve(sb, Phase::Relax, h, 1, true);
                 }
                 cs
             };
@@ -880,10 +869,10 @@ mod tests {
             let one = run_one(&mut sb1, contacts.clone());
             let mut sb4 = sb.clone();
             let mut four = Contact2x4::pack(&contacts);
-            four.prepare(&mut sb4, Some(&motion), 0, h, true, 3, false);
-            four.solve(&mut sb4, Phase::Solve, 3, false);
-            four.refresh_relax(&motion, 0, h);
-            four.solve(&mut sb4, Phase::Relax, 3, true);
+            four.prepare(&mut sb4, Some(&motion), 0, true, 3, false);
+            four.solve(&mut sb4, Phase::Solve, h, 3, false);
+            four.refresh_relax(&motion, 0);
+            four.solve(&mut sb4, Phase::Relax, h, 3, true);
             let bits = |v: &[Vec3]| v.iter().flat_map(|v| v.to_array()).map(f32::to_bits).collect::<Vec<_>>();
             assert_eq!(bits(&sb1.v), bits(&sb4.v), "seed {seed}: velocities");
             assert_eq!(bits(&sb1.w), bits(&sb4.w), "seed {seed}: spins");

@@ -142,17 +142,21 @@ pub struct Soft2<L> {
 #[inline(always)]
 pub fn normal_factors<L: Lane>(s: L, h: L, spring: Spring2<L>) -> [Soft2<L>; 2] {
     let (zero, one) = (L::splat(0.0), L::splat(1.0));
+    [solve_factors(s, h, spring), Soft2 { bias: relax_bias(s, h), mass_scale: one, impulse_scale: zero }]
+}
+
+/// [`normal_factors`]' first: the biased solve's.
+#[inline(always)]
+pub fn solve_factors<L: Lane>(s: L, h: L, spring: Spring2<L>) -> Soft2<L> {
+    let (zero, one) = (L::splat(0.0), L::splat(1.0));
     let gap = s.gt(zero);
     let target = s / h;
     let pushed = at_least(spring.rate * s, L::splat(-PUSHOUT));
-    [
-        Soft2 {
-            bias: L::select(gap, target, pushed),
-            mass_scale: L::select(gap, one, spring.mass_scale),
-            impulse_scale: L::select(gap, zero, spring.impulse_scale),
-        },
-        Soft2 { bias: relax_bias(s, h), mass_scale: one, impulse_scale: zero },
-    ]
+    Soft2 {
+        bias: L::select(gap, target, pushed),
+        mass_scale: L::select(gap, one, spring.mass_scale),
+        impulse_scale: L::select(gap, zero, spring.impulse_scale),
+    }
 }
 
 /// The relax phase's bias alone (its row is rigid): a gap still closes within the substep,
