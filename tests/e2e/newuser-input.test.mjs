@@ -155,7 +155,23 @@ describe('new user: input, embeds, phones, comparison', () => {
     assert.equal(await page.evaluate(() => window.ropelab.sim.linkCount), cut, 'redo cuts again');
     await page.evaluate(() => window.ropelab.setMode('edit'));
     const n = await page.evaluate(() => window.ropelab.sim.pointCount);
-    await page.mouse.click(60, 400);
+    // An empty spot near (60, 400), clear of every point by 40 px (where the ropes hang
+    // depends on when the pause came): a click there adds a point rather than grabbing one.
+    const spot = await page.evaluate(() => {
+      const q = Array.from(window.ropelab.sim.positions());
+      const pts = [];
+      for (let i = 0; i + 2 < q.length; i += 3) pts.push(window.ropelab.toScreen(q[i], q[i + 1]));
+      let best = [60, 400], far = -1;
+      for (let y = 400; y <= 480; y += 10) {
+        for (let x = 60; x <= 200; x += 10) {
+          const d = Math.min(...pts.map(([px, py]) => Math.hypot(px - x, py - y)));
+          if (d > far) [best, far] = [[x, y], d];
+          if (d > 40) return best;
+        }
+      }
+      return best;
+    });
+    await page.mouse.click(...spot);
     assert.equal(await page.evaluate(() => window.ropelab.sim.pointCount), n + 1);
     await page.keyboard.press('Control+z');
     assert.equal(await page.evaluate(() => window.ropelab.sim.pointCount), n, 'undo removes the added point');
