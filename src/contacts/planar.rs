@@ -40,9 +40,9 @@ use crate::joints::row::{Phase, SolverBodies};
 #[repr(C)]
 pub struct Contact2<L: Lane = f32> {
     // What the sweep reads first, in one run of cache lines (496 of a pack's 672 bytes), then
-    // what measuring the separations reads and the step's sum, which the substeps'
-    // preparation and the step's end read. (What the step's end alone reads, the patches' indices and point counts,
-    // lies apart: `Contacts::wide_patch`, `wide_points`.)
+    // the levers and bases that measuring the separations reads, and the step's impulse sum.
+    // (What the step's end alone reads, the patches' indices and point counts, lies apart:
+    // `Contacts::wide_patch`, `wide_points`.)
     /// Solver bodies, inverse masses and (I⁻¹)_zz.
     pub a: L::Ix,
     pub b: L::Ix,
@@ -61,8 +61,8 @@ pub struct Contact2<L: Lane = f32> {
     /// the moved bodies (`refresh_relax`) in relax, which the next substep's `prepare` takes
     /// when the bodies have not moved since (see `Contacts::prepare`). The sweep makes each
     /// row's factors from it and the spring ([`rule::normal_factors`]' rule, as Box2D v3's
-    /// solve does from its separation): the substep's preparation then reads and writes
-    /// neither, only what the warm start moves.
+    /// solve does from its separation), so that the substep's preparation reads and writes
+    /// no factors, only the separation and what the warm start moves.
     pub sep: [L; 2],
     pub friction: Row2<L>,
     /// Per point: its spring ([`point_spring`]).
